@@ -1,0 +1,1 @@
+"""Tavolo: the classic Schmidt/NSV table games. ``game.rules`` is the pure rules engine."""

@@ -1,0 +1,23 @@
+"""Local dice: chance outcomes drawn from a seeded generator, exactly to their probabilities.
+
+The rules engine never draws randomness; in local play this is where outcomes come from
+(in network play, the shared fair-dice protocol takes its place).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from math import lcm
+
+
+def draw_outcome(outcomes: list[tuple[int, Fraction]], rng: random.Random) -> int:
+    """One outcome, each with exactly its probability: a uniform whole number below the
+    common denominator is mapped onto the cumulative distribution."""
+    denominator = lcm(*(p.denominator for _, p in outcomes))
+    point = rng.randrange(denominator)
+    for outcome, probability in outcomes:
+        point -= probability.numerator * (denominator // probability.denominator)
+        if point < 0:
+            return outcome
+    raise ValueError("the probabilities do not add up to 1")

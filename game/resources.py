@@ -1,0 +1,32 @@
+"""Where the files under ``assets/`` are, in a source checkout or an installed copy.
+
+An installed distribution carries them as the package ``game.assets``; an editable install or
+a plain checkout reads them from the ``assets/`` folder beside ``game/``.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+
+class MissingAssetError(FileNotFoundError):
+    """An asset the program needs is not where the installation should have put it."""
+
+
+def asset_root() -> Traversable:
+    try:
+        return files("game.assets")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "assets"
+
+
+def asset_text(relative: str) -> str:
+    """The text of the asset at ``relative`` (a ``/``-separated path under ``assets/``)."""
+    path = asset_root().joinpath(*relative.split("/"))
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise MissingAssetError(f"asset {relative!r} cannot be read ({error}); "
+                                "reinstall tavolo to restore it") from error

@@ -1,0 +1,375 @@
+"""Mulino (nine men's morris) in its three variants: classic, misto and ceylonese.
+
+The board is a 24-bit mask per player, bit ``i`` standing for the point ``POINTS[i]``; the
+points run round the outer, middle and inner square in turn, each square starting at its
+bottom-left corner, so that a square's midpoints are its odd bits and the midpoint lines
+join bit ``i`` to ``i ± 8``.  Adjacency, mills and per-point move lists are tables built
+once at import.
+
+Actions: placing on point ``p`` is ``p``; moving from ``a`` to ``b`` is ``24 + 24·a + b``;
+removing the piece on ``p`` is ``600 + p``; declining a ceylonese extra move is ``624``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.rules.core import (
+    TERMINAL,
+    DecodeError,
+    Result,
+    State,
+    check_int,
+    check_list,
+)
+
+if TYPE_CHECKING:
+    from game.rules.variants import Variant
+
+POINTS = (
+    "a1", "d1", "g1", "g4", "g7", "d7", "a7", "a4",
+    "b2", "d2", "f2", "f4", "f6", "d6", "b6", "b4",
+    "c3", "d3", "e3", "e4", "e5", "d5", "c5", "c4",
+)  # fmt: skip
+POINT_INDEX = {name: i for i, name in enumerate(POINTS)}
+FULL = (1 << 24) - 1
+PIECES = 9
+MOVE_BASE = 24
+REMOVE_BASE = 600
+PASS = 624
+
+WHITE, BLACK = 0, 1
+SIDE_NAMES = ("White", "Black")
+
+# Stages of a turn.
+NORMAL = 0  # place or move
+REMOVE = 1  # remove an opponent piece after closing a mill
+EXTRA = 2  # ceylonese: one more move after a removal, or pass
+
+QUIET_PLY_LIMIT = 100
+
+
+def _adjacency() -> tuple[int, ...]:
+    adj = [0] * 24
+    for ring in range(3):
+        for k in range(8):
+            a, b = ring * 8 + k, ring * 8 + (k + 1) % 8
+            adj[a] |= 1 << b
+            adj[b] |= 1 << a
+    for k in (1, 3, 5, 7):
+        for ring in range(2):
+            a, b = ring * 8 + k, (ring + 1) * 8 + k
+            adj[a] |= 1 << b
+            adj[b] |= 1 << a
+    return tuple(adj)
+
+
+def _mills() -> tuple[int, ...]:
+    mills = []
+    for ring in range(3):
+        for k in (0, 2, 4, 6):
+            points = (ring * 8 + k, ring * 8 + k + 1, ring * 8 + (k + 2) % 8)
+            mills.append(sum(1 << p for p in points))
+    for k in (1, 3, 5, 7):
+        mills.append(sum(1 << (ring * 8 + k) for ring in range(3)))
+    return tuple(mills)
+
+
+ADJACENT = _adjacency()
+MILLS = _mills()
+MILLS_AT = tuple(tuple(m for m in MILLS if m >> p & 1) for p in range(24))
+
+
+def _bit_table(offset: int, shift: int) -> tuple[tuple[int, ...], ...]:
+    """For each 12-bit mask: the indices of its set bits, plus ``shift``, plus ``offset``."""
+    return tuple(
+        tuple(offset + shift + i for i in range(12) if m >> i & 1) for m in range(1 << 12)
+    )
+
+
+_LOW_POINTS = _bit_table(0, 0)
+_HIGH_POINTS = _bit_table(0, 12)
+_LOW_REMOVALS = _bit_table(REMOVE_BASE, 0)
+_HIGH_REMOVALS = _bit_table(REMOVE_BASE, 12)
+def _subsets(mask: int) -> list[int]:
+    subs, sub = [], mask
+    while True:
+        subs.append(sub)
+        if sub == 0:
+            return subs
+        sub = (sub - 1) & mask
+
+
+# _STEPS[a][m]: the moves from a to the points of m, for every subset m of a's neighbours.
+_STEPS = tuple(
+    {
+        sub: tuple(MOVE_BASE + 24 * a + b for b in range(24) if sub >> b & 1)
+        for sub in _subsets(ADJACENT[a])
+    }
+    for a in range(24)
+)
+
+
+def points_of(mask: int) -> tuple[int, ...]:
+    """The points of ``mask``, in index order."""
+    return _LOW_POINTS[mask & 0xFFF] + _HIGH_POINTS[mask >> 12]
+
+
+def pieces_in_mills(mask: int) -> int:
+    """The pieces of ``mask`` that stand in a complete mill of ``mask``."""
+    inside = 0
+    for mill in MILLS:
+        if mask & mill == mill:
+            inside |= mill
+    return inside
+
+
+class MulinoState(State):
+    """A position of Mulino: the pieces of each side, the pieces still in hand, who acts and
+    at which stage of the turn, and what the draw rules need to remember."""
+
+    __slots__ = ("_result", "hand", "history", "men", "quiet", "side", "stage")
+
+    NOTATION_HINT = "place d2, move d2-d3, remove xa1, pass"
+
+    men: tuple[int, int]
+    hand: tuple[int, int]
+    side: int
+    stage: int
+    quiet: int
+    history: tuple[int, ...]
+    _result: Result | None
+
+    @classmethod
+    def initial(cls, variant: Variant) -> MulinoState:
+        return _make(variant, (0, 0), (PIECES, PIECES), WHITE, NORMAL, 0, (), None)
+
+    # -- turn and result ------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        if self._result is not None:
+            return TERMINAL
+        if self._legal is None:
+            # Placements, removals and passes always exist: no action means no move.
+            self._legal = self._generate_legal()
+            if not self._legal:
+                self._result = Result.win_for(1 - self.side, 2, "no_moves")
+                return TERMINAL
+        return self.side
+
+    def result(self) -> Result | None:
+        return self._result if self.to_move == TERMINAL else None
+
+    @property
+    def placing_over(self) -> bool:
+        return self.hand == (0, 0)
+
+    # -- legal actions --------------------------------------------------------------------
+
+    def _generate_legal(self) -> list[int]:
+        side = self.side
+        own = self.men[side]
+        empty = FULL ^ own ^ self.men[1 - side]
+        if self.stage == REMOVE:
+            opp = self.men[1 - side]
+            removable = (opp & ~pieces_in_mills(opp)) or opp
+            return list(_LOW_REMOVALS[removable & 0xFFF] + _HIGH_REMOVALS[removable >> 12])
+        if self.hand[side]:
+            placements = list(_LOW_POINTS[empty & 0xFFF] + _HIGH_POINTS[empty >> 12])
+            if self.variant.name == "mulino:misto":
+                placements += _steps(own, empty)
+            return placements
+        if own.bit_count() == 3:
+            empties = points_of(empty)
+            moves = [MOVE_BASE + 24 * a + b for a in points_of(own) for b in empties]
+        else:
+            moves = _steps(own, empty)
+        if self.stage == EXTRA:
+            moves.append(PASS)
+        return moves
+
+    # -- applying -------------------------------------------------------------------------
+
+    def _successor(self, action: int) -> MulinoState:
+        side, other = self.side, 1 - self.side
+        men = list(self.men)
+        hand = self.hand
+        variant = self.variant
+        if action >= REMOVE_BASE:
+            if action == PASS:
+                return self._next_turn(self.men, hand, other, self.quiet + 1)
+            men[other] &= ~(1 << (action - REMOVE_BASE))
+            men_t = (men[0], men[1])
+            if men[other].bit_count() + hand[other] < 3:
+                return _make(variant, men_t, hand, side, NORMAL, 0, (), Result.win_for(
+                    side, 2, "pieces"))
+            if variant.name == "mulino:ceylonese" and hand == (0, 0):
+                return _make(variant, men_t, hand, side, EXTRA, 0, (), None)
+            return self._next_turn(men_t, hand, other, 0, irreversible=True)
+        if action >= MOVE_BASE:
+            a, b = divmod(action - MOVE_BASE, 24)
+            men[side] ^= (1 << a) | (1 << b)
+            to = b
+        else:
+            men[side] |= 1 << action
+            hand = (hand[0] - 1, hand[1]) if side == WHITE else (hand[0], hand[1] - 1)
+            to = action
+        own = men[side]
+        men_t = (men[0], men[1])
+        closed = False
+        for mill in MILLS_AT[to]:
+            if own & mill == mill:
+                closed = True
+                break
+        placing = action < MOVE_BASE or self.hand != (0, 0)
+        if closed:
+            if variant.name == "mulino:ceylonese" and self.hand != (0, 0):
+                if hand[side]:
+                    return _make(variant, men_t, hand, side, NORMAL, 0, (), None)
+            else:
+                quiet = 0 if placing else self.quiet + 1
+                return _make(variant, men_t, hand, side, REMOVE, quiet, self.history, None)
+        quiet = 0 if placing else self.quiet + 1
+        return self._next_turn(men_t, hand, other, quiet, irreversible=placing)
+
+    def _next_turn(
+        self,
+        men: tuple[int, int],
+        hand: tuple[int, int],
+        side: int,
+        quiet: int,
+        irreversible: bool = False,
+    ) -> MulinoState:
+        """The start of ``side``'s turn, with the draw rules applied."""
+        if hand[side] == 0 and hand[1 - side]:
+            side = 1 - side  # ceylonese: whoever has pieces left keeps placing
+        if hand != (0, 0):
+            return _make(self.variant, men, hand, side, NORMAL, 0, (), None)
+        key = men[0] | men[1] << 24 | side << 48
+        history = (key,) if irreversible else (*self.history, key)
+        state = _make(self.variant, men, hand, side, NORMAL, quiet, history, None)
+        if history.count(key) >= 3:
+            draw = "repetition"
+        elif quiet >= QUIET_PLY_LIMIT:
+            draw = "quiet_plies"
+        else:
+            return state
+        if state.to_move != TERMINAL:  # a move that leaves no reply wins, even here
+            state._result = Result.draw(2, draw)
+            state._legal = []
+        return state
+
+    # -- notation -------------------------------------------------------------------------
+
+    def _action_text(self, action: int) -> str:
+        if action < MOVE_BASE:
+            return POINTS[action]
+        if action < REMOVE_BASE:
+            a, b = divmod(action - MOVE_BASE, 24)
+            return f"{POINTS[a]}-{POINTS[b]}"
+        if action < PASS:
+            return "x" + POINTS[action - REMOVE_BASE]
+        return "pass"
+
+    def _parse(self, text: str) -> int | None:
+        word = text.lower()
+        if word == "pass":
+            return PASS
+        if word.startswith("x") and word[1:] in POINT_INDEX:
+            return REMOVE_BASE + POINT_INDEX[word[1:]]
+        if word in POINT_INDEX:
+            return POINT_INDEX[word]
+        a, dash, b = word.partition("-")
+        if dash and a in POINT_INDEX and b in POINT_INDEX:
+            return MOVE_BASE + 24 * POINT_INDEX[a] + POINT_INDEX[b]
+        return None
+
+    def _why_illegal(self, action: int, legal: list[int]) -> str:
+        if self.stage == REMOVE:
+            return "a mill was closed: remove an opponent piece first (" + self._listing(legal) + ")"
+        if action < MOVE_BASE and not self.hand[self.side]:
+            return "no pieces left in hand to place"
+        if action < MOVE_BASE and (self.men[0] | self.men[1]) >> action & 1:
+            return f"point {POINTS[action]} is taken"
+        if MOVE_BASE <= action < REMOVE_BASE:
+            a, b = divmod(action - MOVE_BASE, 24)
+            if not self.men[self.side] >> a & 1:
+                return f"no {SIDE_NAMES[self.side]} piece on {POINTS[a]}"
+            if self.hand[self.side] and self.variant.name != "mulino:misto":
+                return "pieces are still being placed"
+            if not ADJACENT[a] >> b & 1 and self.men[self.side].bit_count() != 3:
+                return f"{POINTS[b]} is not next to {POINTS[a]} (only 3 pieces may fly)"
+        return super()._why_illegal(action, legal)
+
+    # -- encoding and display -------------------------------------------------------------
+
+    def to_fields(self) -> list:
+        result = self._result.to_fields() if self.to_move == TERMINAL else None
+        return [list(self.men), list(self.hand), self.side, self.stage, self.quiet,
+                list(self.history), result]
+
+    @classmethod
+    def from_fields(cls, variant: Variant, fields: list) -> MulinoState:
+        men, hand, side, stage, quiet, history, result = check_list(fields, 7, "mulino state")
+        men = tuple(check_int(m, 0, FULL, "pieces") for m in check_list(men, 2, "pieces"))
+        hand = tuple(check_int(h, 0, PIECES, "hand") for h in check_list(hand, 2, "hand"))
+        if men[0] & men[1]:
+            raise DecodeError("two pieces on one point")
+        if any(m.bit_count() + h > PIECES for m, h in zip(men, hand, strict=True)):
+            raise DecodeError("more than nine pieces for one side")
+        history = tuple(check_int(k, 0, (1 << 49) - 1, "history") for k in
+                        check_list(history, None, "history"))
+        return _make(
+            variant, men, hand, check_int(side, 0, 1, "side"), check_int(stage, 0, 2, "stage"),
+            check_int(quiet, 0, QUIET_PLY_LIMIT, "quiet plies"), history,
+            None if result is None else Result.from_fields(result),
+        )
+
+    def __str__(self) -> str:
+        def cell(name: str) -> str:
+            p = POINT_INDEX[name]
+            return "W" if self.men[0] >> p & 1 else "B" if self.men[1] >> p & 1 else "+"
+
+        rows = [
+            "7 {a7}-----{d7}-----{g7}", "6 | {b6}---{d6}---{f6} |", "5 | | {c5}-{d5}-{e5} | |",
+            "4 {a4}-{b4}-{c4}   {e4}-{f4}-{g4}", "3 | | {c3}-{d3}-{e3} | |",
+            "2 | {b2}---{d2}---{f2} |", "1 {a1}-----{d1}-----{g1}", "  a b c d e f g",
+        ]
+        cells = {name: cell(name) for name in POINTS}
+        board = "\n".join(row.format(**cells) for row in rows)
+        status = f"hand W{self.hand[0]} B{self.hand[1]}, {SIDE_NAMES[self.side]} to "
+        status += ("play", "remove", "play again or pass")[self.stage]
+        if self.is_terminal():
+            status = f"game over: {self.result()}"
+        return f"{board}\n{status}"
+
+
+def _steps(own: int, empty: int) -> list[int]:
+    moves: list[int] = []
+    for a in points_of(own):
+        moves += _STEPS[a][empty & ADJACENT[a]]
+    return moves
+
+
+def _make(
+    variant: Variant,
+    men: tuple[int, int],
+    hand: tuple[int, int],
+    side: int,
+    stage: int,
+    quiet: int,
+    history: tuple[int, ...],
+    result: Result | None,
+) -> MulinoState:
+    state = object.__new__(MulinoState)
+    state.variant = variant
+    state._legal = None
+    state.men = men
+    state.hand = hand
+    state.side = side
+    state.stage = stage
+    state.quiet = quiet
+    state.history = history
+    state._result = result
+    return state

@@ -1,0 +1,74 @@
+"""Every playable variant, by the name used everywhere: ``dama:classic``, ``numeri`` …"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from game.rules.ausgeblockt import AusgeblocktState
+from game.rules.core import RulesError, State
+from game.rules.dama import DamaState
+from game.rules.lupo import LupoState
+from game.rules.mulino import MulinoState
+from game.rules.numeri import NumeriState
+from game.rules.variants import OptionSpec, Variant, VariantSpec, make_variant
+
+
+def _first_seat(players: int) -> tuple[int | str, ...]:
+    return ("lot", *range(1, players + 1))
+
+
+_FIRST = OptionSpec("first", "lot", _first_seat, "who begins: lot, or a seat number")
+_WOLF = OptionSpec("wolf", "lot", _first_seat, "which seat plays the wolf: lot, 1 or 2")
+_HUFFING = OptionSpec("huffing", False, lambda _: (False, True),
+                      "a piece that fails to capture may be removed (huffed)")
+
+VARIANTS: dict[str, VariantSpec] = {
+    spec.name: spec
+    for spec in (
+        VariantSpec("ausgeblockt", "Ausgeblockt", (2,), (_FIRST,), AusgeblocktState.initial),
+        VariantSpec("numeri", "Numeri", (2, 3, 4), (_FIRST,), NumeriState.initial),
+        VariantSpec("dama:classic", "Dama", (2,), (_HUFFING,), DamaState.initial),
+        VariantSpec("dama:mangia", "Mangia la dama", (2,), (), DamaState.initial),
+        VariantSpec("dama:lupo", "Lupo e pecore", (2,), (_WOLF,), LupoState.initial),
+        VariantSpec("mulino:classic", "Mulino", (2,), (), MulinoState.initial),
+        VariantSpec("mulino:misto", "Mulino misto", (2,), (), MulinoState.initial),
+        VariantSpec("mulino:ceylonese", "Mulino ceylonese", (2,), (), MulinoState.initial),
+    )
+}
+
+_DEFAULT_VARIANT = {"dama": "dama:classic", "mulino": "mulino:classic"}
+
+STATE_CLASSES: dict[str, type[State]] = {
+    "ausgeblockt": AusgeblocktState,
+    "numeri": NumeriState,
+    "dama:classic": DamaState,
+    "dama:mangia": DamaState,
+    "dama:lupo": LupoState,
+    "mulino:classic": MulinoState,
+    "mulino:misto": MulinoState,
+    "mulino:ceylonese": MulinoState,
+}
+
+
+def find_variant(name: str) -> VariantSpec:
+    """The variant called ``name`` (``dama`` alone means ``dama:classic``)."""
+    key = name.strip().lower()
+    key = _DEFAULT_VARIANT.get(key, key)
+    try:
+        return VARIANTS[key]
+    except KeyError:
+        known = ", ".join(VARIANTS)
+        raise RulesError(f"unknown game {name!r}; the games are: {known}") from None
+
+
+def variant(name: str, players: int | None = None,
+            options: Mapping[str, object] | None = None) -> Variant:
+    """The checked :class:`Variant` for a name, a number of players and options."""
+    return make_variant(find_variant(name), players, options or {})
+
+
+def new_game(name: str, players: int | None = None, **options: object) -> State:
+    """The starting state of a game, e.g. ``new_game("numeri", players=3)`` or
+    ``new_game("dama", huffing=True)``."""
+    chosen = variant(name, players, options)
+    return find_variant(chosen.name).start(chosen)
