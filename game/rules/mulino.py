@@ -144,6 +144,13 @@ class MulinoState(State):
     def initial(cls, variant: Variant) -> MulinoState:
         return _make(variant, (0, 0), (PIECES, PIECES), WHITE, NORMAL, 0, (), None)
 
+    @classmethod
+    def setup(cls, variant: Variant, white: str, black: str, hand: tuple[int, int] = (0, 0),
+              side: int = WHITE) -> MulinoState:
+        """A position set up by hand, the pieces given by point names: ``"a1 d1 g1"``."""
+        men = (_points_mask(white), _points_mask(black))
+        return cls.from_fields(variant, [list(men), list(hand), side, NORMAL, 0, [], None])
+
     # -- turn and result ------------------------------------------------------------------
 
     @property
@@ -343,6 +350,13 @@ class MulinoState(State):
         if self.is_terminal():
             status = f"game over: {self.result()}"
         return f"{board}\n{status}"
+
+
+def _points_mask(names: str) -> int:
+    try:
+        return sum(1 << POINT_INDEX[name] for name in names.split())
+    except KeyError as error:
+        raise DecodeError(f"no point {error} on the board") from None
 
 
 def _steps(own: int, empty: int) -> list[int]:
