@@ -149,7 +149,8 @@ class MulinoState(State):
               side: int = WHITE) -> MulinoState:
         """A position set up by hand, the pieces given by point names: ``"a1 d1 g1"``."""
         men = (_points_mask(white), _points_mask(black))
-        return cls.from_fields(variant, [list(men), list(hand), side, NORMAL, 0, [], None])
+        history = [men[0] | men[1] << 24 | side << 48] if hand == (0, 0) else []
+        return cls.from_fields(variant, [list(men), list(hand), side, NORMAL, 0, history, None])
 
     # -- turn and result ------------------------------------------------------------------
 

@@ -1,0 +1,166 @@
+"""Mulino: classic, misto and ceylonese (RULES.md §4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.rules import IllegalActionError, Outcome, new_game, perft, variant
+from game.rules.mulino import ADJACENT, MILLS, POINTS, MulinoState
+
+from .helpers import legal, play
+
+CLASSIC = variant("mulino:classic")
+MISTO = variant("mulino:misto")
+CEYLONESE = variant("mulino:ceylonese")
+
+
+def test_board_has_24_points_32_lines_and_the_16_mills_of_the_rules() -> None:
+    assert len(POINTS) == 24
+    assert sum(a.bit_count() for a in ADJACENT) == 2 * 32
+    listed = ("a1-d1-g1 b2-d2-f2 c3-d3-e3 a4-b4-c4 e4-f4-g4 c5-d5-e5 b6-d6-f6 a7-d7-g7 "
+              "a1-a4-a7 b2-b4-b6 c3-c4-c5 d1-d2-d3 d5-d6-d7 e3-e4-e5 f2-f4-f6 g1-g4-g7")
+    expected = {sum(1 << POINTS.index(p) for p in mill.split("-")) for mill in listed.split()}
+    assert set(MILLS) == expected
+
+
+@pytest.mark.parametrize(("depth", "count"), [(1, 24), (2, 552), (3, 12144), (4, 255024),
+                                              (5, 5100480)])
+def test_perft_from_the_start(depth: int, count: int) -> None:
+    # No mill can close before ply 5, so these are 24·23·22·…; ply 6 is in docs/PERFORMANCE.md.
+    assert perft(new_game("mulino"), depth) == count
+
+
+def test_perft_of_hand_reasoned_flying_position() -> None:
+    # White flies (3 pieces): 3 × 18 empty points = 54 moves; only b4-g1 closes a mill, and
+    # then any of Black's 3 pieces (none in a mill) goes: 53 · 54 (Black flies too) + 3.
+    state = MulinoState.setup(CLASSIC, "a1 d1 b4", "g7 f6 e5")
+    assert perft(state, 1) == 54
+    assert perft(state, 2) == 53 * 54 + 3
+
+
+def test_perft_of_hand_reasoned_sliding_position() -> None:
+    # Four white midpoints of the outer square against four black ones of the middle square:
+    # each white piece has 2 steps; each then frees a point for exactly one black piece,
+    # which gives Black 4 + 3 + 3 + 3 steps; no step closes a mill.
+    state = MulinoState.setup(CLASSIC, "d1 a4 g4 d7", "d2 b4 f4 d6")
+    assert perft(state, 1) == 8
+    assert perft(state, 2) == 8 * 13
+
+
+def test_placing_alternates_white_first_then_moving() -> None:
+    state = new_game("mulino")
+    for ply in range(18):
+        assert state.to_move == ply % 2 and all(a in POINTS for a in legal(state))
+        state = next(after for a in state.legal_actions()
+                     if (after := state.apply(a)).stage == 0)  # place without closing a mill
+    assert state.hand == (0, 0) and state.to_move == 0
+    assert all("-" in a for a in legal(state))
+
+
+def test_mill_removes_a_piece_not_in_a_mill() -> None:
+    state = play(new_game("mulino"), "a1 b2 d1 d2 b4 f2")  # Black closes b2-d2-f2
+    assert state.to_move == 1 and sorted(legal(state)) == ["xa1", "xb4", "xd1"]
+    with pytest.raises(IllegalActionError, match="remove an opponent piece first"):
+        state.parse_action("g1")
+    removed = play(state, "xd1")
+    assert removed.to_move == 0 and removed.hand == (6, 6)
+
+
+def test_any_piece_may_go_when_all_are_in_mills() -> None:
+    all_in_mills = MulinoState.setup(CLASSIC, "a1 d1 g1 c3 c4 c5", "a7 d7 g4 e5", side=1)
+    after = play(all_in_mills, "g4-g7")  # a7-d7-g7
+    assert sorted(legal(after)) == ["xa1", "xc3", "xc4", "xc5", "xd1", "xg1"]
+    partly = MulinoState.setup(CLASSIC, "a1 d1 g1 c4", "a7 d7 g4 e5", side=1)
+    assert legal(play(partly, "g4-g7")) == ["xc4"]
+
+
+def test_two_mills_at_once_remove_one_piece() -> None:
+    state = MulinoState.setup(CLASSIC, "a1 g1 d2 d3 b6", "a7 g7 f6 e5", hand=(1, 0))
+    state = MulinoState.from_fields(CLASSIC, [list(state.men), [1, 0], 0, 0, 0, [], None])
+    double = play(state, "d1")  # closes a1-d1-g1 and d1-d2-d3
+    assert double.stage == 1 and double.to_move == 0
+    after = play(double, "xa7")
+    assert after.to_move == 1 and after.stage == 0
+
+
+def test_reopened_mill_closes_anew() -> None:
+    state = MulinoState.setup(CLASSIC, "a1 d1 g1 c3", "a7 d7 f6 e5 b6")
+    opened = play(state, "g1-g4 b6-b4")
+    closed = play(opened, "g4-g1")
+    assert closed.stage == 1
+
+
+def test_three_pieces_fly() -> None:
+    state = MulinoState.setup(CLASSIC, "a1 d1 b4", "g7 f6 e5 d5")
+    assert "a1-c5" in legal(state)
+    four = MulinoState.setup(CLASSIC, "a1 d1 b4 c3", "g7 f6 e5 d5")
+    with pytest.raises(IllegalActionError, match="only 3 pieces may fly"):
+        four.parse_action("a1-c5")
+
+
+def test_fewer_than_three_pieces_loses() -> None:
+    state = MulinoState.setup(CLASSIC, "a1 d1 b4", "g7 f6 e5", side=1)
+    state = play(state, "g7-g1")
+    after = play(state, "b4-c4")  # no mill
+    assert not after.is_terminal()
+    closing = play(MulinoState.setup(CLASSIC, "a1 d1 b4", "g7 f6 e5"), "b4-g1")
+    won = play(closing, "xg7")
+    assert won.result().outcomes == (Outcome.WIN, Outcome.LOSS)
+    assert won.result().reason == "pieces"
+
+
+def test_no_legal_move_loses() -> None:
+    blocked = MulinoState.setup(CLASSIC, "a1 d1 g1 a4", "d2 b4 g4 a7 d7 b2", side=0)
+    assert blocked.result().outcomes == (Outcome.LOSS, Outcome.WIN)
+    assert blocked.result().reason == "no_moves"
+
+
+def test_threefold_repetition_draws() -> None:
+    state = MulinoState.setup(CLASSIC, "a1 d1 b4 c3", "g7 f6 e5 d5")
+    once = play(state, "b4-b6 g7-g4 b6-b4 g4-g7")
+    twice = play(once, "b4-b6 g7-g4 b6-b4")
+    assert not twice.is_terminal()
+    third = play(twice, "g4-g7")
+    assert third.result().reason == "repetition"
+
+
+def test_hundred_plies_without_removal_draw() -> None:
+    state = MulinoState.setup(CLASSIC, "a1 d1 b4 c3", "g7 f6 e5 d5")
+    fields = state.to_fields()
+    fields[4] = 99
+    state = MulinoState.from_fields(CLASSIC, fields)
+    assert play(state, "b4-b6").result().reason == "quiet_plies"
+
+
+def test_misto_places_or_moves_while_pieces_remain() -> None:
+    state = play(new_game("mulino:misto"), "a1 g7")
+    moves = legal(state)
+    assert "d1" in moves and "a1-d1" in moves and "a1-a4" in moves
+    assert "a1-c5" not in moves  # no flying with pieces in hand
+    assert "a1-d1" not in legal(play(new_game("mulino"), "a1 g7"))
+
+
+def test_ceylonese_mill_while_placing_places_again_without_removal() -> None:
+    state = play(new_game("mulino:ceylonese"), "a1 g7 d1 f6 g1")
+    assert state.to_move == 0 and state.stage == 0
+    assert not any(a.startswith("x") for a in legal(state))
+    assert play(state, "b2").to_move == 1
+
+
+def test_ceylonese_hand_exhausted_early_leaves_the_other_placing() -> None:
+    fields = [[0, 0], [1, 3], 0, 0, 0, [], None]
+    state = MulinoState.from_fields(CEYLONESE, fields)
+    after = play(state, "a1")
+    assert after.hand == (0, 3) and after.to_move == 1
+    again = play(after, "g7")
+    assert again.to_move == 1  # White has nothing to place: Black goes on
+
+
+def test_ceylonese_moving_mill_removes_then_grants_a_move_that_may_pass() -> None:
+    state = MulinoState.setup(CEYLONESE, "a1 d1 g4 c3", "a7 d7 f6 e5 b6")
+    closed = play(state, "g4-g1")
+    assert sorted(legal(closed)) == ["xa7", "xb6", "xd7", "xe5", "xf6"]
+    extra = play(closed, "xb6")
+    assert extra.to_move == 0 and "pass" in legal(extra)
+    assert play(extra, "pass").to_move == 1
+    assert play(extra, "c3-c4").to_move == 1
