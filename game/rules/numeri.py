@@ -109,9 +109,12 @@ class NumeriState(State):
         if self.unlocked:
             for a, b in SPLITS.get(self.die, ()):
                 for first, second in ((a, b), (b, a)):
-                    dest = self._destination(occupied, own[first - 1])
-                    if dest is not None and self._destination(
-                            occupied | 1 << dest, own[second - 1]) is not None:
+                    at = own[first - 1]
+                    dest = self._destination(occupied, at)
+                    if dest is None:
+                        continue
+                    after = (occupied & ~(1 << at) if at != OFF else occupied) | 1 << dest
+                    if self._destination(after, own[second - 1]) is not None:
                         legal.append(10 * first + second)
         return legal
 
