@@ -153,3 +153,13 @@ def test_highest_total_wins_and_equal_totals_share() -> None:
     shared = play(even, "1")  # 30 + 40 − 60 = 10 and 25 − 45 + 30 = 10
     assert shared.result().scores == (10, 10)
     assert shared.result().outcomes == (Outcome.WIN, Outcome.WIN)
+
+
+def test_leaflet_extra_roll_example_the_order_of_a_split_matters() -> None:
+    # Yellow rolls a 4: 3 then 1 makes the row 20-21-22 and earns a roll; 1 then 3, or
+    # pawn 4 alone, leaves no new row of three and the turn passes.
+    state = setup([[17, 18, 21, 20, OFF], [10, 19, 13, OFF, OFF]], unlocked=True, die=4)
+    assert sorted(legal(state)) == ["1+3", "3+1", "4"]
+    assert play(state, "3+1").side == 0
+    assert play(state, "1+3").side == 1
+    assert play(state, "4").side == 1

@@ -163,7 +163,7 @@ class AusgeblocktState(State):
     __slots__ = ("_result", "attempts", "cells", "chain", "dice", "kept", "sheet", "side",
                  "stage")
 
-    NOTATION_HINT = "throw d1134C, roll again r13C, stop, mark d4, pass, lot first1"
+    NOTATION_HINT = "throw =1134C, roll again r13C, stop, mark d4, pass, lot first1"
 
     sheet: Sheet
     cells: tuple[int, int]
@@ -297,7 +297,7 @@ class AusgeblocktState(State):
         if self.stage == LOT:
             return f"first{action + 1}"
         if self.stage == ROLL:
-            return "d" + faces_text(dice_of(action))
+            return "=" + faces_text(dice_of(action))
         if action == PASS:
             return "pass"
         if action == STOP:
@@ -312,7 +312,7 @@ class AusgeblocktState(State):
             return {"first1": 0, "first2": 1}.get(word)
         if word in ("pass", "stop"):
             return PASS if word == "pass" else STOP
-        if word[:1] in ("d", "r"):
+        if word[:1] in ("=", "r"):
             faces = parse_faces(word[1:])
             if faces is None:
                 return None
