@@ -28,5 +28,6 @@ def asset_text(relative: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except OSError as error:
-        raise MissingAssetError(f"asset {relative!r} cannot be read ({error}); "
-                                "reinstall tavolo to restore it") from error
+        raise MissingAssetError(
+            f"asset {relative!r} cannot be read ({error}); reinstall tavolo to restore it"
+        ) from error

@@ -8,8 +8,20 @@ from pathlib import Path
 import pytest
 
 RULES = Path(__file__).resolve().parent.parent / "game" / "rules"
-FORBIDDEN = {"pygame", "net", "random", "secrets", "time", "datetime", "socket", "threading",
-             "asyncio", "os", "subprocess", "io"}
+FORBIDDEN = {
+    "pygame",
+    "net",
+    "random",
+    "secrets",
+    "time",
+    "datetime",
+    "socket",
+    "threading",
+    "asyncio",
+    "os",
+    "subprocess",
+    "io",
+}
 # The command line and the board-data loader sit at the edge of the package on purpose.
 EDGE = {"__main__.py"}
 

@@ -150,7 +150,7 @@ def test_connecting_the_three_starts_wins_at_once_diagonals_count() -> None:
     won = play(state, "c2")
     assert won.result().outcomes == (Outcome.WIN, Outcome.LOSS)
     assert won.result().reason == "connected"
-    assert won.winning_chain() & cells("c2 c6 b7 g4")  == cells("c2 c6 b7 g4")
+    assert won.winning_chain() & cells("c2 c6 b7 g4") == cells("c2 c6 b7 g4")
 
 
 def test_blocking_is_allowed_and_both_blocked_is_a_draw() -> None:

@@ -7,8 +7,13 @@ import sys
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "game.rules", *args], capture_output=True,
-                          text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "game.rules", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_perft_prints_the_count_last() -> None:
@@ -41,8 +46,12 @@ def test_illegal_move_exits_non_zero_naming_it() -> None:
 
 
 def test_bad_arguments_get_a_clear_message() -> None:
-    for args in (("perft", "chess", "2"), ("perft", "numeri", "2", "--players", "7"),
-                 ("legal", "dama", "--option", "huffing=maybe"), ("perft", "dama", "x")):
+    for args in (
+        ("perft", "chess", "2"),
+        ("perft", "numeri", "2", "--players", "7"),
+        ("legal", "dama", "--option", "huffing=maybe"),
+        ("perft", "dama", "x"),
+    ):
         done = run(*args)
         assert done.returncode == 2 and "Traceback" not in done.stderr, args
         assert done.stderr.strip()

@@ -34,14 +34,23 @@ def mask(names: str) -> int:
     return sum(1 << (n(name) - 1) for name in names.split())
 
 
-def position(white_men: str = "", black_men: str = "", white_kings: str = "",
-             black_kings: str = "", side: int = 0, chosen=CLASSIC) -> DamaState:
-    return DamaState.from_pieces(chosen, (mask(white_men), mask(black_men)),
-                                 (mask(white_kings), mask(black_kings)), side)
+def position(
+    white_men: str = "",
+    black_men: str = "",
+    white_kings: str = "",
+    black_kings: str = "",
+    side: int = 0,
+    chosen=CLASSIC,
+) -> DamaState:
+    return DamaState.from_pieces(
+        chosen, (mask(white_men), mask(black_men)), (mask(white_kings), mask(black_kings)), side
+    )
 
 
-@pytest.mark.parametrize(("depth", "count"), [
-    (1, 7), (2, 49), (3, 302), (4, 1469), (5, 7361), (6, 36768), (7, 179740), (8, 845931)])
+@pytest.mark.parametrize(
+    ("depth", "count"),
+    [(1, 7), (2, 49), (3, 302), (4, 1469), (5, 7361), (6, 36768), (7, 179740), (8, 845931)],
+)
 def test_perft_from_the_start_matches_checkers(depth: int, count: int) -> None:
     assert perft(new_game("dama:classic"), depth) == count
 
@@ -50,10 +59,13 @@ def test_setup_and_numbering() -> None:
     start = new_game("dama")
     assert start.to_move == 0  # White moves first
     assert (n("b8"), n("h8"), n("a7"), n("a1"), n("c1"), n("g1")) == (1, 4, 5, 29, 30, 32)
-    assert start.men == (mask("a1 c1 e1 g1 b2 d2 f2 h2 a3 c3 e3 g3"),
-                         mask("b8 d8 f8 h8 a7 c7 e7 g7 b6 d6 f6 h6"))
-    assert sorted(legal(start)) == sorted(["21-17", "22-17", "22-18", "23-18", "23-19",
-                                           "24-19", "24-20"])
+    assert start.men == (
+        mask("a1 c1 e1 g1 b2 d2 f2 h2 a3 c3 e3 g3"),
+        mask("b8 d8 f8 h8 a7 c7 e7 g7 b6 d6 f6 h6"),
+    )
+    assert sorted(legal(start)) == sorted(
+        ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"]
+    )
 
 
 def test_men_move_forward_only_and_never_capture_backwards() -> None:
@@ -92,8 +104,9 @@ def test_promotion_at_the_far_row() -> None:
 
 def test_flying_king_moves_and_lands_directly_behind() -> None:
     quiet = position(white_kings="a1", black_men="h6")
-    assert sorted(legal(quiet)) == sorted(mv("a1", s) for s in ("b2", "c3", "d4", "e5", "f6",
-                                                                 "g7", "h8"))
+    assert sorted(legal(quiet)) == sorted(
+        mv("a1", s) for s in ("b2", "c3", "d4", "e5", "f6", "g7", "h8")
+    )
     capture = position(white_kings="a1", black_men="e5")
     assert legal(capture) == [cap("a1", "f6")]  # never g7 or h8
 

@@ -21,8 +21,16 @@ def test_wolf_side_by_lot_then_wolf_placed_then_sheep_first() -> None:
     playing = play(placing, f"@{n('d8')}")
     assert playing.to_move == 0 and playing.sheep == mask("a1 c1 e1 g1")
     assert sorted(legal(playing)) == sorted(
-        [mv("a1", "b2"), mv("c1", "b2"), mv("c1", "d2"), mv("e1", "d2"), mv("e1", "f2"),
-         mv("g1", "f2"), mv("g1", "h2")])
+        [
+            mv("a1", "b2"),
+            mv("c1", "b2"),
+            mv("c1", "d2"),
+            mv("e1", "d2"),
+            mv("e1", "f2"),
+            mv("g1", "f2"),
+            mv("g1", "h2"),
+        ]
+    )
 
 
 def test_wolf_steps_both_ways_sheep_only_forward() -> None:
@@ -38,8 +46,7 @@ def test_wolf_wins_by_breaking_through() -> None:
 
 
 def test_sheep_win_when_the_wolf_is_trapped() -> None:
-    cornered = LupoState.from_pieces(LUPO, mask("g7 a1 c1 e1"), n("h8") - 1, 1,
-                                     sheep_turn=False)
+    cornered = LupoState.from_pieces(LUPO, mask("g7 a1 c1 e1"), n("h8") - 1, 1, sheep_turn=False)
     assert cornered.result().outcomes == (Outcome.WIN, Outcome.LOSS)
 
 

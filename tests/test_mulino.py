@@ -17,14 +17,17 @@ CEYLONESE = variant("mulino:ceylonese")
 def test_board_has_24_points_32_lines_and_the_16_mills_of_the_rules() -> None:
     assert len(POINTS) == 24
     assert sum(a.bit_count() for a in ADJACENT) == 2 * 32
-    listed = ("a1-d1-g1 b2-d2-f2 c3-d3-e3 a4-b4-c4 e4-f4-g4 c5-d5-e5 b6-d6-f6 a7-d7-g7 "
-              "a1-a4-a7 b2-b4-b6 c3-c4-c5 d1-d2-d3 d5-d6-d7 e3-e4-e5 f2-f4-f6 g1-g4-g7")
+    listed = (
+        "a1-d1-g1 b2-d2-f2 c3-d3-e3 a4-b4-c4 e4-f4-g4 c5-d5-e5 b6-d6-f6 a7-d7-g7 "
+        "a1-a4-a7 b2-b4-b6 c3-c4-c5 d1-d2-d3 d5-d6-d7 e3-e4-e5 f2-f4-f6 g1-g4-g7"
+    )
     expected = {sum(1 << POINTS.index(p) for p in mill.split("-")) for mill in listed.split()}
     assert set(MILLS) == expected
 
 
-@pytest.mark.parametrize(("depth", "count"), [(1, 24), (2, 552), (3, 12144), (4, 255024),
-                                              (5, 5100480)])
+@pytest.mark.parametrize(
+    ("depth", "count"), [(1, 24), (2, 552), (3, 12144), (4, 255024), (5, 5100480)]
+)
 def test_perft_from_the_start(depth: int, count: int) -> None:
     # No mill can close before ply 5, so these are 24·23·22·…; ply 6 is in docs/PERFORMANCE.md.
     assert perft(new_game("mulino"), depth) == count
@@ -51,8 +54,9 @@ def test_placing_alternates_white_first_then_moving() -> None:
     state = new_game("mulino")
     for ply in range(18):
         assert state.to_move == ply % 2 and all(a in POINTS for a in legal(state))
-        state = next(after for a in state.legal_actions()
-                     if (after := state.apply(a)).stage == 0)  # place without closing a mill
+        state = next(
+            after for a in state.legal_actions() if (after := state.apply(a)).stage == 0
+        )  # place without closing a mill
     assert state.hand == (0, 0) and state.to_move == 0
     assert all("-" in a for a in legal(state))
 

@@ -12,12 +12,50 @@ from game.rules.numeri import OFF, NumeriState
 
 from .helpers import legal, play
 
-TRACK_VALUES = [-3, -3, -3, -2, -2, -1, -1, 0, 1, 0, 2, 0, 3, 4, 0, 5, 6, 0, 7,
-                8, 9, 0, 10, 11, 12, 0, 13, 14, 15, 0, 16, 17, 18, 0, 20, 25, 30]
+TRACK_VALUES = [
+    -3,
+    -3,
+    -3,
+    -2,
+    -2,
+    -1,
+    -1,
+    0,
+    1,
+    0,
+    2,
+    0,
+    3,
+    4,
+    0,
+    5,
+    6,
+    0,
+    7,
+    8,
+    9,
+    0,
+    10,
+    11,
+    12,
+    0,
+    13,
+    14,
+    15,
+    0,
+    16,
+    17,
+    18,
+    0,
+    20,
+    25,
+    30,
+]
 
 
-def setup(pawns: list[list[int]], side: int = 0, unlocked: bool = False,
-          die: int | None = None) -> NumeriState:
+def setup(
+    pawns: list[list[int]], side: int = 0, unlocked: bool = False, die: int | None = None
+) -> NumeriState:
     """A position by hand: pawns 1–5 of each seat (-1 off the track), then maybe a die."""
     chosen = variant("numeri", len(pawns))
     stage, face = (2, die) if die else (1, 0)

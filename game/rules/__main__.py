@@ -1,9 +1,9 @@
 """Command line of the rules engine: perft counts, legal actions and random playouts.
 
-    python -m game.rules perft dama:classic 6
-    python -m game.rules legal numeri --players 3 --moves "first2 d4"
-    python -m game.rules play mulino:misto --seed 7
-    python -m game.rules games
+python -m game.rules perft dama:classic 6
+python -m game.rules legal numeri --players 3 --moves "first2 d4"
+python -m game.rules play mulino:misto --seed 7
+python -m game.rules games
 """
 
 from __future__ import annotations
@@ -27,8 +27,13 @@ from game.rules import (
 def _variant_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="GAME[:VARIANT], e.g. dama:mangia (see 'games')")
     parser.add_argument("--players", type=int, help="number of players (Numeri: 2-4)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option, e.g. huffing=on or first=2 (repeatable)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule option, e.g. huffing=on or first=2 (repeatable)",
+    )
 
 
 def _moves_argument(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +41,11 @@ def _moves_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m game.rules", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m game.rules",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("games", help="list the games, their players and options")
     p = commands.add_parser("perft", help="count the action sequences of a given length")
@@ -83,8 +91,11 @@ def run(argv: list[str]) -> int:
         if args.depth < 0:
             raise RulesError("depth must be 0 or more")
         if args.divide and args.depth > 0:
-            branches = ([a for a, _ in state.chance_outcomes()] if state.is_chance()
-                        else state.legal_actions())
+            branches = (
+                [a for a, _ in state.chance_outcomes()]
+                if state.is_chance()
+                else state.legal_actions()
+            )
             for action in branches:
                 print(f"{state.action_to_str(action)} {perft(state.apply(action), args.depth - 1)}")
         print(perft(state, args.depth))

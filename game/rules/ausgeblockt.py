@@ -68,8 +68,17 @@ def parse_cell(text: str) -> int | None:
 def neighbourhood(mask: int) -> int:
     """``mask`` with every cell 8-adjacent to it."""
     right, left = mask & _NOT_RIGHT_EDGE, mask & _NOT_LEFT_EDGE
-    grown = (mask | mask << 7 | mask >> 7 | right << 1 | left >> 1 | right << 8 | left << 6
-             | right >> 6 | left >> 8)
+    grown = (
+        mask
+        | mask << 7
+        | mask >> 7
+        | right << 1
+        | left >> 1
+        | right << 8
+        | left << 6
+        | right >> 6
+        | left >> 8
+    )
     return grown & FULL
 
 
@@ -160,8 +169,7 @@ class AusgeblocktState(State):
     rolls this turn has had, ``chain`` the cell a chain-mode mark must touch (or -1).
     """
 
-    __slots__ = ("_result", "attempts", "cells", "chain", "dice", "kept", "sheet", "side",
-                 "stage")
+    __slots__ = ("_result", "attempts", "cells", "chain", "dice", "kept", "sheet", "side", "stage")
 
     NOTATION_HINT = "throw =1134C, roll again r13C, stop, mark d4, pass, lot first1"
 
@@ -252,8 +260,18 @@ class AusgeblocktState(State):
             dice = tuple(sorted(self.kept + dice_of(action)))
             attempts = self.attempts + 1
             if attempts < ATTEMPTS:
-                return _make(variant, sheet, self.cells, self.side, DECIDE, dice, (), attempts,
-                             self.chain, None)
+                return _make(
+                    variant,
+                    sheet,
+                    self.cells,
+                    self.side,
+                    DECIDE,
+                    dice,
+                    (),
+                    attempts,
+                    self.chain,
+                    None,
+                )
             return self._to_marking(dice, attempts)
         if action == STOP:
             return self._to_marking(self.dice, self.attempts)
@@ -261,21 +279,40 @@ class AusgeblocktState(State):
             kept = list(self.dice)
             for face in dice_of(action - REROLL_BASE):
                 kept.remove(face)
-            return _make(variant, sheet, self.cells, self.side, ROLL, self.dice, tuple(kept),
-                         self.attempts, self.chain, None)
+            return _make(
+                variant,
+                sheet,
+                self.cells,
+                self.side,
+                ROLL,
+                self.dice,
+                tuple(kept),
+                self.attempts,
+                self.chain,
+                None,
+            )
         if action == PASS:
             return self._next_turn()
         return self._mark(action)
 
     def _to_marking(self, dice: tuple[int, ...], attempts: int) -> AusgeblocktState:
         """After the last roll: marking if the throw allows any mark, else the next turn."""
-        marking = _make(self.variant, self.sheet, self.cells, self.side, MARK, dice, (),
-                        attempts, self.chain, None)
+        marking = _make(
+            self.variant,
+            self.sheet,
+            self.cells,
+            self.side,
+            MARK,
+            dice,
+            (),
+            attempts,
+            self.chain,
+            None,
+        )
         return marking if marking._markable() else self._next_turn()
 
     def _next_turn(self) -> AusgeblocktState:
-        return _make(self.variant, self.sheet, self.cells, 1 - self.side, ROLL, (), (), 0, -1,
-                     None)
+        return _make(self.variant, self.sheet, self.cells, 1 - self.side, ROLL, (), (), 0, -1, None)
 
     def _mark(self, cell: int) -> AusgeblocktState:
         side = self.side
@@ -336,13 +373,22 @@ class AusgeblocktState(State):
 
     def to_fields(self) -> list:
         result = self._result.to_fields() if self._result else None
-        return [list(self.cells), self.side, self.stage, list(self.dice), list(self.kept),
-                self.attempts, self.chain, result]
+        return [
+            list(self.cells),
+            self.side,
+            self.stage,
+            list(self.dice),
+            list(self.kept),
+            self.attempts,
+            self.chain,
+            result,
+        ]
 
     @classmethod
     def from_fields(cls, variant: Variant, fields: list) -> AusgeblocktState:
         cells, side, stage, dice, kept, attempts, chain, result = check_list(
-            fields, 8, "ausgeblockt state")
+            fields, 8, "ausgeblockt state"
+        )
         sheet = default_sheet()
         cells = tuple(check_int(c, 0, FULL, "cells") for c in check_list(cells, 2, "cells"))
         starts = (_mask(sheet.starts(START_X)), _mask(sheet.starts(START_O)))
@@ -355,11 +401,18 @@ class AusgeblocktState(State):
             raise DecodeError("the dice do not add up")
         if (stage in (DECIDE, MARK)) != (len(dice) == DICE) and stage != ROLL:
             raise DecodeError("the dice do not fit the stage")
-        state = _make(variant, sheet, cells, check_int(side, 0, 1, "side"), stage,
-                      tuple(sorted(dice)), tuple(sorted(kept)),
-                      check_int(attempts, 0, ATTEMPTS, "attempts"),
-                      check_int(chain, -1, CELLS - 1, "chain"),
-                      None if result is None else Result.from_fields(result))
+        state = _make(
+            variant,
+            sheet,
+            cells,
+            check_int(side, 0, 1, "side"),
+            stage,
+            tuple(sorted(dice)),
+            tuple(sorted(kept)),
+            check_int(attempts, 0, ATTEMPTS, "attempts"),
+            check_int(chain, -1, CELLS - 1, "chain"),
+            None if result is None else Result.from_fields(result),
+        )
         if stage == MARK and result is None and not state._markable():
             raise DecodeError("marking, but the throw allows no mark")
         return state
@@ -404,9 +457,18 @@ def _mask(cells: tuple[int, ...]) -> int:
     return sum(1 << c for c in cells)
 
 
-def _make(variant: Variant, sheet: Sheet, cells: tuple[int, int], side: int, stage: int,
-          dice: tuple[int, ...], kept: tuple[int, ...], attempts: int, chain: int,
-          result: Result | None) -> AusgeblocktState:
+def _make(
+    variant: Variant,
+    sheet: Sheet,
+    cells: tuple[int, int],
+    side: int,
+    stage: int,
+    dice: tuple[int, ...],
+    kept: tuple[int, ...],
+    attempts: int,
+    chain: int,
+    result: Result | None,
+) -> AusgeblocktState:
     state = object.__new__(AusgeblocktState)
     state.variant = variant
     state._legal = None

@@ -85,8 +85,10 @@ class Track:
                     raise ValueError
                 values.append(0 if words[1] == "." else int(words[1]))
             except ValueError:
-                raise RulesError(f"track line {number}: expected 'SPACE VALUE' in order "
-                                 "or 'barrier PLAYERS SPACE'") from None
+                raise RulesError(
+                    f"track line {number}: expected 'SPACE VALUE' in order "
+                    "or 'barrier PLAYERS SPACE'"
+                ) from None
         if len(values) < 8 or set(barriers) != {2, 3, 4}:
             raise RulesError("a track needs its spaces and a barrier for 2, 3 and 4 players")
         if not all(0 <= s < len(values) - 4 for s in barriers.values()):

@@ -52,8 +52,10 @@ def _ray(square: int, direction: int) -> tuple[int, ...]:
 
 RAYS = tuple(tuple(_ray(s, d) for d in range(4)) for s in range(SQUARES))
 """``RAYS[s][d]``: the squares from ``s`` outwards in direction ``d``."""
-STEPS = tuple(tuple(tuple(RAYS[s][d][0] for d in FORWARD[side] if RAYS[s][d])
-                    for s in range(SQUARES)) for side in (WHITE, BLACK))
+STEPS = tuple(
+    tuple(tuple(RAYS[s][d][0] for d in FORWARD[side] if RAYS[s][d]) for s in range(SQUARES))
+    for side in (WHITE, BLACK)
+)
 """``STEPS[side][s]``: the squares a man of ``side`` on ``s`` can step to."""
 JUMPS = tuple(
     tuple(

@@ -254,7 +254,8 @@ class State:
             raise IllegalActionError(text, "the game is over")
         action = self._parse(word)
         if action is None:
-            raise IllegalActionError(text, f"not in the notation of this game ({self.NOTATION_HINT})")
+            hint = f"not in the notation of this game ({self.NOTATION_HINT})"
+            raise IllegalActionError(text, hint)
         if self.to_move == CHANCE:
             outcomes = [a for a, _ in self.chance_outcomes()]
             if action not in outcomes:

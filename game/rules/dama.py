@@ -54,8 +54,17 @@ class DamaState(State):
     which could have captured but did not: the side to move may remove one of them first.
     """
 
-    __slots__ = ("_capturers", "_moves", "_result", "history", "huff", "kings", "men",
-                 "quiet", "side")
+    __slots__ = (
+        "_capturers",
+        "_moves",
+        "_result",
+        "history",
+        "huff",
+        "kings",
+        "men",
+        "quiet",
+        "side",
+    )
 
     NOTATION_HINT = "move 22-18, capture 22x15 or 22x15x6, huff h22"
 
@@ -129,9 +138,17 @@ class DamaState(State):
         for start in squares_of(own_men):
             for over, land in jumps[start]:
                 if opp >> over & 1 and not occupied >> land & 1:
-                    _man_captures(jumps, start, land, 1 << over, opp,
-                                  occupied & ~(1 << start), (start + 1) + 33 * (land + 1),
-                                  33 * 33, moves)
+                    _man_captures(
+                        jumps,
+                        start,
+                        land,
+                        1 << over,
+                        opp,
+                        occupied & ~(1 << start),
+                        (start + 1) + 33 * (land + 1),
+                        33 * 33,
+                        moves,
+                    )
                     capturers |= 1 << start
         for start in squares_of(own_kings):
             before = len(moves)
@@ -168,8 +185,9 @@ class DamaState(State):
             men[other] &= bit
             kings[other] &= bit
             men_t, kings_t = (men[0], men[1]), (kings[0], kings[1])
-            return _make(self.variant, men_t, kings_t, side, 0, 0,
-                         (_key(men_t, kings_t, side, 0),), None)
+            return _make(
+                self.variant, men_t, kings_t, side, 0, 0, (_key(men_t, kings_t, side, 0),), None
+            )
         start, to, captured = self._moves[action]  # type: ignore[index]
         start_bit, to_bit = 1 << start, 1 << to
         man_move = bool(men[side] & start_bit)
@@ -223,13 +241,20 @@ class DamaState(State):
         code = path_code(path, capture)
         if capture and len(path) == 2 and code not in self.legal_actions():
             # "22x6" for the only capture from 22 that ends on 6, as PDN allows.
-            matches = [a for a in self.legal_actions() if a >= SQUARES and a & 1
-                       and decode_path(a)[0][0] == path[0] and decode_path(a)[0][-1] == path[1]]
+            matches = [
+                a
+                for a in self.legal_actions()
+                if a >= SQUARES
+                and a & 1
+                and decode_path(a)[0][0] == path[0]
+                and decode_path(a)[0][-1] == path[1]
+            ]
             if len(matches) == 1:
                 return matches[0]
             if matches:
-                raise IllegalActionError(text, "ambiguous: write every landing square ("
-                                         + self._listing(matches) + ")")
+                raise IllegalActionError(
+                    text, "ambiguous: write every landing square (" + self._listing(matches) + ")"
+                )
         return code
 
     def _why_illegal(self, action: int, legal: list[int]) -> str:
@@ -249,8 +274,7 @@ class DamaState(State):
     def to_fields(self) -> list:
         result = self._result.to_fields() if self.to_move == TERMINAL else None
         history = [key.to_bytes(_KEY_BYTES, "big") for key in self.history]
-        return [list(self.men), list(self.kings), self.side, self.huff, self.quiet, history,
-                result]
+        return [list(self.men), list(self.kings), self.side, self.huff, self.quiet, history, result]
 
     @classmethod
     def from_fields(cls, variant: Variant, fields: list) -> DamaState:
@@ -301,8 +325,17 @@ def _man_captures(
     for over, land in jumps[at]:
         if opp >> over & 1 and not captured >> over & 1 and not occupied >> land & 1:
             extended = True
-            _man_captures(jumps, start, land, captured | 1 << over, opp, occupied,
-                          code + (land + 1) * weight, weight * 33, moves)
+            _man_captures(
+                jumps,
+                start,
+                land,
+                captured | 1 << over,
+                opp,
+                occupied,
+                code + (land + 1) * weight,
+                weight * 33,
+                moves,
+            )
     if not extended:
         moves[code * 2 + 1] = (start, at, captured)
 
@@ -323,12 +356,24 @@ def _king_captures(
     for ray in RAYS[at]:
         for k, square in enumerate(ray):
             if occupied >> square & 1:
-                if (opp >> square & 1 and not captured >> square & 1 and k + 1 < len(ray)
-                        and not occupied >> ray[k + 1] & 1):
+                if (
+                    opp >> square & 1
+                    and not captured >> square & 1
+                    and k + 1 < len(ray)
+                    and not occupied >> ray[k + 1] & 1
+                ):
                     land = ray[k + 1]
                     extended = True
-                    _king_captures(start, land, captured | 1 << square, opp, occupied,
-                                   code + (land + 1) * weight, weight * 33, moves)
+                    _king_captures(
+                        start,
+                        land,
+                        captured | 1 << square,
+                        opp,
+                        occupied,
+                        code + (land + 1) * weight,
+                        weight * 33,
+                        moves,
+                    )
                 break
     if not extended and captured:
         moves[code * 2 + 1] = (start, at, captured)

@@ -75,8 +75,9 @@ class LupoState(State):
         return _make(variant, START_SHEEP, NO_WOLF, int(chosen) - 1, PLACE, False, None)
 
     @classmethod
-    def from_pieces(cls, variant: Variant, sheep: int, wolf: int, wolf_seat: int,
-                    sheep_turn: bool) -> LupoState:
+    def from_pieces(
+        cls, variant: Variant, sheep: int, wolf: int, wolf_seat: int, sheep_turn: bool
+    ) -> LupoState:
         """A position set up by hand: ``sheep`` a square mask, ``wolf`` a square."""
         if sheep.bit_count() != 4 or sheep >> wolf & 1 or not 0 <= wolf < SQUARES:
             raise DecodeError("four sheep and a wolf on distinct squares are needed")
@@ -114,10 +115,15 @@ class LupoState(State):
             return [s for s in range(SQUARES) if not self.sheep >> s & 1]
         occupied = self.sheep | 1 << self.wolf
         if self.sheep_turn:
-            return [path_code((s, t), False) for s in squares_of(self.sheep)
-                    for t in STEPS[WHITE][s] if not occupied >> t & 1]
-        return [path_code((self.wolf, t), False) for t in NEIGHBOURS[self.wolf]
-                if not occupied >> t & 1]
+            return [
+                path_code((s, t), False)
+                for s in squares_of(self.sheep)
+                for t in STEPS[WHITE][s]
+                if not occupied >> t & 1
+            ]
+        return [
+            path_code((self.wolf, t), False) for t in NEIGHBOURS[self.wolf] if not occupied >> t & 1
+        ]
 
     def _successor(self, action: int) -> LupoState:
         variant = self.variant
@@ -177,8 +183,15 @@ class LupoState(State):
             raise DecodeError("the wolf is not placed yet")
         if type(sheep_turn) is not bool:
             raise DecodeError("sheep_turn must be true or false")
-        return _make(variant, sheep, wolf, wolf_seat, stage, sheep_turn,
-                     None if result is None else Result.from_fields(result))
+        return _make(
+            variant,
+            sheep,
+            wolf,
+            wolf_seat,
+            stage,
+            sheep_turn,
+            None if result is None else Result.from_fields(result),
+        )
 
     def __str__(self) -> str:
         letters = dict.fromkeys(squares_of(self.sheep), "s")
@@ -195,8 +208,15 @@ class LupoState(State):
         return draw_board(letters) + "\n" + status
 
 
-def _make(variant: Variant, sheep: int, wolf: int, wolf_seat: int | None, stage: int,
-          sheep_turn: bool, result: Result | None) -> LupoState:
+def _make(
+    variant: Variant,
+    sheep: int,
+    wolf: int,
+    wolf_seat: int | None,
+    stage: int,
+    sheep_turn: bool,
+    result: Result | None,
+) -> LupoState:
     state = object.__new__(LupoState)
     state.variant = variant
     state._legal = None

@@ -82,15 +82,15 @@ MILLS_AT = tuple(tuple(m for m in MILLS if m >> p & 1) for p in range(24))
 
 def _bit_table(offset: int, shift: int) -> tuple[tuple[int, ...], ...]:
     """For each 12-bit mask: the indices of its set bits, plus ``shift``, plus ``offset``."""
-    return tuple(
-        tuple(offset + shift + i for i in range(12) if m >> i & 1) for m in range(1 << 12)
-    )
+    return tuple(tuple(offset + shift + i for i in range(12) if m >> i & 1) for m in range(1 << 12))
 
 
 _LOW_POINTS = _bit_table(0, 0)
 _HIGH_POINTS = _bit_table(0, 12)
 _LOW_REMOVALS = _bit_table(REMOVE_BASE, 0)
 _HIGH_REMOVALS = _bit_table(REMOVE_BASE, 12)
+
+
 def _subsets(mask: int) -> list[int]:
     subs, sub = [], mask
     while True:
@@ -145,8 +145,14 @@ class MulinoState(State):
         return _make(variant, (0, 0), (PIECES, PIECES), WHITE, NORMAL, 0, (), None)
 
     @classmethod
-    def setup(cls, variant: Variant, white: str, black: str, hand: tuple[int, int] = (0, 0),
-              side: int = WHITE) -> MulinoState:
+    def setup(
+        cls,
+        variant: Variant,
+        white: str,
+        black: str,
+        hand: tuple[int, int] = (0, 0),
+        side: int = WHITE,
+    ) -> MulinoState:
         """A position set up by hand, the pieces given by point names: ``"a1 d1 g1"``."""
         men = (_points_mask(white), _points_mask(black))
         history = [men[0] | men[1] << 24 | side << 48] if hand == (0, 0) else []
@@ -210,8 +216,9 @@ class MulinoState(State):
             men[other] &= ~(1 << (action - REMOVE_BASE))
             men_t = (men[0], men[1])
             if men[other].bit_count() + hand[other] < 3:
-                return _make(variant, men_t, hand, side, NORMAL, 0, (), Result.win_for(
-                    side, 2, "pieces"))
+                return _make(
+                    variant, men_t, hand, side, NORMAL, 0, (), Result.win_for(side, 2, "pieces")
+                )
             if variant.name == "mulino:ceylonese" and hand == (0, 0):
                 return _make(variant, men_t, hand, side, EXTRA, 0, (), None)
             return self._next_turn(men_t, hand, other, 0, irreversible=True)
@@ -295,7 +302,7 @@ class MulinoState(State):
 
     def _why_illegal(self, action: int, legal: list[int]) -> str:
         if self.stage == REMOVE:
-            return "a mill was closed: remove an opponent piece first (" + self._listing(legal) + ")"
+            return f"a mill was closed: remove an opponent piece first ({self._listing(legal)})"
         if action < MOVE_BASE and not self.hand[self.side]:
             return "no pieces left in hand to place"
         if action < MOVE_BASE and (self.men[0] | self.men[1]) >> action & 1:
@@ -314,8 +321,15 @@ class MulinoState(State):
 
     def to_fields(self) -> list:
         result = self._result.to_fields() if self.to_move == TERMINAL else None
-        return [list(self.men), list(self.hand), self.side, self.stage, self.quiet,
-                list(self.history), result]
+        return [
+            list(self.men),
+            list(self.hand),
+            self.side,
+            self.stage,
+            self.quiet,
+            list(self.history),
+            result,
+        ]
 
     @classmethod
     def from_fields(cls, variant: Variant, fields: list) -> MulinoState:
@@ -326,11 +340,17 @@ class MulinoState(State):
             raise DecodeError("two pieces on one point")
         if any(m.bit_count() + h > PIECES for m, h in zip(men, hand, strict=True)):
             raise DecodeError("more than nine pieces for one side")
-        history = tuple(check_int(k, 0, (1 << 49) - 1, "history") for k in
-                        check_list(history, None, "history"))
+        history = tuple(
+            check_int(k, 0, (1 << 49) - 1, "history") for k in check_list(history, None, "history")
+        )
         return _make(
-            variant, men, hand, check_int(side, 0, 1, "side"), check_int(stage, 0, 2, "stage"),
-            check_int(quiet, 0, QUIET_PLY_LIMIT, "quiet plies"), history,
+            variant,
+            men,
+            hand,
+            check_int(side, 0, 1, "side"),
+            check_int(stage, 0, 2, "stage"),
+            check_int(quiet, 0, QUIET_PLY_LIMIT, "quiet plies"),
+            history,
             None if result is None else Result.from_fields(result),
         )
 
@@ -340,9 +360,14 @@ class MulinoState(State):
             return "W" if self.men[0] >> p & 1 else "B" if self.men[1] >> p & 1 else "+"
 
         rows = [
-            "7 {a7}-----{d7}-----{g7}", "6 | {b6}---{d6}---{f6} |", "5 | | {c5}-{d5}-{e5} | |",
-            "4 {a4}-{b4}-{c4}   {e4}-{f4}-{g4}", "3 | | {c3}-{d3}-{e3} | |",
-            "2 | {b2}---{d2}---{f2} |", "1 {a1}-----{d1}-----{g1}", "  a b c d e f g",
+            "7 {a7}-----{d7}-----{g7}",
+            "6 | {b6}---{d6}---{f6} |",
+            "5 | | {c5}-{d5}-{e5} | |",
+            "4 {a4}-{b4}-{c4}   {e4}-{f4}-{g4}",
+            "3 | | {c3}-{d3}-{e3} | |",
+            "2 | {b2}---{d2}---{f2} |",
+            "1 {a1}-----{d1}-----{g1}",
+            "  a b c d e f g",
         ]
         cells = {name: cell(name) for name in POINTS}
         board = "\n".join(row.format(**cells) for row in rows)

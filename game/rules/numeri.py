@@ -125,8 +125,17 @@ class NumeriState(State):
         if self.stage == LOT:
             return _make(variant, track, self.pawns, self.occupied, action, ROLL, 0, False, None)
         if self.stage == ROLL:
-            rolled = _make(variant, track, self.pawns, self.occupied, self.side, CHOOSE, action,
-                           self.unlocked, None)
+            rolled = _make(
+                variant,
+                track,
+                self.pawns,
+                self.occupied,
+                self.side,
+                CHOOSE,
+                action,
+                self.unlocked,
+                None,
+            )
             if rolled.legal_actions():
                 return rolled
             return self._next_turn(self.pawns, self.occupied, self.unlocked, extra=False)
@@ -148,8 +157,17 @@ class NumeriState(State):
             unlocked = unlocked or (at <= barrier < dest)
             if occupied & end == end:
                 final = tuple(map(tuple, pawns))
-                return _make(variant, track, final, occupied, self.side, ROLL, 0, unlocked,
-                             _final_result(_scores(track, final)))
+                return _make(
+                    variant,
+                    track,
+                    final,
+                    occupied,
+                    self.side,
+                    ROLL,
+                    0,
+                    unlocked,
+                    _final_result(_scores(track, final)),
+                )
         mine = 0
         for at in own:
             if at != OFF:
@@ -157,8 +175,9 @@ class NumeriState(State):
         extra = any(_chain_length(mine, at) >= 3 for at in moved_to)
         return self._next_turn(tuple(map(tuple, pawns)), occupied, unlocked, extra)
 
-    def _next_turn(self, pawns: tuple[tuple[int, ...], ...], occupied: int, unlocked: bool,
-                   extra: bool) -> NumeriState:
+    def _next_turn(
+        self, pawns: tuple[tuple[int, ...], ...], occupied: int, unlocked: bool, extra: bool
+    ) -> NumeriState:
         side = self.side if extra else (self.side + 1) % self.players
         return _make(self.variant, self.track, pawns, occupied, side, ROLL, 0, unlocked, None)
 
@@ -202,8 +221,14 @@ class NumeriState(State):
 
     def to_fields(self) -> list:
         result = self._result.to_fields() if self._result else None
-        return [[list(p) for p in self.pawns], self.side, self.stage, self.die, self.unlocked,
-                result]
+        return [
+            [list(p) for p in self.pawns],
+            self.side,
+            self.stage,
+            self.die,
+            self.unlocked,
+            result,
+        ]
 
     @classmethod
     def from_fields(cls, variant: Variant, fields: list) -> NumeriState:
@@ -221,9 +246,17 @@ class NumeriState(State):
             raise DecodeError("unlocked must be true or false")
         stage = check_int(stage, LOT, CHOOSE, "stage")
         die = check_int(die, 1 if stage == CHOOSE else 0, STAR if stage == CHOOSE else 0, "die")
-        state = _make(variant, track, pawns, sum(1 << at for at in placed),
-                      check_int(side, 0, variant.players - 1, "side"), stage, die, unlocked,
-                      None if result is None else Result.from_fields(result))
+        state = _make(
+            variant,
+            track,
+            pawns,
+            sum(1 << at for at in placed),
+            check_int(side, 0, variant.players - 1, "side"),
+            stage,
+            die,
+            unlocked,
+            None if result is None else Result.from_fields(result),
+        )
         if stage == CHOOSE and not state.legal_actions():
             raise DecodeError("a die is shown but no pawn can move")
         return state
@@ -231,14 +264,26 @@ class NumeriState(State):
     def __str__(self) -> str:
         cells = []
         for space, value in enumerate(self.track.values):
-            here = next((f"{seat + 1}:{p}" for seat, own in enumerate(self.pawns)
-                         for p, at in zip(PAWNS, own, strict=True) if at == space), "")
+            here = next(
+                (
+                    f"{seat + 1}:{p}"
+                    for seat, own in enumerate(self.pawns)
+                    for p, at in zip(PAWNS, own, strict=True)
+                    if at == space
+                ),
+                "",
+            )
             cells.append(f"{space:2}({value if value else '·'}){here}")
-        lines = ["  ".join(cells[i:i + 6]) for i in range(0, len(cells), 6)]
-        off = [f"seat {seat + 1}: " + " ".join(str(p) for p, at in zip(PAWNS, own, strict=True)
-                                                if at == OFF) for seat, own in enumerate(self.pawns)]
+        lines = ["  ".join(cells[i : i + 6]) for i in range(0, len(cells), 6)]
+        off = [
+            f"seat {seat + 1}: "
+            + " ".join(str(p) for p, at in zip(PAWNS, own, strict=True) if at == OFF)
+            for seat, own in enumerate(self.pawns)
+        ]
         face = "*" if self.die == STAR else str(self.die)
-        status = f"seat {self.side + 1} " + (f"rolled {face}" if self.stage == CHOOSE else "to roll")
+        status = f"seat {self.side + 1} " + (
+            f"rolled {face}" if self.stage == CHOOSE else "to roll"
+        )
         if self.is_terminal():
             status = f"game over: {self.result()}"
         return "\n".join([*lines, "off the track — " + "; ".join(off), status])
@@ -260,8 +305,9 @@ def pawn_score(track: Track, pawn: int, at: int) -> int:
 
 
 def _scores(track: Track, pawns: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    return tuple(sum(pawn_score(track, p, at) for p, at in zip(PAWNS, own, strict=True))
-                 for own in pawns)
+    return tuple(
+        sum(pawn_score(track, p, at) for p, at in zip(PAWNS, own, strict=True)) for own in pawns
+    )
 
 
 def _final_result(scores: tuple[int, ...]) -> Result:
@@ -270,8 +316,17 @@ def _final_result(scores: tuple[int, ...]) -> Result:
     return Result(outcomes, "end_spaces", scores)
 
 
-def _make(variant: Variant, track: Track, pawns: tuple[tuple[int, ...], ...], occupied: int,
-          side: int, stage: int, die: int, unlocked: bool, result: Result | None) -> NumeriState:
+def _make(
+    variant: Variant,
+    track: Track,
+    pawns: tuple[tuple[int, ...], ...],
+    occupied: int,
+    side: int,
+    stage: int,
+    die: int,
+    unlocked: bool,
+    result: Result | None,
+) -> NumeriState:
     state = object.__new__(NumeriState)
     state.variant = variant
     state._legal = None

@@ -66,7 +66,7 @@ class MatchRecord:
     def to_text(self) -> str:
         headers = [f'[Variant "{self.variant.name}"]', f'[Players "{self.variant.players}"]']
         headers += [f'[Option "{k}={str(v).lower()}"]' for k, v in self.variant.options]
-        lines = [" ".join(self.actions[i:i + 12]) for i in range(0, len(self.actions), 12)]
+        lines = [" ".join(self.actions[i : i + 12]) for i in range(0, len(self.actions), 12)]
         return "\n".join([*headers, "", *lines]) + "\n"
 
     @classmethod

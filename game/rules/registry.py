@@ -19,8 +19,12 @@ def _first_seat(players: int) -> tuple[int | str, ...]:
 
 _FIRST = OptionSpec("first", "lot", _first_seat, "who begins: lot, or a seat number")
 _WOLF = OptionSpec("wolf", "lot", _first_seat, "which seat plays the wolf: lot, 1 or 2")
-_HUFFING = OptionSpec("huffing", False, lambda _: (False, True),
-                      "a piece that fails to capture may be removed (huffed)")
+_HUFFING = OptionSpec(
+    "huffing",
+    False,
+    lambda _: (False, True),
+    "a piece that fails to capture may be removed (huffed)",
+)
 
 VARIANTS: dict[str, VariantSpec] = {
     spec.name: spec
@@ -61,8 +65,9 @@ def find_variant(name: str) -> VariantSpec:
         raise RulesError(f"unknown game {name!r}; the games are: {known}") from None
 
 
-def variant(name: str, players: int | None = None,
-            options: Mapping[str, object] | None = None) -> Variant:
+def variant(
+    name: str, players: int | None = None, options: Mapping[str, object] | None = None
+) -> Variant:
     """The checked :class:`Variant` for a name, a number of players and options."""
     return make_variant(find_variant(name), players, options or {})
 

@@ -89,9 +89,7 @@ class Variant:
         return f"{self.name} players={self.players}{opts}"
 
 
-def make_variant(
-    spec: VariantSpec, players: int | None, options: Mapping[str, object]
-) -> Variant:
+def make_variant(spec: VariantSpec, players: int | None, options: Mapping[str, object]) -> Variant:
     """The :class:`Variant` of ``spec`` for ``players`` with ``options`` checked and completed
     with defaults, in a canonical order."""
     if players is None:
