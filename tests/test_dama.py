@@ -174,6 +174,7 @@ def test_huffing_off_forbids_and_on_allows_ignoring_a_capture() -> None:
     assert f"h{n('c3')}" in legal(after)
     huffed = play(after, f"h{n('c3')}")
     assert huffed.men[0] == mask("b2 h2") and huffed.to_move == 1  # and Black still moves
+    assert huffed.quiet == 0 and len(huffed.history) == 1
     assert not any(a.startswith("h") for a in legal(huffed))
     expired = play(after, mv("a7", "b6"))
     assert not any(a.startswith("h") for a in legal(expired))
@@ -193,3 +194,12 @@ def test_illegal_and_malformed_actions_are_named() -> None:
         state.parse_action("18-14")
     with pytest.raises(IllegalActionError):
         state.apply(12345)
+
+
+def test_a_blocking_move_wins_even_on_the_eightieth_quiet_ply() -> None:
+    fields = position(white_kings="e5", white_men="c1", black_men="a3").to_fields()
+    fields[4] = 79
+    state = DamaState.from_fields(CLASSIC, fields)
+    blocked = play(state, mv("e5", "b2"))
+    assert blocked.result().outcomes == (Outcome.WIN, Outcome.LOSS)
+    assert blocked.result().reason == "no_moves"

@@ -168,3 +168,13 @@ def test_ceylonese_moving_mill_removes_then_grants_a_move_that_may_pass() -> Non
     assert extra.to_move == 0 and "pass" in legal(extra)
     assert play(extra, "pass").to_move == 1
     assert play(extra, "c3-c4").to_move == 1
+
+
+def test_a_blocking_move_wins_even_on_the_hundredth_quiet_ply() -> None:
+    state = MulinoState.setup(CLASSIC, "d2 g4 b4 d7 b2", "a1 d1 g1 a4")
+    fields = state.to_fields()
+    fields[4] = 99
+    state = MulinoState.from_fields(CLASSIC, fields)
+    blocked = play(state, "d7-a7")
+    assert blocked.result().outcomes == (Outcome.WIN, Outcome.LOSS)
+    assert blocked.result().reason == "no_moves"
