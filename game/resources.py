@@ -24,7 +24,9 @@ def asset_root() -> Traversable:
 
 def asset_text(relative: str) -> str:
     """The text of the asset at ``relative`` (a ``/``-separated path under ``assets/``)."""
-    path = asset_root().joinpath(*relative.split("/"))
+    path = asset_root()
+    for part in relative.split("/"):  # one part at a time: namespace packages take no more
+        path = path.joinpath(part)
     try:
         return path.read_text(encoding="utf-8")
     except OSError as error:

@@ -1,0 +1,50 @@
+"""A regular (non-editable) install, run from another directory, finds its board data."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_installed_copy_runs_from_anywhere(tmp_path: Path) -> None:
+    venv.create(tmp_path / "env", with_pip=True)
+    python = tmp_path / "env" / "bin" / "python"
+    install = subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert install.returncode == 0, install.stderr[-2000:]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    check = (
+        "import game.rules, game.resources as r;"
+        "assert 'site-packages' in str(r.asset_root()), r.asset_root();"
+        "from game.rules import new_game;"
+        "print(new_game('numeri').track.values[-1], new_game('ausgeblockt').starts(0))"
+    )
+    done = subprocess.run(
+        [python, "-c", check],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "30 (2, 27, 43)"
+    cli = subprocess.run(
+        [tmp_path / "env" / "bin" / "tavolo"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert cli.returncode == 0 and "Mulino ceylonese" in cli.stdout
