@@ -31,7 +31,7 @@ def test_track_asset_is_the_track_of_rules_md() -> None:
     for line in re.findall(r"^value:(.*)$", text, re.M):
         values += [0 if v == "·" else int(v) for v in line.split()]
     assert list(default_track().values) == values
-    barriers = re.findall(r"(\d) players: between spaces (\d+)", text)
+    barriers = re.findall(r"(\d) players: between (?:spaces )?(\d+)", text)
     assert len(barriers) == 3
     for players, after in barriers:
         assert default_track().barrier(int(players)) == int(after)
