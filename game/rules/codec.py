@@ -11,7 +11,7 @@ import msgpack
 from game.rules.concluded import Concluded
 from game.rules.core import ENCODING_VERSION, DecodeError, RulesError, State, check_int
 from game.rules.registry import STATE_CLASSES, VARIANTS, find_variant
-from game.rules.variants import variant_from_fields
+from game.rules.variants import Variant, variant_from_fields
 
 MAX_ENCODING = 1 << 20
 """No state encodes to more than this; longer input is refused before it is unpacked."""
@@ -36,7 +36,8 @@ def decode_state(data: bytes) -> State:
     return state_from_fields(chosen, fields[2])
 
 
-def state_from_fields(chosen, fields: object) -> State:
+def state_from_fields(chosen: Variant, fields: object) -> State:
+    """The state of ``chosen`` written by :meth:`State.to_fields`."""
     try:
         if isinstance(fields, list) and fields[:1] == ["concluded"]:
             _, action, before = fields

@@ -232,20 +232,14 @@ class MulinoState(State):
             to = action
         own = men[side]
         men_t = (men[0], men[1])
-        closed = False
-        for mill in MILLS_AT[to]:
-            if own & mill == mill:
-                closed = True
-                break
-        placing = action < MOVE_BASE or self.hand != (0, 0)
-        if closed:
-            if variant.name == "mulino:ceylonese" and self.hand != (0, 0):
-                if hand[side]:
-                    return _make(variant, men_t, hand, side, NORMAL, 0, (), None)
-            else:
-                quiet = 0 if placing else self.quiet + 1
-                return _make(variant, men_t, hand, side, REMOVE, quiet, self.history, None)
+        placing = self.hand != (0, 0)
         quiet = 0 if placing else self.quiet + 1
+        first, second = MILLS_AT[to]  # every point lies on exactly two mills
+        if own & first == first or own & second == second:
+            if variant.name != "mulino:ceylonese" or not placing:
+                return _make(variant, men_t, hand, side, REMOVE, quiet, self.history, None)
+            if hand[side]:  # ceylonese: a mill while placing means placing once more
+                return _make(variant, men_t, hand, side, NORMAL, 0, (), None)
         return self._next_turn(men_t, hand, other, quiet, irreversible=placing)
 
     def _next_turn(
