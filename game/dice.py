@@ -9,6 +9,10 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from math import lcm
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.rules import State
 
 
 def draw_outcome(outcomes: list[tuple[int, Fraction]], rng: random.Random) -> int:
@@ -21,3 +25,12 @@ def draw_outcome(outcomes: list[tuple[int, Fraction]], rng: random.Random) -> in
         if point < 0:
             return outcome
     raise ValueError("the probabilities do not add up to 1")
+
+
+def random_action(state: State, rng: random.Random) -> int:
+    """The next action of a random playout: a chance outcome drawn to its probability, or a
+    legal action chosen uniformly."""
+    if state.is_chance():
+        return draw_outcome(state.chance_outcomes(), rng)
+    legal = state.legal_actions()
+    return legal[rng.randrange(len(legal))]

@@ -8,10 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.dice import draw_outcome
-from game.rules import MatchRecord, State, decode_state, new_game
-
-from .variants import CASES, case_id
+from game.dice import random_action
+from game.rules import MatchRecord, State, Variant, decode_state, every_setup, start
 
 ACTION_BOUND = 20_000
 """No random playout of any variant may take more actions than this."""
@@ -37,22 +35,18 @@ def check_state(state: State) -> None:
     assert state.encode() == before, "apply changed the state it was called on"
 
 
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("setup", every_setup(), ids=Variant.describe)
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**64 - 1))
-def test_random_playouts_keep_every_invariant(case, seed: int) -> None:
-    name, players, options = case
+def test_random_playouts_keep_every_invariant(setup: Variant, seed: int) -> None:
     rng = random.Random(seed)
-    state = new_game(name, players, **options)
+    state = start(setup)
     record = MatchRecord(state.variant)
     for step in range(ACTION_BOUND):
         if state.is_terminal():
             break
         check_state(state)
-        if state.is_chance():
-            action = draw_outcome(state.chance_outcomes(), rng)
-        else:
-            action = rng.choice(state.legal_actions())
+        action = random_action(state, rng)
         record = record.then(state, action)
         state = state.apply(action)
         if step % 7 == 0:

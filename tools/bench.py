@@ -22,49 +22,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.dice import draw_outcome
-from game.rules import new_game
+from game.dice import random_action
+from game.rules import Variant, every_setup, start
 
-VARIANTS = [
-    ("ausgeblockt", None, {}),
-    ("numeri", 2, {}),
-    ("numeri", 4, {}),
-    ("dama:classic", None, {}),
-    ("dama:classic", None, {"huffing": True}),
-    ("dama:mangia", None, {}),
-    ("dama:lupo", None, {}),
-    ("mulino:classic", None, {}),
-    ("mulino:misto", None, {}),
-    ("mulino:ceylonese", None, {}),
-]
 TARGETS = {"mulino": 100_000, "dama": 30_000}
 """Actions per second each game must reach (issue: the AI's strength depends on it)."""
 
 
-def _label(name: str, players: int | None, options: dict) -> str:
-    suffix = f"/{players}p" if players else ""
-    return name + suffix + "".join(f"+{k}" for k, v in options.items() if v)
-
-
-def engine_playouts(
-    name: str, players: int | None, options: dict, seconds: float, seed: int
-) -> dict:
+def engine_playouts(setup: Variant, seconds: float, seed: int) -> dict:
     """Random playouts of one variant for about ``seconds``: whole games only."""
     rng = random.Random(seed)
     actions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = new_game(name, players, **options)
+    begin = time.perf_counter()
+    while time.perf_counter() - begin < seconds:
+        state = start(setup)
         while not state.is_terminal():
-            if state.is_chance():
-                action = draw_outcome(state.chance_outcomes(), rng)
-            else:
-                legal = state.legal_actions()
-                action = legal[rng.randrange(len(legal))]
-            state = state.apply(action)
+            state = state.apply(random_action(state, rng))
             actions += 1
         games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - begin
     return {
         "actions_per_second": round(actions / elapsed),
         "games": games,
@@ -99,8 +75,15 @@ def pydraughts_playouts(seconds: float, seed: int) -> dict:
 
 
 def bench_engine(seconds: float, seed: int) -> dict:
-    results = {
-        _label(*case): engine_playouts(*case, seconds=seconds, seed=seed) for case in VARIANTS
+    setups = every_setup()
+    results = {v.describe(): engine_playouts(v, seconds, seed) for v in setups}
+    targets = {
+        v.describe(): {
+            "target": TARGETS[v.game],
+            "met": results[v.describe()]["actions_per_second"] >= TARGETS[v.game],
+        }
+        for v in setups
+        if v.game in TARGETS
     }
     peer = pydraughts_playouts(seconds, seed)
     report = {
@@ -108,19 +91,12 @@ def bench_engine(seconds: float, seed: int) -> dict:
         "what": "random-playout actions per second, chance outcomes included",
         "machine": _machine(),
         "variants": results,
+        "targets": targets,
         "peer": {"pydraughts:english": peer},
-        "targets": {
-            label: {
-                "target": TARGETS[label.split(":")[0]],
-                "met": r["actions_per_second"] >= TARGETS[label.split(":")[0]],
-            }
-            for label, r in results.items()
-            if label.split(":")[0] in TARGETS
-        },
     }
     if "actions_per_second" in peer:
-        ratio = results["dama:classic"]["actions_per_second"] / peer["actions_per_second"]
-        report["peer"]["dama:classic_over_pydraughts"] = round(ratio, 1)
+        dama = results["dama:classic players=2 huffing=false"]["actions_per_second"]
+        report["peer"]["dama:classic_over_pydraughts"] = round(dama / peer["actions_per_second"], 1)
     return report
 
 

@@ -29,7 +29,7 @@ from game.rules.core import (
 )
 from game.rules.perft import perft
 from game.rules.record import MatchRecord, ReplayError
-from game.rules.registry import VARIANTS, find_variant, new_game, variant
+from game.rules.registry import VARIANTS, every_setup, find_variant, new_game, start, variant
 from game.rules.variants import Variant
 
 __all__ = [
@@ -49,9 +49,11 @@ __all__ = [
     "decode_action",
     "decode_state",
     "encode_action",
+    "every_setup",
     "find_variant",
     "new_game",
     "perft",
     "resign_action",
+    "start",
     "variant",
 ]

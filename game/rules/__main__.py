@@ -12,7 +12,7 @@ import argparse
 import random
 import sys
 
-from game.dice import draw_outcome
+from game.dice import random_action
 from game.rules import (
     VARIANTS,
     IllegalActionError,
@@ -111,10 +111,7 @@ def run(argv: list[str]) -> int:
     else:
         rng = random.Random(args.seed)
         while not state.is_terminal():
-            if state.is_chance():
-                action = draw_outcome(state.chance_outcomes(), rng)
-            else:
-                action = rng.choice(state.legal_actions())
+            action = random_action(state, rng)
             record = record.then(state, action)
             state = state.apply(action)
         print(record.to_text(), end="")

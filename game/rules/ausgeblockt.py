@@ -417,7 +417,7 @@ class AusgeblocktState(State):
             raise DecodeError("marking, but the throw allows no mark")
         return state
 
-    def __str__(self) -> str:
+    def _describe(self) -> tuple[str, str]:
         rows = []
         for row in range(SHEET_SIZE - 1, -1, -1):
             line = []
@@ -439,9 +439,7 @@ class AusgeblocktState(State):
             status += f", keeping {faces_text(self.kept)}"
         if self.chain >= 0:
             status += f", chain from {cell_name(self.chain)}"
-        if self.is_terminal():
-            status = f"game over: {self.result()}"
-        return "\n".join([*rows, status])
+        return "\n".join(rows), status
 
 
 @cache

@@ -38,5 +38,6 @@ class Concluded(State):
     def _action_text(self, action: int) -> str:
         return self.before.action_to_str(action)
 
-    def __str__(self) -> str:
-        return f"{self.before}\n{self._result}"
+    def _describe(self) -> tuple[str, str]:
+        diagram, _ = self.before._describe()
+        return diagram, ""

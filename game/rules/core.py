@@ -166,6 +166,10 @@ class State:
         """The action ``text`` names in this state, or None if it is not of the notation."""
         raise NotImplementedError
 
+    def _describe(self) -> tuple[str, str]:
+        """A text diagram of the position and a line saying who is to do what."""
+        raise NotImplementedError
+
     def to_fields(self) -> list:
         """The whole state as a list of msgpack-able plain values, canonically ordered."""
         raise NotImplementedError
@@ -292,6 +296,12 @@ class State:
 
     def __hash__(self) -> int:
         return hash(self.encode())
+
+    def __str__(self) -> str:
+        diagram, status = self._describe()
+        if self.is_terminal():
+            status = f"game over: {self.result()}"
+        return f"{diagram}\n{status}"
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.variant.name} {self.digest()[:12]}>"

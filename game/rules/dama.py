@@ -294,7 +294,7 @@ class DamaState(State):
         state._result = None if result is None else Result.from_fields(result)
         return state
 
-    def __str__(self) -> str:
+    def _describe(self) -> tuple[str, str]:
         letters = {}
         for side, (man, king) in enumerate((("w", "W"), ("b", "B"))):
             letters |= dict.fromkeys(squares_of(self.men[side]), man)
@@ -302,9 +302,7 @@ class DamaState(State):
         status = f"{SIDE_NAMES[self.side]} to move"
         if self.huff:
             status += ", may huff " + " ".join(str(s + 1) for s in squares_of(self.huff))
-        if self.is_terminal():
-            status = f"game over: {self.result()}"
-        return draw_board(letters) + "\n" + status
+        return draw_board(letters), status
 
 
 def _man_captures(

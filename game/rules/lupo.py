@@ -193,7 +193,7 @@ class LupoState(State):
             None if result is None else Result.from_fields(result),
         )
 
-    def __str__(self) -> str:
+    def _describe(self) -> tuple[str, str]:
         letters = dict.fromkeys(squares_of(self.sheep), "s")
         if self.wolf != NO_WOLF:
             letters[self.wolf] = "W"
@@ -203,9 +203,7 @@ class LupoState(State):
             status = f"seat {self.wolf_seat + 1} (wolf) places the wolf"
         else:
             status = ("sheep" if self.sheep_turn else "wolf") + " to move"
-        if self.is_terminal():
-            status = f"game over: {self.result()}"
-        return draw_board(letters) + "\n" + status
+        return draw_board(letters), status
 
 
 def _make(

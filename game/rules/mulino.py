@@ -348,7 +348,7 @@ class MulinoState(State):
             None if result is None else Result.from_fields(result),
         )
 
-    def __str__(self) -> str:
+    def _describe(self) -> tuple[str, str]:
         def cell(name: str) -> str:
             p = POINT_INDEX[name]
             return "W" if self.men[0] >> p & 1 else "B" if self.men[1] >> p & 1 else "+"
@@ -367,9 +367,7 @@ class MulinoState(State):
         board = "\n".join(row.format(**cells) for row in rows)
         status = f"hand W{self.hand[0]} B{self.hand[1]}, {SIDE_NAMES[self.side]} to "
         status += ("play", "remove", "play again or pass")[self.stage]
-        if self.is_terminal():
-            status = f"game over: {self.result()}"
-        return f"{board}\n{status}"
+        return board, status
 
 
 def _points_mask(names: str) -> int:

@@ -261,7 +261,7 @@ class NumeriState(State):
             raise DecodeError("a die is shown but no pawn can move")
         return state
 
-    def __str__(self) -> str:
+    def _describe(self) -> tuple[str, str]:
         cells = []
         for space, value in enumerate(self.track.values):
             here = next(
@@ -284,9 +284,7 @@ class NumeriState(State):
         status = f"seat {self.side + 1} " + (
             f"rolled {face}" if self.stage == CHOOSE else "to roll"
         )
-        if self.is_terminal():
-            status = f"game over: {self.result()}"
-        return "\n".join([*lines, "off the track — " + "; ".join(off), status])
+        return "\n".join([*lines, "off the track — " + "; ".join(off)]), status
 
 
 def _chain_length(mine: int, at: int) -> int:

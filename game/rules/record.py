@@ -19,7 +19,7 @@ import msgpack
 
 from game.rules.codec import unpack
 from game.rules.core import DecodeError, IllegalActionError, RulesError, State
-from game.rules.registry import VARIANTS, find_variant, variant
+from game.rules.registry import VARIANTS, start, variant
 from game.rules.variants import Variant, variant_from_fields
 
 RECORD_VERSION = 1
@@ -39,7 +39,7 @@ class MatchRecord:
         return cls(chosen)
 
     def initial_state(self) -> State:
-        return find_variant(self.variant.name).start(self.variant)
+        return start(self.variant)
 
     def then(self, state: State, action: int) -> MatchRecord:
         """This record with ``action``, as played in ``state`` (the record's last state)."""

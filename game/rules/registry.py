@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import product
 
 from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.core import RulesError, State
@@ -72,8 +73,24 @@ def variant(
     return make_variant(find_variant(name), players, options or {})
 
 
+def start(chosen: Variant) -> State:
+    """The starting state of a set-up variant."""
+    return find_variant(chosen.name).start(chosen)
+
+
+def every_setup() -> list[Variant]:
+    """Every variant for every number of players and every setting of its on/off options
+    (other options at their defaults): what tests and benchmarks run through."""
+    setups = []
+    for spec in VARIANTS.values():
+        switches = [o.name for o in spec.options if isinstance(o.default, bool)]
+        for players in spec.players:
+            for flags in product((False, True), repeat=len(switches)):
+                setups.append(make_variant(spec, players, dict(zip(switches, flags, strict=True))))
+    return setups
+
+
 def new_game(name: str, players: int | None = None, **options: object) -> State:
     """The starting state of a game, e.g. ``new_game("numeri", players=3)`` or
     ``new_game("dama", huffing=True)``."""
-    chosen = variant(name, players, options)
-    return find_variant(chosen.name).start(chosen)
+    return start(variant(name, players, options))
