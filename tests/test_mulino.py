@@ -178,3 +178,16 @@ def test_a_blocking_move_wins_even_on_the_hundredth_quiet_ply() -> None:
     blocked = play(state, "d7-a7")
     assert blocked.result().outcomes == (Outcome.WIN, Outcome.LOSS)
     assert blocked.result().reason == "no_moves"
+
+
+def test_ceylonese_extra_actions_that_close_mills_grant_again() -> None:
+    placing = play(new_game("mulino:ceylonese"), "a1 b2 d1 f2 a7 c3 g1")  # a1-d1-g1
+    assert placing.to_move == 0
+    again = play(placing, "a4")  # the extra placement closes a1-a4-a7: once more
+    assert again.to_move == 0 and again.hand == (4, 6)
+    assert play(again, "g7").to_move == 1
+    state = MulinoState.setup(CEYLONESE, "a1 d1 g4 a7 b4", "c5 e5 f6 b6 d7")
+    moved = play(state, "g4-g1 xc5 b4-a4")  # the extra move closes a1-a4-a7
+    assert moved.stage == 1 and moved.to_move == 0
+    extra = play(moved, "xe5")
+    assert extra.to_move == 0 and "pass" in legal(extra)
