@@ -1,0 +1,132 @@
+"""A match in progress: the record, every state along it, the seats and the dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import msgpack
+
+from game.rules import DecodeError, MatchRecord, RulesError, State, Variant
+from game.rules.codec import unpack
+from game.session.dice import LocalDice
+from game.session.seats import Seat
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+MATCH_VERSION = 1
+
+
+class Match:
+    """The one mutable object around the immutable states of a match.
+
+    ``states[i]`` is the state before ``record.actions[i]``; the last state is the current one.
+    Listeners in ``on_change`` are called after every action and every undo (the client
+    redraws, the save store writes the autosave).
+    """
+
+    def __init__(self, record: MatchRecord, seats: Sequence[Seat], seed: int) -> None:
+        if len(seats) != record.variant.players:
+            raise RulesError(
+                f"{record.variant.name} for {record.variant.players} needs as many seats, "
+                f"not {len(seats)}"
+            )
+        self.record = record
+        self.seats = tuple(seats)
+        self.seed = seed
+        self.dice = LocalDice(seed)
+        self._states: list[State] = list(record.states())
+        self.on_change: list[Callable[[Match], None]] = []
+
+    @classmethod
+    def new(cls, variant: Variant, seats: Sequence[Seat], seed: int) -> Match:
+        return cls(MatchRecord(variant), seats, seed)
+
+    # -- where the match stands ----------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self._states[-1]
+
+    @property
+    def states(self) -> tuple[State, ...]:
+        return tuple(self._states)
+
+    @property
+    def variant(self) -> Variant:
+        return self.record.variant
+
+    def seat_to_move(self) -> Seat | None:
+        """The seat whose decision it is, or None at a chance event or the end."""
+        to_move = self.state.to_move
+        return self.seats[to_move] if to_move >= 0 else None
+
+    @property
+    def chance_events(self) -> int:
+        """How many chance outcomes have been applied so far."""
+        return sum(1 for s in self._states[:-1] if s.is_chance())
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def play(self, action: int) -> State:
+        """Apply ``action`` (checked by the rules; an illegal one raises and changes nothing)."""
+        state = self.state
+        after = state.apply(action)
+        self.record = self.record.then(state, action)
+        self._states.append(after)
+        self._changed()
+        return after
+
+    def roll(self) -> int:
+        """Decide the pending chance event with the match's dice and apply the outcome."""
+        if not self.state.is_chance():
+            raise RulesError("no chance event is pending")
+        outcome = self.dice.outcome(self.state, self.chance_events)
+        self.play(outcome)
+        return outcome
+
+    def undo_point(self) -> int | None:
+        """The number of actions to keep when undoing: back to the last decision of a person
+        at this screen, never across a chance outcome already revealed; None if none."""
+        for index in range(len(self._states) - 2, -1, -1):
+            state = self._states[index]
+            if state.is_chance():
+                return None
+            if self.seats[state.to_move].is_human:
+                return index
+        return None
+
+    def undo(self) -> bool:
+        point = self.undo_point()
+        if point is None:
+            return False
+        del self._states[point + 1 :]
+        self.record = MatchRecord(self.variant, self.record.actions[:point])
+        self._changed()
+        return True
+
+    def _changed(self) -> None:
+        for listener in self.on_change:
+            listener(self)
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        return msgpack.packb(
+            [MATCH_VERSION, self.record.encode(), [s.to_fields() for s in self.seats], self.seed]
+        )
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Match:
+        """The match saved by :meth:`to_bytes`; raises :class:`RulesError` for anything else."""
+        fields = unpack(data, "match")
+        try:
+            version, record, seats, seed = fields  # type: ignore[misc]
+            if version != MATCH_VERSION or type(seed) is not int:
+                raise DecodeError(f"match: not a version {MATCH_VERSION} match")
+            return cls(MatchRecord.decode(record), [Seat.from_fields(s) for s in seats], seed)
+        except RulesError:
+            raise
+        except (TypeError, ValueError, KeyError) as error:
+            raise DecodeError(f"match: {error}") from error

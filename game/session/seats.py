@@ -1,0 +1,43 @@
+"""Who plays each seat of a match."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class SeatKind(enum.Enum):
+    HUMAN = "human"
+    COMPUTER = "computer"
+    REMOTE = "remote"
+
+
+LEVELS = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat: a person at this screen, the computer at a level, or a player on the LAN."""
+
+    kind: SeatKind = SeatKind.HUMAN
+    level: str | None = None
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.kind is SeatKind.COMPUTER) != (self.level in LEVELS):
+            raise ValueError(
+                f"a computer seat needs a level ({', '.join(LEVELS)}), "
+                f"other seats none; got {self.kind.value} {self.level!r}"
+            )
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind is SeatKind.HUMAN
+
+    def to_fields(self) -> list:
+        return [self.kind.value, self.level, self.name]
+
+    @classmethod
+    def from_fields(cls, fields: object) -> Seat:
+        kind, level, name = fields  # type: ignore[misc]
+        return cls(SeatKind(kind), level, str(name))
