@@ -22,14 +22,19 @@ def asset_root() -> Traversable:
         return Path(__file__).resolve().parent.parent / "assets"
 
 
-def asset_text(relative: str) -> str:
-    """The text of the asset at ``relative`` (a ``/``-separated path under ``assets/``)."""
+def asset_bytes(relative: str) -> bytes:
+    """The bytes of the asset at ``relative`` (a ``/``-separated path under ``assets/``)."""
     path = asset_root()
     for part in relative.split("/"):  # one part at a time: namespace packages take no more
         path = path.joinpath(part)
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes()
     except OSError as error:
         raise MissingAssetError(
             f"asset {relative!r} cannot be read ({error}); reinstall tavolo to restore it"
         ) from error
+
+
+def asset_text(relative: str) -> str:
+    """The text of the asset at ``relative``, decoded as UTF-8."""
+    return asset_bytes(relative).decode("utf-8")

@@ -1,0 +1,56 @@
+"""Names and sentences players see for the engine's codes: variants, sides, results.
+
+The rules engine speaks in codes (``dama:lupo``, ``no_moves``); this module turns them into
+text in the player's language through the catalogue.
+"""
+
+from __future__ import annotations
+
+from game.i18n import _
+from game.rules import Outcome, Result
+
+
+def variant_title(name: str) -> str:
+    titles = {
+        "ausgeblockt": _("Ausgeblockt"),
+        "numeri": _("Numeri"),
+        "dama:classic": _("Dama"),
+        "dama:mangia": _("Mangia la dama"),
+        "dama:lupo": _("Lupo e pecore"),
+        "mulino:classic": _("Mulino"),
+        "mulino:misto": _("Mulino misto"),
+        "mulino:ceylonese": _("Mulino ceylonese"),
+    }
+    return titles[name]
+
+
+def reason_text(reason: str) -> str:
+    """Why a game ended, as one short sentence."""
+    reasons = {
+        "connected": _("The three start cells are joined."),
+        "both_blocked": _("Both players are blocked."),
+        "end_spaces": _("The three yellow end spaces are taken."),
+        "no_moves": _("No legal move was left."),
+        "no_pieces": _("No piece was left."),
+        "breakthrough": _("The wolf broke through."),
+        "pieces": _("Fewer than three pieces were left."),
+        "repetition": _("The same position came up a third time."),
+        "quiet_plies": _("Too many moves went by without a capture or progress."),
+        "agreement": _("The players agreed a draw."),
+        "resignation": _("A player resigned."),
+    }
+    return reasons[reason]
+
+
+def outcome_text(outcome: Outcome) -> str:
+    return {Outcome.WIN: _("wins"), Outcome.LOSS: _("loses"), Outcome.DRAW: _("draw")}[outcome]
+
+
+def result_headline(result: Result, seat_names: list[str]) -> str:
+    """One line for the results screen: who won, or that it is a draw."""
+    winners = result.winners()
+    if not winners:
+        return _("Draw")
+    if len(winners) == 1:
+        return _("{name} wins").format(name=seat_names[winners[0]])
+    return _("{names} share the win").format(names=", ".join(seat_names[w] for w in winners))
