@@ -26,7 +26,9 @@ def test_installed_copy_runs_from_anywhere(tmp_path: Path) -> None:
         "import game.rules, game.resources as r;"
         "assert 'site-packages' in str(r.asset_root()), r.asset_root();"
         "from game.rules import new_game;"
-        "print(new_game('numeri').track.values[-1], new_game('ausgeblockt').starts(0))"
+        "print(new_game('numeri').track.values[-1], new_game('ausgeblockt').starts(0));"
+        "from game import i18n, names;"
+        "print(i18n.set_language('de'), names.variant_title('mulino:classic'))"
     )
     done = subprocess.run(
         [python, "-c", check],
@@ -37,7 +39,7 @@ def test_installed_copy_runs_from_anywhere(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "30 (2, 27, 43)"
+    assert done.stdout.splitlines() == ["30 (2, 27, 43)", "de Mühle"]
     cli = subprocess.run(
         [tmp_path / "env" / "bin" / "tavolo"],
         cwd=elsewhere,
