@@ -1,0 +1,1 @@
+"""The pygame-ce client: scenes, board views, animation, sound and input for every game."""

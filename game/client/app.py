@@ -1,0 +1,168 @@
+"""The application: the window, the stack of scenes and the frame loop.
+
+The loop draws at most ``fps`` frames a second while something moves, and sleeps in
+``pygame.event.wait`` when nothing does, so an idle game does not spin a core.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+
+from game import i18n
+from game.client import theme
+from game.client.input import InputTranslator
+from game.client.scene import Scene
+from game.client.settings import Settings
+from game.client.sound import SoundBank
+from game.session.saves import SaveStore
+
+log = logging.getLogger(__name__)
+
+MIN_SIZE = (1024, 600)
+IDLE_WAIT_MS = 250
+
+
+@dataclass(frozen=True, slots=True)
+class Paths:
+    """Where the player's settings and saves live."""
+
+    config: Path
+    data: Path
+
+    @property
+    def settings(self) -> Path:
+        return self.config / "settings.json"
+
+
+class App:
+    def __init__(self, paths: Paths, *, size: tuple[int, int] | None = None,
+                 fullscreen: bool | None = None, fps: int = 60) -> None:
+        pygame.init()
+        self.paths = paths
+        self.settings = Settings.load(paths.settings)
+        if fullscreen is not None:
+            self.settings.fullscreen = fullscreen
+        i18n.set_language(self.settings.language)
+        self.saves = SaveStore(paths.data)
+        self.sound = SoundBank(self.settings.volume)
+        self.fps = fps
+        self.window_size = size or _default_window_size()
+        self.screen = self._open_window()
+        pygame.display.set_caption("Tavolo")
+        self.scenes: list[Scene] = []
+        self.running = True
+        self._translator = InputTranslator()
+        self._clock = pygame.time.Clock()
+
+    # -- window ---------------------------------------------------------------------------
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.screen.get_size()
+
+    @property
+    def palette(self) -> theme.Palette:
+        return theme.palette(self.settings.colour_blind)
+
+    def _open_window(self) -> pygame.Surface:
+        if self.settings.fullscreen:
+            return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        return pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
+
+    def toggle_fullscreen(self) -> None:
+        self.settings.fullscreen = not self.settings.fullscreen
+        self.screen = self._open_window()
+        self.save_settings()
+        self._relayout()
+
+    def _resized(self, size: tuple[int, int]) -> None:
+        if not self.settings.fullscreen:
+            self.window_size = (max(320, size[0]), max(240, size[1]))
+        self.screen = pygame.display.get_surface()
+        self._relayout()
+
+    def _relayout(self) -> None:
+        for scene in self.scenes:
+            scene.layout(self.size)
+
+    def save_settings(self) -> None:
+        try:
+            self.settings.save(self.paths.settings)
+        except OSError as error:
+            log.warning("settings not saved: %s", error)
+
+    # -- scenes ---------------------------------------------------------------------------
+
+    @property
+    def scene(self) -> Scene:
+        return self.scenes[-1]
+
+    def push(self, scene: Scene) -> None:
+        self.scenes.append(scene)
+        scene.layout(self.size)
+
+    def replace(self, scene: Scene) -> None:
+        if self.scenes:
+            self.scenes.pop()
+        self.push(scene)
+
+    def reset(self, scene: Scene) -> None:
+        """Make ``scene`` the only one (back to the title, say)."""
+        self.scenes.clear()
+        self.push(scene)
+
+    def pop(self) -> None:
+        if len(self.scenes) > 1:
+            self.scenes.pop()
+            self.scene.layout(self.size)
+
+    def quit(self) -> None:
+        self.running = False
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def dispatch(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.quit()
+        elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+            self._resized((event.x, event.y))
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+        else:
+            translated = self._translator.translate(event, self.size)
+            if translated is not None:
+                self.scene.handle(translated)
+
+    def frame(self, dt: float | None = None) -> None:
+        """Handle the waiting events, advance by ``dt`` seconds (or the time since the last
+        frame) and draw."""
+        elapsed = self._clock.tick(self.fps) / 1000 if dt is None else dt
+        for event in pygame.event.get():
+            self.dispatch(event)
+            if not self.running:
+                return
+        self.scene.update(min(elapsed, 0.1))
+        self.scene.draw(self.screen)
+        pygame.display.flip()
+
+    def run(self) -> int:
+        while self.running:
+            if not self.scene.animating:
+                event = pygame.event.wait(IDLE_WAIT_MS)
+                if event.type != pygame.NOEVENT:
+                    pygame.event.post(event)
+            self.frame()
+        return 0
+
+
+def _default_window_size() -> tuple[int, int]:
+    try:
+        width, height = pygame.display.get_desktop_sizes()[0]
+    except (pygame.error, IndexError):
+        return 1280, 720
+    scale = min(0.85 * width / 1280, 0.85 * height / 720, 1.5)
+    return max(MIN_SIZE[0], round(1280 * scale)), max(MIN_SIZE[1], round(720 * scale))

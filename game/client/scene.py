@@ -1,0 +1,107 @@
+"""A screen of the game.  The base class routes input to targets and keeps the focus."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.client import input as ui
+from game.client.widgets import Target, nearest
+
+if TYPE_CHECKING:
+    from game.client.app import App
+
+
+class Scene:
+    """One screen.  Subclasses build their targets in :meth:`layout` and draw in
+    :meth:`draw`; the base class taps, clicks and keyboard-activates the targets."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.targets: list[Target] = []
+        self.focus: Target | None = None
+        self._pressed: Target | None = None
+        self.cue: float = 0.0  # seconds left of the "not here" cue
+        self.cue_rect: pygame.Rect | None = None
+
+    @property
+    def palette(self):
+        return self.app.palette
+
+    # -- hooks ----------------------------------------------------------------------------
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """Place everything for a window of ``size``; called on entry and on every resize."""
+
+    def update(self, dt: float) -> None:
+        """Advance animations by ``dt`` seconds."""
+        self.cue = max(0.0, self.cue - dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        self.draw_targets(surface)
+
+    def back(self) -> None:
+        """What Escape does here (by default: the previous screen)."""
+        self.app.pop()
+
+    @property
+    def animating(self) -> bool:
+        """True while something moves, so the app keeps drawing frames."""
+        return self.cue > 0
+
+    def tap_elsewhere(self, pos: tuple[int, int]) -> None:
+        """A tap on no target: scenes with boards treat it; others ignore it."""
+
+    # -- input ----------------------------------------------------------------------------
+
+    def handle(self, event: ui.UIEvent) -> None:
+        if isinstance(event, ui.Press):
+            self._pressed = self.target_at(event.pos)
+        elif isinstance(event, ui.Release):
+            target = self.target_at(event.pos)
+            pressed, self._pressed = self._pressed, None
+            if target is not None and target is pressed:
+                self.focus = target
+                self.activate(target)
+            elif target is None and pressed is None:
+                self.tap_elsewhere(event.pos)
+        elif isinstance(event, ui.Navigate):
+            self.focus = nearest(self.targets, self.focus, event.dx, event.dy)
+        elif isinstance(event, ui.Activate):
+            if self.focus is None:
+                self.focus = nearest(self.targets, None, 0, 0)
+            elif self.focus in self.targets:
+                self.activate(self.focus)
+        elif isinstance(event, ui.Back):
+            self.back()
+
+    def target_at(self, pos: tuple[int, int]) -> Target | None:
+        for target in reversed(self.targets):
+            if target.rect.collidepoint(pos):
+                return target
+        return None
+
+    def activate(self, target: Target) -> None:
+        if target.enabled():
+            target.action()
+        else:
+            self.gentle_cue(target.rect)
+
+    def gentle_cue(self, rect: pygame.Rect | None = None) -> None:
+        """Show softly that this does nothing now: no dialog, no error."""
+        self.cue, self.cue_rect = 0.35, rect
+        self.app.sound.play("nope")
+
+    def draw_targets(self, surface: pygame.Surface) -> None:
+        for target in self.targets:
+            if target.draw is not None:
+                target.draw(surface, target is self.focus, target is self._pressed)
+        if self.focus is not None and self.focus.draw is None and self.focus in self.targets:
+            pygame.draw.rect(surface, self.palette.focus, self.focus.rect,
+                             width=max(2, self.focus.rect.height // 12), border_radius=6)
+        if self.cue > 0 and self.cue_rect is not None:
+            width = max(2, round(6 * self.cue / 0.35))
+            pygame.draw.rect(surface, self.palette.warning, self.cue_rect, width=width,
+                             border_radius=6)

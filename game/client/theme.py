@@ -1,0 +1,85 @@
+"""Colours, fonts and sizes.  Everything scales from the window's height, so any
+resolution from 1024×600 to 3840×2160 lays out the same way, sharp at its own size."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import pygame
+
+from game.resources import asset_bytes
+
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    background: Colour
+    panel: Colour
+    text: Colour
+    muted: Colour
+    accent: Colour
+    button: Colour
+    button_text: Colour
+    focus: Colour
+    legal: Colour
+    warning: Colour
+    seats: tuple[Colour, Colour, Colour, Colour]
+
+
+STANDARD = Palette(
+    background=(32, 52, 44),
+    panel=(24, 38, 33),
+    text=(240, 236, 224),
+    muted=(170, 176, 160),
+    accent=(236, 190, 84),
+    button=(70, 104, 88),
+    button_text=(250, 248, 240),
+    focus=(255, 220, 120),
+    legal=(120, 220, 140),
+    warning=(230, 110, 90),
+    seats=((222, 64, 56), (58, 120, 220), (70, 170, 80), (240, 200, 40)),
+)
+# Okabe–Ito colours: told apart with every common colour-vision deficiency.
+COLOUR_BLIND_SAFE = Palette(
+    background=(30, 40, 56),
+    panel=(22, 30, 42),
+    text=(245, 245, 240),
+    muted=(175, 180, 190),
+    accent=(230, 159, 0),
+    button=(60, 80, 110),
+    button_text=(250, 250, 250),
+    focus=(240, 228, 66),
+    legal=(86, 180, 233),
+    warning=(213, 94, 0),
+    seats=((213, 94, 0), (0, 114, 178), (0, 158, 115), (240, 228, 66)),
+)
+
+
+def palette(colour_blind: bool) -> Palette:
+    return COLOUR_BLIND_SAFE if colour_blind else STANDARD
+
+
+@cache
+def _font_bytes(bold: bool) -> bytes:
+    return asset_bytes("fonts/DejaVuSans-Bold.ttf" if bold else "fonts/DejaVuSans.ttf")
+
+
+@cache
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """The game's font at ``size`` pixels (DejaVu Sans, shipped under assets/fonts)."""
+    return pygame.font.Font(io.BytesIO(_font_bytes(bold)), max(8, size))
+
+
+def unit(size: tuple[int, int]) -> int:
+    """The layout unit for a window: 1/54 of the smaller of its height and 16:9 width."""
+    width, height = size
+    return max(8, round(min(height, width * 9 / 16) / 54))
+
+
+@lru_cache(maxsize=1024)
+def text(message: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
+    """Rendered text, cached: labels change rarely and redraw every frame."""
+    return font(size, bold).render(message, True, colour)

@@ -1,0 +1,78 @@
+"""Things a player can point at or move the focus to: buttons and board targets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pygame
+
+from game.client import theme
+
+
+@dataclass(eq=False)
+class Target:
+    """A rectangle that does something when tapped, clicked or activated with the keyboard.
+
+    ``draw`` is None for targets drawn by someone else (board cells); ``enabled`` false
+    targets give a gentle cue instead of acting.
+    """
+
+    rect: pygame.Rect
+    action: Callable[[], None]
+    enabled: Callable[[], bool] = field(default=lambda: True)
+    draw: Callable[[pygame.Surface, bool, bool], None] | None = None
+    name: str = ""
+
+
+def button(
+    rect: pygame.Rect,
+    label: Callable[[], str],
+    action: Callable[[], None],
+    palette: theme.Palette,
+    enabled: Callable[[], bool] = lambda: True,
+    name: str = "",
+) -> Target:
+    """A labelled button; ``label`` is called at each draw so a language change shows."""
+
+    def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+        on = enabled()
+        colour = palette.button if on else palette.panel
+        if pressed and on:
+            colour = tuple(min(255, c + 30) for c in colour)
+        radius = max(4, rect.height // 5)
+        pygame.draw.rect(surface, colour, rect, border_radius=radius)
+        if focused:
+            pygame.draw.rect(surface, palette.focus, rect, width=max(2, rect.height // 16),
+                             border_radius=radius)
+        words = theme.text(label(), max(10, rect.height * 2 // 5),
+                           palette.button_text if on else palette.muted, True)
+        if words.get_width() > rect.width - 8:
+            scale = (rect.width - 8) / words.get_width()
+            words = pygame.transform.smoothscale_by(words, scale)
+        surface.blit(words, words.get_rect(center=rect.center))
+
+    return Target(rect, action, enabled, draw, name or label())
+
+
+def nearest(targets: list[Target], current: Target | None, dx: int, dy: int) -> Target | None:
+    """The target an arrow key moves the focus to: the closest one in that direction."""
+    live = [t for t in targets if t.enabled()]
+    if not live:
+        return None
+    if current is None or current not in live:
+        return live[0]
+    cx, cy = current.rect.center
+    best, best_score = None, None
+    for target in live:
+        if target is current:
+            continue
+        tx, ty = target.rect.center
+        along = (tx - cx) * dx + (ty - cy) * dy
+        if along <= 0:
+            continue
+        across = abs((tx - cx) * dy) + abs((ty - cy) * dx)
+        score = along + 2 * across
+        if best_score is None or score < best_score:
+            best, best_score = target, score
+    return best or current
