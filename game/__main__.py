@@ -1,32 +1,73 @@
-"""``tavolo``: the game's entry point.
+"""``tavolo``: start the game.
 
-The pygame client is not built yet; until it is, this lists the games the rules engine plays
-(``python -m game.rules`` plays and analyses them on the command line).
+    tavolo [--fullscreen | --windowed] [--size WIDTHxHEIGHT] [--language en|it|de] [--home DIR]
+
+Settings are kept in the user's config directory and matches in the user's data directory
+(``--home DIR``, or the environment variable TAVOLO_HOME, puts both under DIR instead).
 """
 
 from __future__ import annotations
 
+import argparse
+import logging
+import os
 import sys
+from pathlib import Path
 
-from game.rules import VARIANTS
+from game.i18n import LANGUAGES
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(n) for n in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1280x720") from None
+    if not (320 <= width <= 7680 and 240 <= height <= 4320):
+        raise argparse.ArgumentTypeError(f"{text!r}: width 320–7680 and height 240–4320")
+    return width, height
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="tavolo", description="The classic table games.")
+    screen = parser.add_mutually_exclusive_group()
+    screen.add_argument(
+        "--fullscreen", action="store_true", default=None, help="full screen (F11 toggles)"
+    )
+    screen.add_argument("--windowed", dest="fullscreen", action="store_false", help="in a window")
+    parser.add_argument("--size", type=_size, help="window size, e.g. 1600x900")
+    parser.add_argument("--language", choices=sorted(LANGUAGES), help="language of the game")
+    parser.add_argument(
+        "--home",
+        type=Path,
+        default=os.environ.get("TAVOLO_HOME"),
+        help="keep settings and saves under this directory",
+    )
+    return parser.parse_args(argv)
+
+
+def paths(home: Path | None):
+    from platformdirs import user_config_path, user_data_path
+
+    from game.client.app import Paths
+
+    if home is not None:
+        return Paths(home / "config", home / "data")
+    return Paths(user_config_path("tavolo"), user_data_path("tavolo"))
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args and args[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0
-    if args:
-        print(f"tavolo: unknown argument {args[0]!r} (try --help)", file=sys.stderr)
-        return 2
-    print("Tavolo — the games available:")
-    for spec in VARIANTS.values():
-        players = "–".join(map(str, (spec.players[0], spec.players[-1])))
-        if spec.players[0] == spec.players[-1]:
-            players = str(spec.players[0])
-        print(f"  {spec.title:18} ({spec.name}, {players} players)")
-    print("Play them from the command line: python -m game.rules play GAME --seed N")
-    return 0
+    args = parse(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.INFO, format="tavolo: %(levelname)s %(message)s")
+    from game.client.app import App
+    from game.client.scenes.menus import TitleScene
+
+    app = App(paths(args.home), size=args.size, fullscreen=args.fullscreen)
+    if args.language:
+        from game import i18n
+
+        app.settings.language = i18n.set_language(args.language)
+    app.push(TitleScene(app))
+    return app.run()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ text in the player's language through the catalogue.
 from __future__ import annotations
 
 from game.i18n import _
-from game.rules import Outcome, Result
+from game.rules import Outcome, Result, State
 
 
 def variant_title(name: str) -> str:
@@ -54,3 +54,20 @@ def result_headline(result: Result, seat_names: list[str]) -> str:
     if len(winners) == 1:
         return _("{name} wins").format(name=seat_names[winners[0]])
     return _("{names} share the win").format(names=", ".join(seat_names[w] for w in winners))
+
+
+def seat_names(state: State) -> list[str]:
+    """What each seat is called in this game: its colour, its mark or its role."""
+    state = getattr(state, "before", state)  # a concluded game keeps the last position
+    game = state.variant.name
+    if game == "ausgeblockt":
+        return [_("Crosses"), _("Circles")]
+    if game == "numeri":
+        colours = [_("Red"), _("Blue"), _("Green"), _("Yellow")]
+        return colours[: state.players]
+    if game == "dama:lupo":
+        wolf = getattr(state, "wolf_seat", None)
+        if wolf is None:
+            return [_("Player 1"), _("Player 2")]
+        return [_("Wolf") if seat == wolf else _("Sheep") for seat in range(2)]
+    return [_("White"), _("Black")]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-import pygame  # noqa: E402
+import pygame
 
 FRAME = 256
 BIG = FRAME * 2
@@ -25,8 +25,9 @@ OUT = Path(__file__).resolve().parent.parent / "assets" / "art"
 Colour = tuple[int, int, int]
 
 
-def shaded_disc(surface: pygame.Surface, centre: tuple[int, int], radius: int, base: Colour,
-                rim: Colour) -> None:
+def shaded_disc(
+    surface: pygame.Surface, centre: tuple[int, int], radius: int, base: Colour, rim: Colour
+) -> None:
     """A round piece: drop shadow, rim, a face lit from the top left."""
     x, y = centre
     pygame.draw.circle(surface, (0, 0, 0, 90), (x + radius // 14, y + radius // 10), radius)
@@ -44,9 +45,15 @@ def shaded_disc(surface: pygame.Surface, centre: tuple[int, int], radius: int, b
 def crown(surface: pygame.Surface, centre: tuple[int, int], size: int, colour: Colour) -> None:
     x, y = centre
     w, h = size, size * 0.62
-    points = [(x - w / 2, y + h / 2), (x - w / 2, y - h / 4), (x - w / 4, y + h / 8),
-              (x, y - h / 2), (x + w / 4, y + h / 8), (x + w / 2, y - h / 4),
-              (x + w / 2, y + h / 2)]
+    points = [
+        (x - w / 2, y + h / 2),
+        (x - w / 2, y - h / 4),
+        (x - w / 4, y + h / 8),
+        (x, y - h / 2),
+        (x + w / 4, y + h / 8),
+        (x + w / 2, y - h / 4),
+        (x + w / 2, y + h / 2),
+    ]
     pygame.draw.polygon(surface, colour, points)
     pygame.draw.polygon(surface, (90, 60, 10), points, width=max(2, size // 30))
     for px in (x - w / 2, x, x + w / 2):
@@ -75,13 +82,20 @@ def stone(light: bool) -> Callable[[pygame.Surface], None]:
 def wolf(surface: pygame.Surface) -> None:
     shaded_disc(surface, (BIG // 2, BIG // 2), round(BIG * 0.42), (70, 70, 80), (20, 20, 26))
     c, s = BIG // 2, BIG * 0.3
-    head = [(c - s * 0.7, c - s * 0.2), (c - s * 0.55, c - s * 0.95), (c - s * 0.2, c - s * 0.45),
-            (c + s * 0.2, c - s * 0.45), (c + s * 0.55, c - s * 0.95), (c + s * 0.7, c - s * 0.2),
-            (c, c + s * 0.9)]
+    head = [
+        (c - s * 0.7, c - s * 0.2),
+        (c - s * 0.55, c - s * 0.95),
+        (c - s * 0.2, c - s * 0.45),
+        (c + s * 0.2, c - s * 0.45),
+        (c + s * 0.55, c - s * 0.95),
+        (c + s * 0.7, c - s * 0.2),
+        (c, c + s * 0.9),
+    ]
     pygame.draw.polygon(surface, (150, 150, 160), head)
     for dx in (-0.28, 0.28):
-        pygame.draw.circle(surface, (250, 210, 60), (round(c + s * dx), round(c - s * 0.05)),
-                           round(s * 0.11))
+        pygame.draw.circle(
+            surface, (250, 210, 60), (round(c + s * dx), round(c - s * 0.05)), round(s * 0.11)
+        )
     pygame.draw.circle(surface, (20, 20, 20), (c, round(c + s * 0.6)), round(s * 0.13))
 
 
@@ -92,14 +106,22 @@ def sheep(surface: pygame.Surface) -> None:
     for _ in range(18):
         angle = rng.random() * math.tau
         d = rng.random() * BIG * 0.22
-        pygame.draw.circle(surface, (250, 250, 244),
-                           (round(c + d * math.cos(angle)), round(c + d * math.sin(angle))),
-                           round(BIG * (0.14 + rng.random() * 0.06)))
-    pygame.draw.ellipse(surface, (60, 50, 46), (c - BIG * 0.1, c - BIG * 0.12, BIG * 0.2,
-                                                 BIG * 0.26))
+        pygame.draw.circle(
+            surface,
+            (250, 250, 244),
+            (round(c + d * math.cos(angle)), round(c + d * math.sin(angle))),
+            round(BIG * (0.14 + rng.random() * 0.06)),
+        )
+    pygame.draw.ellipse(
+        surface, (60, 50, 46), (c - BIG * 0.1, c - BIG * 0.12, BIG * 0.2, BIG * 0.26)
+    )
     for dx in (-0.04, 0.04):
-        pygame.draw.circle(surface, (255, 255, 255), (round(c + BIG * dx), round(c - BIG * 0.03)),
-                           round(BIG * 0.02))
+        pygame.draw.circle(
+            surface,
+            (255, 255, 255),
+            (round(c + BIG * dx), round(c - BIG * 0.03)),
+            round(BIG * 0.02),
+        )
 
 
 def die_face(pips: int | str) -> Callable[[pygame.Surface], None]:
@@ -114,14 +136,21 @@ def die_face(pips: int | str) -> Callable[[pygame.Surface], None]:
         elif pips == "star":
             star(surface, body.center, body.width * 0.38, (230, 170, 30))
         else:
-            spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-                     4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-                     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]}[pips]
+            spots = {
+                1: [(0, 0)],
+                2: [(-1, -1), (1, 1)],
+                3: [(-1, -1), (0, 0), (1, 1)],
+                4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+                5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+            }[pips]
             step = body.width * 0.26
             for dx, dy in spots:
-                pygame.draw.circle(surface, (30, 30, 36),
-                                   (round(body.centerx + dx * step), round(body.centery + dy * step)),
-                                   round(body.width * 0.09))
+                pygame.draw.circle(
+                    surface,
+                    (30, 30, 36),
+                    (round(body.centerx + dx * step), round(body.centery + dy * step)),
+                    round(body.width * 0.09),
+                )
 
     return paint
 
@@ -132,22 +161,32 @@ def cow(surface: pygame.Surface, centre: tuple[int, int], size: float) -> None:
     pygame.draw.ellipse(surface, (250, 250, 250), (x - s * 0.62, y - s * 0.7, s * 1.24, s * 1.35))
     pygame.draw.ellipse(surface, (30, 30, 30), (x - s * 0.62, y - s * 0.7, s * 1.24, s * 1.35), 8)
     for dx in (-1, 1):
-        pygame.draw.polygon(surface, (235, 225, 190), [(x + dx * s * 0.35, y - s * 0.55),
-                                                       (x + dx * s * 0.85, y - s * 0.95),
-                                                       (x + dx * s * 0.55, y - s * 0.45)])
-        pygame.draw.ellipse(surface, (30, 30, 30), (x + dx * s * 0.95 - s * 0.28, y - s * 0.5,
-                                                    s * 0.56, s * 0.28))
-        pygame.draw.circle(surface, (20, 20, 20), (round(x + dx * s * 0.25), round(y - s * 0.2)),
-                           round(s * 0.09))
+        pygame.draw.polygon(
+            surface,
+            (235, 225, 190),
+            [
+                (x + dx * s * 0.35, y - s * 0.55),
+                (x + dx * s * 0.85, y - s * 0.95),
+                (x + dx * s * 0.55, y - s * 0.45),
+            ],
+        )
+        pygame.draw.ellipse(
+            surface, (30, 30, 30), (x + dx * s * 0.95 - s * 0.28, y - s * 0.5, s * 0.56, s * 0.28)
+        )
+        pygame.draw.circle(
+            surface, (20, 20, 20), (round(x + dx * s * 0.25), round(y - s * 0.2)), round(s * 0.09)
+        )
     pygame.draw.ellipse(surface, (40, 40, 40), (x - s * 0.45, y - s * 0.65, s * 0.4, s * 0.35))
     pygame.draw.ellipse(surface, (240, 170, 170), (x - s * 0.45, y + s * 0.2, s * 0.9, s * 0.5))
     for dx in (-0.18, 0.18):
-        pygame.draw.circle(surface, (120, 60, 60), (round(x + dx * s), round(y + s * 0.45)),
-                           round(s * 0.07))
+        pygame.draw.circle(
+            surface, (120, 60, 60), (round(x + dx * s), round(y + s * 0.45)), round(s * 0.07)
+        )
 
 
-def star(surface: pygame.Surface, centre: tuple[float, float], radius: float,
-         colour: Colour) -> None:
+def star(
+    surface: pygame.Surface, centre: tuple[float, float], radius: float, colour: Colour
+) -> None:
     x, y = centre
     points = []
     for k in range(10):
@@ -163,8 +202,13 @@ def pencil_x(surface: pygame.Surface) -> None:
     for (x0, y0), (x1, y1) in (((0.2, 0.2), (0.8, 0.8)), ((0.8, 0.2), (0.2, 0.8))):
         for _ in range(3):
             jitter = [BIG * (rng.random() - 0.5) * 0.03 for _ in range(4)]
-            pygame.draw.line(surface, (40, 40, 60), (BIG * x0 + jitter[0], BIG * y0 + jitter[1]),
-                             (BIG * x1 + jitter[2], BIG * y1 + jitter[3]), round(BIG * 0.045))
+            pygame.draw.line(
+                surface,
+                (40, 40, 60),
+                (BIG * x0 + jitter[0], BIG * y0 + jitter[1]),
+                (BIG * x1 + jitter[2], BIG * y1 + jitter[3]),
+                round(BIG * 0.045),
+            )
 
 
 def pencil_o(surface: pygame.Surface) -> None:
@@ -182,11 +226,25 @@ def pawn(surface: pygame.Surface) -> None:
 
 
 SHEETS: dict[str, list[Callable[[pygame.Surface], None]]] = {
-    "pieces": [draughts_piece(True, False), draughts_piece(False, False),
-               draughts_piece(True, True), draughts_piece(False, True),
-               stone(True), stone(False), wolf, sheep],
-    "dice": [die_face(1), die_face(2), die_face(3), die_face(4), die_face(5), die_face("cow"),
-             die_face("star")],
+    "pieces": [
+        draughts_piece(True, False),
+        draughts_piece(False, False),
+        draughts_piece(True, True),
+        draughts_piece(False, True),
+        stone(True),
+        stone(False),
+        wolf,
+        sheep,
+    ],
+    "dice": [
+        die_face(1),
+        die_face(2),
+        die_face(3),
+        die_face(4),
+        die_face(5),
+        die_face("cow"),
+        die_face("star"),
+    ],
     "marks": [pencil_x, pencil_o, pawn],
 }
 

@@ -29,13 +29,16 @@ def tone(freq: float, seconds: float, decay: float, attack: float = 0.004) -> li
 
 def noise(seconds: float, decay: float, seed: int) -> list[float]:
     rng = random.Random(seed)
-    return [math.exp(-(i / RATE) / decay) * (rng.random() * 2 - 1)
-            for i in range(int(RATE * seconds))]
+    return [
+        math.exp(-(i / RATE) / decay) * (rng.random() * 2 - 1) for i in range(int(RATE * seconds))
+    ]
 
 
 def mix(*layers: tuple[float, list[float]], offset: list[float] | None = None) -> list[float]:
-    length = max(len(layer) + int((offset or [0] * len(layers))[k] * RATE)
-                 for k, (_, layer) in enumerate(layers))
+    length = max(
+        len(layer) + int((offset or [0] * len(layers))[k] * RATE)
+        for k, (_, layer) in enumerate(layers)
+    )
     out = [0.0] * length
     for k, (gain, layer) in enumerate(layers):
         start = int((offset or [0] * len(layers))[k] * RATE)
@@ -50,10 +53,16 @@ def recipes() -> dict[str, list[float]]:
         "roll": mix(*rattle, offset=[0.0, 0.05, 0.11, 0.16, 0.24, 0.3, 0.41]),
         "move": mix((0.6, tone(1900, 0.05, 0.01)), (0.5, tone(180, 0.08, 0.025))),
         "capture": mix((0.7, tone(140, 0.18, 0.05)), (0.35, noise(0.12, 0.03, 99))),
-        "mill": mix((0.45, tone(880, 0.6, 0.18)), (0.35, tone(1320, 0.6, 0.14)),
-                    (0.25, tone(1760, 0.5, 0.1)), offset=[0, 0.03, 0.06]),
-        "win": mix(*[(0.4, tone(f, 0.5, 0.2)) for f in (523.3, 659.3, 784.0, 1046.5)],
-                   offset=[0, 0.12, 0.24, 0.36]),
+        "mill": mix(
+            (0.45, tone(880, 0.6, 0.18)),
+            (0.35, tone(1320, 0.6, 0.14)),
+            (0.25, tone(1760, 0.5, 0.1)),
+            offset=[0, 0.03, 0.06],
+        ),
+        "win": mix(
+            *[(0.4, tone(f, 0.5, 0.2)) for f in (523.3, 659.3, 784.0, 1046.5)],
+            offset=[0, 0.12, 0.24, 0.36],
+        ),
         "nope": tone(220, 0.14, 0.05, attack=0.02),
         "tap": tone(2600, 0.02, 0.006),
     }

@@ -39,8 +39,14 @@ class Paths:
 
 
 class App:
-    def __init__(self, paths: Paths, *, size: tuple[int, int] | None = None,
-                 fullscreen: bool | None = None, fps: int = 60) -> None:
+    def __init__(
+        self,
+        paths: Paths,
+        *,
+        size: tuple[int, int] | None = None,
+        fullscreen: bool | None = None,
+        fps: int = 60,
+    ) -> None:
         pygame.init()
         self.paths = paths
         self.settings = Settings.load(paths.settings)

@@ -99,9 +99,15 @@ class Scene:
             if target.draw is not None:
                 target.draw(surface, target is self.focus, target is self._pressed)
         if self.focus is not None and self.focus.draw is None and self.focus in self.targets:
-            pygame.draw.rect(surface, self.palette.focus, self.focus.rect,
-                             width=max(2, self.focus.rect.height // 12), border_radius=6)
+            pygame.draw.rect(
+                surface,
+                self.palette.focus,
+                self.focus.rect,
+                width=max(2, self.focus.rect.height // 12),
+                border_radius=6,
+            )
         if self.cue > 0 and self.cue_rect is not None:
             width = max(2, round(6 * self.cue / 0.35))
-            pygame.draw.rect(surface, self.palette.warning, self.cue_rect, width=width,
-                             border_radius=6)
+            pygame.draw.rect(
+                surface, self.palette.warning, self.cue_rect, width=width, border_radius=6
+            )

@@ -30,8 +30,9 @@ class Settings:
     def valid(self, name: str, value: object) -> bool:
         checks = {
             "language": lambda v: v in LANGUAGES,
-            "volume": lambda v: isinstance(v, int | float) and not isinstance(v, bool)
-            and 0 <= v <= 1,
+            "volume": lambda v: (
+                isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1
+            ),
             "fullscreen": lambda v: isinstance(v, bool),
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),
@@ -58,8 +59,12 @@ class Settings:
             if settings.valid(spec.name, value):
                 setattr(settings, spec.name, value)
             else:
-                log.warning("setting %s=%r is not valid: using %r", spec.name, value,
-                            getattr(settings, spec.name))
+                log.warning(
+                    "setting %s=%r is not valid: using %r",
+                    spec.name,
+                    value,
+                    getattr(settings, spec.name),
+                )
         return settings
 
     def save(self, path: Path) -> None:

@@ -30,7 +30,8 @@ class SoundBank:
         for name in EFFECTS:
             try:
                 self._sounds[name] = pygame.mixer.Sound(
-                    io.BytesIO(asset_bytes(f"sounds/{name}.wav")))
+                    io.BytesIO(asset_bytes(f"sounds/{name}.wav"))
+                )
             except (MissingAssetError, pygame.error) as error:
                 log.warning("sound %s unavailable: %s", name, error)
         self.set_volume(volume)

@@ -43,10 +43,15 @@ def button(
         radius = max(4, rect.height // 5)
         pygame.draw.rect(surface, colour, rect, border_radius=radius)
         if focused:
-            pygame.draw.rect(surface, palette.focus, rect, width=max(2, rect.height // 16),
-                             border_radius=radius)
-        words = theme.text(label(), max(10, rect.height * 2 // 5),
-                           palette.button_text if on else palette.muted, True)
+            pygame.draw.rect(
+                surface, palette.focus, rect, width=max(2, rect.height // 16), border_radius=radius
+            )
+        words = theme.text(
+            label(),
+            max(10, rect.height * 2 // 5),
+            palette.button_text if on else palette.muted,
+            True,
+        )
         if words.get_width() > rect.width - 8:
             scale = (rect.width - 8) / words.get_width()
             words = pygame.transform.smoothscale_by(words, scale)

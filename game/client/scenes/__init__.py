@@ -1,0 +1,1 @@
+"""The screens of the game: title, game choice, setup, match, results, rules, settings."""

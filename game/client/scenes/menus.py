@@ -1,0 +1,388 @@
+"""The menu screens: title, choice of game, setup of a match, settings, pause."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pygame
+
+from game import i18n
+from game.client import theme
+from game.client.scene import Scene
+from game.client.settings import ANIMATION_SPEEDS
+from game.client.widgets import Target, button
+from game.i18n import _
+from game.names import variant_title
+from game.rules import VARIANTS, variant
+from game.session.match import Match
+from game.session.saves import Resumed
+from game.session.seats import Seat
+
+Item = tuple[Callable[[], str], Callable[[], None], Callable[[], bool], str]
+
+
+class MenuScene(Scene):
+    """A title and a column (or grid) of buttons; subclasses list the items."""
+
+    columns = 1
+
+    def title(self) -> str:
+        return "Tavolo"
+
+    def subtitle(self) -> str:
+        return ""
+
+    def items(self) -> list[Item]:
+        return []
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        items = self.items()
+        columns = self.columns
+        width = min(size[0] - 4 * u, 22 * u * columns + (columns - 1) * u)
+        cell_width = (width - (columns - 1) * u) // columns
+        height = round(3.4 * u)
+        left = (size[0] - width) // 2
+        top = 13 * u
+        self.targets: list[Target] = []
+        for index, (label, action, enabled, name) in enumerate(items):
+            row, col = divmod(index, columns)
+            rect = pygame.Rect(
+                left + col * (cell_width + u), top + row * (height + u // 2), cell_width, height
+            )
+            self.targets.append(button(rect, label, action, self.palette, enabled, name))
+        if self.focus not in self.targets:
+            self.focus = None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u = self.u
+        title = theme.text(self.title(), 5 * u, self.palette.accent, True)
+        surface.blit(title, title.get_rect(midtop=(surface.get_width() // 2, 3 * u)))
+        if self.subtitle():
+            sub = theme.text(self.subtitle(), round(1.3 * u), self.palette.text)
+            surface.blit(sub, sub.get_rect(midtop=(surface.get_width() // 2, 9 * u)))
+        self.draw_targets(surface)
+
+
+class TitleScene(MenuScene):
+    def __init__(self, app, notice: str | None = None) -> None:
+        self.resumable: Resumed = app.saves.resume()
+        self.notice = notice or self.resumable.problem or ""
+        super().__init__(app)
+
+    def subtitle(self) -> str:
+        return self.notice or _("The classic table games")
+
+    def items(self) -> list[Item]:
+        items: list[Item] = []
+        match = self.resumable.match
+        if match is not None:
+            items.append(
+                (
+                    lambda: _("Resume {game}").format(game=variant_title(match.variant.name)),
+                    self._resume,
+                    lambda: True,
+                    "resume",
+                )
+            )
+        items += [
+            (
+                lambda: _("New game"),
+                lambda: self.app.push(ChooseScene(self.app)),
+                lambda: True,
+                "new game",
+            ),
+            (
+                lambda: _("Rules"),
+                lambda: self.app.push(RulesIndexScene(self.app)),
+                lambda: True,
+                "rules",
+            ),
+            (
+                lambda: _("Settings"),
+                lambda: self.app.push(SettingsScene(self.app)),
+                lambda: True,
+                "settings",
+            ),
+            (lambda: _("Quit"), self.app.quit, lambda: True, "quit"),
+        ]
+        return items
+
+    def _resume(self) -> None:
+        from game.client.scenes.play import PlayScene
+
+        match = self.resumable.match
+        if match is not None:
+            self.app.push(PlayScene(self.app, match))
+
+    def back(self) -> None:
+        """Escape on the title screen does nothing: quitting is a button."""
+
+
+class ChooseScene(MenuScene):
+    columns = 2
+
+    def title(self) -> str:
+        return _("Choose a game")
+
+    def items(self) -> list[Item]:
+        return [
+            (
+                lambda n=name: variant_title(n),
+                lambda n=name: self.app.push(SetupScene(self.app, n)),
+                lambda: True,
+                name,
+            )
+            for name in VARIANTS
+        ] + [(lambda: _("Back"), self.app.pop, lambda: True, "back")]
+
+
+class SetupScene(MenuScene):
+    """Players, rule options and who begins, then start."""
+
+    def __init__(self, app, name: str) -> None:
+        self.spec = VARIANTS[name]
+        self.players = self.spec.players[0]
+        self.options = {o.name: o.default for o in self.spec.options}
+        super().__init__(app)
+
+    def title(self) -> str:
+        return variant_title(self.spec.name)
+
+    def subtitle(self) -> str:
+        return _("Set up the match")
+
+    def items(self) -> list[Item]:
+        items: list[Item] = []
+        if len(self.spec.players) > 1:
+            items.append(
+                (
+                    lambda: _("Players: {n}").format(n=self.players),
+                    self._next_players,
+                    lambda: True,
+                    "players",
+                )
+            )
+        for option in self.spec.options:
+            items.append(
+                (
+                    lambda o=option.name: self._option_label(o),
+                    lambda o=option.name: self._next_option(o),
+                    lambda: True,
+                    option.name,
+                )
+            )
+        items += [
+            (lambda: _("Start"), self._start, lambda: True, "start"),
+            (lambda: _("Back"), self.app.pop, lambda: True, "back"),
+        ]
+        return items
+
+    def _option_label(self, name: str) -> str:
+        value = self.options[name]
+        if name == "huffing":
+            return _("Huffing: on") if value else _("Huffing: off")
+        shown = _("by lot") if value == "lot" else _("Player {n}").format(n=value)
+        if name == "wolf":
+            return _("Wolf: {who}").format(who=shown)
+        return _("Begins: {who}").format(who=shown)
+
+    def _next_players(self) -> None:
+        choices = self.spec.players
+        self.players = choices[(choices.index(self.players) + 1) % len(choices)]
+        first = self.spec.option("first") if "first" in self.options else None
+        if first and self.options["first"] not in first.choices(self.players):
+            self.options["first"] = "lot"
+        self.layout(self.app.size)
+
+    def _next_option(self, name: str) -> None:
+        choices = self.spec.option(name).choices(self.players)
+        self.options[name] = choices[(choices.index(self.options[name]) + 1) % len(choices)]
+
+    def _start(self) -> None:
+        from game.client.scenes.play import PlayScene
+
+        chosen = variant(self.spec.name, self.players, self.options)
+        seed = random.SystemRandom().getrandbits(62)
+        match = Match.new(chosen, [Seat() for _ in range(self.players)], seed)
+        self.app.reset(TitleScene(self.app))
+        self.app.push(PlayScene(self.app, match))
+
+
+class SettingsScene(MenuScene):
+    def title(self) -> str:
+        return _("Settings")
+
+    def items(self) -> list[Item]:
+        settings = self.app.settings
+        return [
+            (
+                lambda: _("Language: {name}").format(name=i18n.LANGUAGES[settings.language]),
+                self._next_language,
+                lambda: True,
+                "language",
+            ),
+            (
+                lambda: _("Volume: {percent}%").format(percent=round(settings.volume * 100)),
+                self._next_volume,
+                lambda: True,
+                "volume",
+            ),
+            (
+                lambda: _("Full screen: on") if settings.fullscreen else _("Full screen: off"),
+                self.app.toggle_fullscreen,
+                lambda: True,
+                "fullscreen",
+            ),
+            (
+                lambda: _("Animation speed: {speed}×").format(speed=settings.animation_speed),
+                self._next_speed,
+                lambda: True,
+                "speed",
+            ),
+            (
+                lambda: (
+                    _("Colour-blind palette: on")
+                    if settings.colour_blind
+                    else _("Colour-blind palette: off")
+                ),
+                self._toggle_palette,
+                lambda: True,
+                "palette",
+            ),
+            (lambda: _("Back"), self.app.pop, lambda: True, "back"),
+        ]
+
+    def _changed(self) -> None:
+        self.app.save_settings()
+        self.layout(self.app.size)
+
+    def _next_language(self) -> None:
+        codes = list(i18n.LANGUAGES)
+        settings = self.app.settings
+        settings.language = i18n.set_language(
+            codes[(codes.index(settings.language) + 1) % len(codes)]
+        )
+        self._changed()
+
+    def _next_volume(self) -> None:
+        settings = self.app.settings
+        settings.volume = round((settings.volume + 0.25) % 1.25, 2)
+        self.app.sound.set_volume(settings.volume)
+        self.app.sound.play("tap")
+        self._changed()
+
+    def _next_speed(self) -> None:
+        settings = self.app.settings
+        index = ANIMATION_SPEEDS.index(settings.animation_speed)
+        settings.animation_speed = ANIMATION_SPEEDS[(index + 1) % len(ANIMATION_SPEEDS)]
+        self._changed()
+
+    def _toggle_palette(self) -> None:
+        self.app.settings.colour_blind = not self.app.settings.colour_blind
+        self._changed()
+        for scene in self.app.scenes:
+            scene.layout(self.app.size)
+
+
+class PauseScene(MenuScene):
+    """Over a match: go on, read the rules, change settings, or leave (the match is saved)."""
+
+    def __init__(self, app, play) -> None:
+        self.play = play
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Paused")
+
+    def subtitle(self) -> str:
+        return _("The match is saved: you can come back to it from the title screen.")
+
+    def items(self) -> list[Item]:
+        return [
+            (lambda: _("Continue"), self.app.pop, lambda: True, "continue"),
+            (
+                lambda: _("Rules"),
+                lambda: self.app.push(RulesScene(self.app, self.play.match.variant.name)),
+                lambda: True,
+                "rules",
+            ),
+            (
+                lambda: _("Settings"),
+                lambda: self.app.push(SettingsScene(self.app)),
+                lambda: True,
+                "settings",
+            ),
+            (
+                lambda: _("Leave to the title screen"),
+                lambda: self.app.reset(TitleScene(self.app)),
+                lambda: True,
+                "leave",
+            ),
+        ]
+
+
+class RulesIndexScene(ChooseScene):
+    def title(self) -> str:
+        return _("Rules")
+
+    def items(self) -> list[Item]:
+        return [
+            (
+                lambda n=name: variant_title(n),
+                lambda n=name: self.app.push(RulesScene(self.app, n)),
+                lambda: True,
+                name,
+            )
+            for name in VARIANTS
+        ] + [(lambda: _("Back"), self.app.pop, lambda: True, "back")]
+
+
+class RulesScene(Scene):
+    """The rules of one game in the player's language, beside a picture of its board."""
+
+    def __init__(self, app, name: str) -> None:
+        super().__init__(app)
+        self.name = name
+
+    def layout(self, size: tuple[int, int]) -> None:
+        from game.client.rules_text import rules_text
+        from game.client.scenes.picture import board_picture
+
+        self.u = u = theme.unit(size)
+        self.text = rules_text(self.name)
+        side = min(size[1] - 8 * u, size[0] * 2 // 5)
+        self.picture = board_picture(self.app, self.name, (side, side))
+        back = pygame.Rect(size[0] - 12 * u, size[1] - 4 * u, 10 * u, 3 * u)
+        self.targets = [button(back, lambda: _("Back"), self.app.pop, self.palette, name="back")]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u = self.u
+        title = theme.text(variant_title(self.name), 3 * u, self.palette.accent, True)
+        surface.blit(title, (2 * u, u))
+        surface.blit(self.picture, (2 * u, 5 * u))
+        x = 3 * u + self.picture.get_width()
+        width = surface.get_width() - x - 2 * u
+        y = 5 * u
+        body = theme.font(round(0.95 * u))
+        for paragraph in self.text.split("\n"):
+            for line in _wrap(paragraph, body, width):
+                surface.blit(body.render(line, True, self.palette.text), (x, y))
+                y += round(1.3 * u)
+            y += round(0.5 * u)
+        self.draw_targets(surface)
+
+
+def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}".strip()
+        if font.size(candidate)[0] <= width or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    return [*lines, line] if line else lines

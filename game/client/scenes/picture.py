@@ -1,0 +1,53 @@
+"""Board pictures outside a match: for the rules screens and the results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from game.client.views import view_for
+from game.rules import State, new_game
+
+
+@dataclass
+class Preview:
+    """What a board view asks of the screen it is on, for a board that is only looked at."""
+
+    app: object
+    state: State
+    highlight_cells: int = 0
+    last_die: int = 0
+    locked: bool = True
+
+    @property
+    def palette(self):
+        return self.app.palette  # type: ignore[attr-defined]
+
+    def gentle_cue(self, rect: pygame.Rect | None = None) -> None:
+        """A picture is not played on: taps do nothing."""
+
+    def can_roll(self) -> bool:
+        return False
+
+
+def draw_position(
+    app, state: State, size: tuple[int, int], highlight_cells: int = 0
+) -> pygame.Surface:
+    """A picture of ``state``, its tray (dice, hands) along the bottom, at ``size``."""
+    view = view_for(state.variant.name, Preview(app, state, highlight_cells))
+    surface = pygame.Surface(size)
+    surface.fill(app.palette.background)
+    width, height = size
+    tray_height = height // 7
+    view.layout(
+        pygame.Rect(0, 0, width, height - tray_height),
+        pygame.Rect(0, height - tray_height, width, tray_height),
+    )
+    view.draw(surface)
+    return surface
+
+
+def board_picture(app, name: str, size: tuple[int, int]) -> pygame.Surface:
+    """The starting position of a variant."""
+    return draw_position(app, new_game(name), size)

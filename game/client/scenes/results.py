@@ -1,0 +1,113 @@
+"""The end of a match: who won and why, the Numeri scores pawn by pawn, the Ausgeblockt
+winning chain, and the way to a rematch."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+
+from game.client import theme
+from game.client.scene import Scene
+from game.client.scenes.picture import draw_position
+from game.client.widgets import button
+from game.i18n import _
+from game.names import reason_text, result_headline, seat_names, variant_title
+from game.rules import Result
+from game.rules.ausgeblockt import AusgeblocktState
+from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
+from game.session.match import Match
+
+
+class ResultsScene(Scene):
+    def __init__(self, app, match: Match) -> None:
+        super().__init__(app)
+        self.match = match
+        result = match.state.result()
+        assert result is not None
+        self.result: Result = result
+        self.app.sound.play("win" if result.winners() else "move")
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        width, height = size
+        side = min(height - 12 * u, width // 2)
+        final = getattr(self.match.state, "before", self.match.state)
+        chain = final.winning_chain() if isinstance(final, AusgeblocktState) else 0
+        self.picture = draw_position(self.app, final, (side, side), chain)
+        row = pygame.Rect(0, 0, 14 * u, 3 * u)
+        self.targets = [
+            button(
+                row.move(width - 16 * u, height - 8 * u),
+                lambda: _("Rematch"),
+                self.rematch,
+                self.palette,
+                name="rematch",
+            ),
+            button(
+                row.move(width - 16 * u, height - 4 * u),
+                lambda: _("Title screen"),
+                self.to_title,
+                self.palette,
+                name="title",
+            ),
+        ]
+
+    def rematch(self) -> None:
+        from game.client.scenes.menus import TitleScene
+        from game.client.scenes.play import PlayScene
+
+        match = Match.new(
+            self.match.variant, self.match.seats, random.SystemRandom().getrandbits(62)
+        )
+        self.app.reset(TitleScene(self.app))
+        self.app.push(PlayScene(self.app, match))
+
+    def to_title(self) -> None:
+        from game.client.scenes.menus import TitleScene
+
+        self.app.reset(TitleScene(self.app))
+
+    def back(self) -> None:
+        self.to_title()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u = self.u
+        names = seat_names(self.match.state)
+        title = theme.text(variant_title(self.match.variant.name), 2 * u, self.palette.muted)
+        surface.blit(title, (2 * u, u))
+        headline = theme.text(result_headline(self.result, names), 3 * u, self.palette.accent, True)
+        surface.blit(headline, (2 * u, 4 * u))
+        reason = theme.text(reason_text(self.result.reason), round(1.2 * u), self.palette.text)
+        surface.blit(reason, (2 * u, 8 * u))
+        surface.blit(self.picture, (2 * u, 10 * u))
+        final = getattr(self.match.state, "before", self.match.state)
+        if isinstance(final, NumeriState):
+            self._draw_scores(surface, final, names, 4 * u + self.picture.get_width(), 10 * u)
+        self.draw_targets(surface)
+
+    def _draw_scores(
+        self, surface: pygame.Surface, state: NumeriState, names: list[str], x: int, y: int
+    ) -> None:
+        u = self.u
+        body = theme.font(u)
+        head = [_("Pawn")] + [str(p) for p in PAWNS] + [_("Total")]
+        for col, text in enumerate(head):
+            surface.blit(body.render(text, True, self.palette.muted), (x + 7 * u + col * 4 * u, y))
+        for seat, own in enumerate(state.pawns):
+            y += round(1.6 * u)
+            pygame.draw.circle(surface, self.palette.seats[seat], (x + u // 2, y + u // 2), u // 2)
+            surface.blit(body.render(names[seat], True, self.palette.text), (x + 1.5 * u, y))
+            cells = [pawn_score(state.track, p, at) for p, at in zip(PAWNS, own, strict=True)]
+            for col, points in enumerate(cells, start=1):
+                where = "—" if own[col - 1] == OFF else str(own[col - 1])
+                label = f"{points:+d}" if points else "0"
+                surface.blit(
+                    body.render(label, True, self.palette.text), (x + 7 * u + col * 4 * u, y)
+                )
+                small = theme.font(round(0.6 * u)).render(where, True, self.palette.muted)
+                surface.blit(small, (x + 7 * u + col * 4 * u, y + u))
+            total = body.render(str(sum(cells)), True, self.palette.accent)
+            surface.blit(total, (x + 7 * u + 6 * 4 * u, y))
+            y += u // 2

@@ -1,0 +1,87 @@
+"""What every board view does: draw a position in a rectangle, offer tappable targets for the
+decision at hand, and animate what was just played."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.client.anim import Tween
+from game.client.widgets import Target
+
+if TYPE_CHECKING:
+    from game.client.scenes.play import PlayScene
+    from game.rules import State
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """A game-specific button for the side panel (Roll, Stop, Pass …)."""
+
+    name: str
+    label: Callable[[], str]
+    action: Callable[[], None]
+    enabled: Callable[[], bool] = lambda: True
+
+
+class BoardView:
+    """Base of the per-game views.  ``play`` is the match screen that owns the view."""
+
+    #: Whether chance events of this game are dice the player rolls (else lots drawn alone).
+    def __init__(self, play: PlayScene) -> None:
+        self.play = play
+        self.rect = pygame.Rect(0, 0, 1, 1)
+        self.tray = pygame.Rect(0, 0, 1, 1)
+        self.tweens: list[Tween] = []
+
+    @property
+    def palette(self):
+        return self.play.palette
+
+    @property
+    def state(self) -> State:
+        return self.play.state
+
+    # -- hooks ----------------------------------------------------------------------------
+
+    def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
+        """``board`` for the board itself, ``tray`` (in the side panel) for dice and hands."""
+        self.rect, self.tray = board, tray
+
+    def draw(self, surface: pygame.Surface) -> None:
+        raise NotImplementedError
+
+    def targets(self) -> list[Target]:
+        """What can be tapped for the decision at hand."""
+        return []
+
+    def controls(self) -> list[Control]:
+        return []
+
+    def rolls_dice(self, state: State) -> bool:
+        """True if the pending chance event is a roll the player makes (not a lot)."""
+        return False
+
+    def played(self, before: State, action: int, after: State) -> None:
+        """Start the animation of ``action``; the view draws ``after`` from now on."""
+
+    def clear_selection(self) -> None:
+        """Forget a half-made choice (after undo, say)."""
+
+    # -- shared ---------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        for tween in self.tweens:
+            tween.advance(dt)
+        self.tweens = [t for t in self.tweens if not t.done]
+
+    @property
+    def animating(self) -> bool:
+        return bool(self.tweens)
+
+    def submit(self, action: int) -> None:
+        """Play ``action`` for the seat to move."""
+        self.play.submit(action)
