@@ -28,7 +28,11 @@ def test_installed_copy_runs_from_anywhere(tmp_path: Path) -> None:
         "from game.rules import new_game;"
         "print(new_game('numeri').track.values[-1], new_game('ausgeblockt').starts(0));"
         "from game import i18n, names;"
-        "print(i18n.set_language('de'), names.variant_title('mulino:classic'))"
+        "print(i18n.set_language('de'), names.variant_title('mulino:classic'));"
+        "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy';"
+        "from game.client import sprites, theme;"
+        "import pygame; pygame.init();"
+        "print(sprites.sprite('die_cow', 64).get_size(), theme.font(20).size('Tavolo')[0] > 0)"
     )
     done = subprocess.run(
         [python, "-c", check],
@@ -39,13 +43,13 @@ def test_installed_copy_runs_from_anywhere(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["30 (2, 27, 43)", "de Mühle"]
+    assert done.stdout.splitlines()[-3:] == ["30 (2, 27, 43)", "de Mühle", "(64, 64) True"]
     cli = subprocess.run(
-        [tmp_path / "env" / "bin" / "tavolo"],
+        [tmp_path / "env" / "bin" / "tavolo", "--help"],
         cwd=elsewhere,
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
-    assert cli.returncode == 0 and "Mulino ceylonese" in cli.stdout
+    assert cli.returncode == 0 and "--fullscreen" in cli.stdout

@@ -122,39 +122,50 @@ class PlayScene(Scene):
                 ),
             ]
         else:
-            buttons += [
+            drawable = self.match.variant.name in DRAW_BY_AGREEMENT
+            upper = bottom - row_height - gap
+            undo_width = half if drawable else width
+            palette = self.palette
+            buttons.append(
                 button(
-                    pygame.Rect(x, bottom - row_height - gap, half, row_height),
+                    pygame.Rect(x, upper, undo_width, row_height),
                     lambda: _("Undo"),
                     self.undo,
-                    self.palette,
+                    palette,
                     self._can_undo,
                     "undo",
-                ),
-                button(
-                    pygame.Rect(x + half + gap, bottom - row_height - gap, half, row_height),
-                    lambda: _("Offer draw"),
-                    self._offer_draw,
-                    self.palette,
-                    self._can_offer_draw,
-                    "offer draw",
-                ),
+                )
+            )
+            if drawable:
+                buttons.append(
+                    button(
+                        pygame.Rect(x + half + gap, upper, half, row_height),
+                        lambda: _("Offer draw"),
+                        self._offer_draw,
+                        palette,
+                        self._can_offer_draw,
+                        "offer draw",
+                    )
+                )
+            buttons.append(
                 button(
                     pygame.Rect(x, bottom, half, row_height),
                     lambda: _("Resign"),
                     self._ask_resign,
-                    self.palette,
+                    palette,
                     self._running,
                     "resign",
-                ),
+                )
+            )
+            buttons.append(
                 button(
                     pygame.Rect(x + half + gap, bottom, half, row_height),
                     lambda: _("Menu"),
                     self.open_menu,
-                    self.palette,
+                    palette,
                     name="menu",
-                ),
-            ]
+                )
+            )
         self.targets = self.view.targets() + buttons
         if self.focus not in self.targets:
             self.focus = None
