@@ -77,6 +77,12 @@ class Scene:
         elif isinstance(event, ui.Back):
             self.back()
 
+    def set_targets(self, targets: list[Target]) -> None:
+        """Replace the targets, keeping the focus on the one of the same name if any."""
+        focused = self.focus.name if self.focus is not None else None
+        self.targets = targets
+        self.focus = next((t for t in targets if focused and t.name == focused), None)
+
     def target_at(self, pos: tuple[int, int]) -> Target | None:
         for target in reversed(self.targets):
             if target.rect.collidepoint(pos):

@@ -45,15 +45,14 @@ class MenuScene(Scene):
         height = round(3.4 * u)
         left = (size[0] - width) // 2
         top = 13 * u
-        self.targets: list[Target] = []
+        targets: list[Target] = []
         for index, (label, action, enabled, name) in enumerate(items):
             row, col = divmod(index, columns)
             rect = pygame.Rect(
                 left + col * (cell_width + u), top + row * (height + u // 2), cell_width, height
             )
-            self.targets.append(button(rect, label, action, self.palette, enabled, name))
-        if self.focus not in self.targets:
-            self.focus = None
+            targets.append(button(rect, label, action, self.palette, enabled, name))
+        self.set_targets(targets)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)

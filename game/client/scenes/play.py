@@ -166,9 +166,7 @@ class PlayScene(Scene):
                     name="menu",
                 )
             )
-        self.targets = self.view.targets() + buttons
-        if self.focus not in self.targets:
-            self.focus = None
+        self.set_targets(self.view.targets() + buttons)
 
     # -- what the buttons do --------------------------------------------------------------
 

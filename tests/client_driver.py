@@ -1,0 +1,187 @@
+"""Drive the real client headlessly with synthetic pygame events, as a player would."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import random
+from pathlib import Path
+
+import pygame
+
+from game.client.app import App, Paths
+from game.client.scenes.menus import TitleScene
+from game.rules.ausgeblockt import PASS as SHEET_PASS
+from game.rules.ausgeblockt import REROLL_BASE, STOP, dice_of
+from game.rules.checkerboard import SQUARES, decode_path
+from game.rules.mulino import MOVE_BASE, PASS, REMOVE_BASE
+
+FRAME = 0.1
+
+
+class Driver:
+    """An app on the dummy video driver, and hands to tap, click and type on it."""
+
+    def __init__(self, home: Path, size: tuple[int, int] = (1280, 720), seed: int = 1) -> None:
+        self.app = App(Paths(home / "config", home / "data"), size=size, fullscreen=False)
+        self.app.push(TitleScene(self.app))
+        self.rng = random.Random(seed)
+        self.inputs = ("mouse", "touch")
+        self.frames = 0
+
+    # -- low level ------------------------------------------------------------------------
+
+    @property
+    def scene(self):
+        return self.app.scene
+
+    def frame(self, count: int = 1) -> None:
+        for _ in range(count):
+            self.app.frame(FRAME)
+            self.frames += 1
+
+    def settle(self, limit: int = 400) -> None:
+        """Run frames until nothing moves (lots drawn, animations over)."""
+        for _ in range(limit):
+            self.frame()
+            if not self.scene.animating:
+                return
+        raise AssertionError(f"{type(self.scene).__name__} still busy after {limit} frames")
+
+    def click(self, pos: tuple[int, int]) -> None:
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            pygame.event.post(pygame.event.Event(kind, pos=pos, button=1, touch=False))
+        self.frame()
+
+    def touch(self, pos: tuple[int, int], finger: int = 3) -> None:
+        """A tap as a touch screen reports it: finger events and SDL's mouse copies."""
+        width, height = self.app.size
+        x, y = pos[0] / width, pos[1] / height
+        events = [
+            pygame.event.Event(
+                pygame.FINGERDOWN, x=x, y=y, dx=0, dy=0, finger_id=finger, touch_id=1, pressure=1.0
+            ),
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=True),
+            pygame.event.Event(
+                pygame.FINGERUP, x=x, y=y, dx=0, dy=0, finger_id=finger, touch_id=1, pressure=0.0
+            ),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=True),
+        ]
+        for event in events:
+            pygame.event.post(event)
+        self.frame()
+
+    def key(self, key: int) -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=""))
+        self.frame()
+
+    def tap(self, pos: tuple[int, int]) -> None:
+        """Tap with the mouse or a finger, alternating at random."""
+        if self.rng.choice(self.inputs) == "touch":
+            self.touch(pos)
+        else:
+            self.click(pos)
+
+    def target(self, name: str):
+        for target in self.scene.targets:
+            if target.name == name:
+                return target
+        names = [t.name for t in self.scene.targets]
+        raise AssertionError(f"no target {name!r} on {type(self.scene).__name__}: {names}")
+
+    def press(self, name: str) -> None:
+        self.tap(self.target(name).rect.center)
+
+    # -- a whole match --------------------------------------------------------------------
+
+    def start(self, variant: str, players: int | None = None) -> None:
+        self.press("new game")
+        self.press(variant)
+        while players is not None and self.scene.players != players:
+            self.press("players")
+        self.press("start")
+        self.settle()
+
+    def play_one(self) -> None:
+        """Make the next decision of the match by tapping, as a player would."""
+        play = self.scene
+        state = play.match.state
+        if state.is_chance():
+            if play.view.rolls_dice(state):
+                self.press("roll")
+            self.settle()
+            return
+        action = self.choose(state)
+        for step in self.taps(play, state, action):
+            if isinstance(step, str):
+                self.press(step)
+            else:
+                self.tap(step)
+        self.settle()
+
+    def choose(self, state) -> int:
+        legal = state.legal_actions()
+        if state.variant.name == "ausgeblockt":  # finish in reasonable time: mark when able
+            marks = [a for a in legal if a < SHEET_PASS]
+            if marks:
+                return self.rng.choice(marks)
+            rerolls = [a for a in legal if a >= REROLL_BASE]
+            return self.rng.choice(rerolls) if rerolls and self.rng.random() < 0.7 else STOP
+        return self.rng.choice(legal)
+
+    def taps(self, play, state, action: int) -> list:
+        """The taps (positions) and button presses (names) that make ``action``."""
+        view, game = play.view, state.variant.game
+        if game == "dama":
+            if action < SQUARES:
+                return [view.square_center(action)]
+            path, capture = decode_path(action)
+            if capture and len(path) > 2 and self.rng.random() < 0.5:
+                others = [decode_path(a)[0] for a in state.legal_actions() if a >= SQUARES]
+                ends = [p for p in others if p[0] == path[0] and p[-1] == path[-1]]
+                steps = [p for p in others if p[0] == path[0] and p[1] == path[-1]]
+                if len(ends) == 1 and not steps:
+                    return [view.square_center(path[0]), view.square_center(path[-1])]
+            return [view.square_center(s) for s in path]
+        if game == "mulino":
+            if action == PASS:
+                return ["pass"]
+            if action >= REMOVE_BASE:
+                return [view.point_center(action - REMOVE_BASE)]
+            if action >= MOVE_BASE:
+                a, b = divmod(action - MOVE_BASE, 24)
+                return [view.point_center(a), view.point_center(b)]
+            return [view.point_center(action)]
+        if game == "ausgeblockt":
+            if action == STOP:
+                return ["stop"]
+            if action == SHEET_PASS:
+                return ["pass"]
+            if action >= REROLL_BASE:
+                wanted, places = list(dice_of(action - REROLL_BASE)), []
+                for slot, face in enumerate(view.slots):
+                    if face in wanted:
+                        wanted.remove(face)
+                        places.append(view.die_rect(slot).center)
+                return [*places, "reroll"]
+            return [view.cell_center(action)]
+        if action > 9:  # numeri: a split, from the panel or by tapping both pawns
+            if self.rng.random() < 0.5:
+                return [f"split {action // 10}+{action % 10}"]
+            first, second = divmod(action, 10)
+            return [
+                view.pawn_rect(state.side, first).center,
+                view.pawn_rect(state.side, second).center,
+            ]
+        return [view.pawn_rect(state.side, action).center]
+
+    def play_to_the_end(self, limit: int = 3000) -> None:
+        for _ in range(limit):
+            if type(self.scene).__name__ == "ResultsScene":
+                return
+            self.play_one()
+        raise AssertionError(f"no result after {limit} decisions")

@@ -1,0 +1,180 @@
+"""The client, headless: complete matches through synthetic events, and the screen's
+robustness to resizing, full screen, touch and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.rules import every_setup
+
+from .client_driver import Driver
+
+SETUPS = [
+    (v.name, v.players)
+    for v in every_setup()
+    if not (v.name == "dama:classic" and v.option("huffing"))
+]
+
+
+@pytest.fixture
+def driver(tmp_path: Path):
+    drive = Driver(tmp_path)
+    yield drive
+    pygame.event.clear()
+
+
+@pytest.mark.parametrize(("name", "players"), SETUPS, ids=[f"{n}-{p}" for n, p in SETUPS])
+def test_a_whole_match_from_title_to_results(tmp_path: Path, name: str, players: int) -> None:
+    drive = Driver(tmp_path, seed=players)
+    drive.settle()
+    drive.start(name, players if name == "numeri" else None)
+    assert type(drive.scene).__name__ == "PlayScene"
+    match = drive.scene.match
+    drive.play_to_the_end()
+    results = drive.scene
+    assert results.result == match.state.result()
+    assert not drive.app.saves.current_path.exists()  # finished: no match left to resume
+    assert len(drive.app.saves.finished()) == 1
+    drive.press("title")
+    assert type(drive.scene).__name__ == "TitleScene"
+
+
+def test_keyboard_alone_reaches_every_target(driver: Driver) -> None:
+    from game.client.widgets import nearest
+
+    driver.start("dama:classic")
+    scene = driver.scene
+    live = [t for t in scene.targets if t.enabled()]
+    reached, frontier = {id(live[0])}, [live[0]]
+    while frontier:
+        current = frontier.pop()
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            step = nearest(scene.targets, current, dx, dy)
+            if step is not None and id(step) not in reached:
+                reached.add(id(step))
+                frontier.append(step)
+    assert reached == {id(t) for t in live}
+
+
+def test_keyboard_plays_a_move_and_navigates_menus(driver: Driver) -> None:
+    driver.key(pygame.K_DOWN)  # the focus goes to the first button: New game
+    assert driver.scene.focus is not None and driver.scene.focus.name == "new game"
+    driver.key(pygame.K_DOWN)
+    assert driver.scene.focus.name == "rules"
+    driver.key(pygame.K_UP)
+    driver.key(pygame.K_SPACE)
+    assert type(driver.scene).__name__ == "ChooseScene"
+    driver.key(pygame.K_ESCAPE)
+    assert type(driver.scene).__name__ == "TitleScene"
+    driver.start("mulino:classic")
+    scene = driver.scene
+    scene.focus = driver.target("point a1")
+    driver.key(pygame.K_RETURN)
+    driver.settle()
+    assert scene.match.record.actions == ("a1",)
+    driver.key(pygame.K_RIGHT)  # a1 → d1
+    driver.key(pygame.K_SPACE)
+    driver.settle()
+    assert scene.match.record.actions == ("a1", "d1")
+
+
+def test_a_touch_counts_once_though_sdl_also_sends_mouse_events(driver: Driver) -> None:
+    driver.start("mulino:classic")
+    driver.touch(driver.scene.view.point_center(0))
+    driver.settle()
+    assert driver.scene.match.record.actions == ("a1",)
+
+
+def test_illegal_taps_give_a_gentle_cue_and_change_nothing(driver: Driver) -> None:
+    driver.start("dama:classic")
+    scene = driver.scene
+    before = scene.match.state.digest()
+    driver.click(scene.view.square_center(8))  # a black man, on White's turn
+    assert scene.cue > 0 and scene.match.state.digest() == before
+    driver.settle()
+    driver.click(scene.view.square_center(21))  # 22: select
+    driver.click(scene.view.square_center(12))  # 13: not reachable
+    assert scene.cue > 0 and scene.match.state.digest() == before
+    assert type(driver.scene).__name__ == "PlayScene"
+
+
+def test_undo_goes_back_in_a_local_game(driver: Driver) -> None:
+    driver.start("dama:classic")
+    scene = driver.scene
+    driver.click(scene.view.square_center(21))
+    driver.click(scene.view.square_center(17))
+    driver.settle()
+    assert scene.match.record.actions == ("22-18",)
+    driver.press("undo")
+    assert scene.match.record.actions == ()
+
+
+def test_resize_and_full_screen_toggles_keep_everything_on_screen(driver: Driver) -> None:
+    driver.start("numeri")
+    for size in ((1024, 600), (3840, 2160), (900, 1400), (1920, 1080)):
+        pygame.event.post(pygame.event.Event(pygame.WINDOWRESIZED, x=size[0], y=size[1]))
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+        driver.frame()
+        screen = pygame.Rect((0, 0), driver.app.size)
+        assert all(screen.contains(t.rect) for t in driver.scene.targets), size
+    driver.key(pygame.K_F11)
+    assert driver.app.settings.fullscreen
+    driver.key(pygame.K_F11)
+    assert not driver.app.settings.fullscreen
+    driver.frame(3)
+    assert type(driver.scene).__name__ == "PlayScene"
+
+
+def test_a_match_resumes_after_a_restart(tmp_path: Path) -> None:
+    first = Driver(tmp_path)
+    first.start("mulino:misto")
+    for _ in range(5):
+        first.play_one()
+    saved = first.scene.match.state.digest()
+    pygame.event.clear()
+    second = Driver(tmp_path)
+    second.press("resume")
+    assert second.scene.match.state.digest() == saved
+
+
+def test_a_damaged_save_is_set_aside_with_a_notice(tmp_path: Path) -> None:
+    first = Driver(tmp_path)
+    first.start("dama:classic")
+    first.play_one()
+    path = first.app.saves.current_path
+    path.write_bytes(path.read_bytes()[:-7])
+    second = Driver(tmp_path)
+    assert "damaged" in second.scene.subtitle()
+    assert "resume" not in [t.name for t in second.scene.targets]
+
+
+def test_settings_persist_and_translate_the_screens(tmp_path: Path) -> None:
+    first = Driver(tmp_path)
+    first.press("settings")
+    first.press("language")  # English → Italiano
+    assert first.app.settings.language == "it"
+    first.press("back")
+    assert first.target("new game").draw is not None
+    second = Driver(tmp_path)
+    assert second.app.settings.language == "it"
+    from game.i18n import _
+
+    assert _("New game") == "Nuova partita"
+    second.press("settings")
+    second.press("language")
+    second.press("language")  # back to English for the other tests
+    assert second.app.settings.language == "en"
+
+
+def test_rules_screen_for_every_game(driver: Driver) -> None:
+    from game.rules import VARIANTS
+
+    driver.press("rules")
+    for name in VARIANTS:
+        driver.press(name)
+        driver.frame()
+        assert type(driver.scene).__name__ == "RulesScene"
+        driver.press("back")
