@@ -29,7 +29,7 @@ class Driver:
         self.app = App(Paths(home / "config", home / "data"), size=size, fullscreen=False)
         self.app.push(TitleScene(self.app))
         self.rng = random.Random(seed)
-        self.inputs = ("mouse", "touch")
+        self.inputs = ("mouse", "touch", "keyboard")
         self.frames = 0
 
     # -- low level ------------------------------------------------------------------------
@@ -80,11 +80,38 @@ class Driver:
         self.frame()
 
     def tap(self, pos: tuple[int, int]) -> None:
-        """Tap with the mouse or a finger, alternating at random."""
-        if self.rng.choice(self.inputs) == "touch":
+        """Tap with the mouse, a finger, or the arrow keys and Enter, at random."""
+        way = self.rng.choice(self.inputs)
+        target = self.scene.target_at(pos)
+        if way == "keyboard" and target is not None and target.enabled():
+            self.keyboard_to(target)
+        elif way == "touch":
             self.touch(pos)
         else:
             self.click(pos)
+
+    def keyboard_to(self, goal) -> None:
+        """Move the focus to ``goal`` with arrow keys only, then press Enter."""
+        from game.client.widgets import nearest
+
+        keys = {(1, 0): pygame.K_RIGHT, (-1, 0): pygame.K_LEFT, (0, 1): pygame.K_DOWN,
+                (0, -1): pygame.K_UP}
+        if self.scene.focus not in self.scene.targets:
+            self.key(pygame.K_DOWN)  # the first arrow puts the focus on the first target
+        start = self.scene.focus
+        paths, frontier = {id(start): []}, [start]
+        while frontier and id(goal) not in paths:
+            current = frontier.pop(0)
+            for step, key in keys.items():
+                after = nearest(self.scene.targets, current, *step)
+                if after is not None and id(after) not in paths:
+                    paths[id(after)] = [*paths[id(current)], key]
+                    frontier.append(after)
+        assert id(goal) in paths, f"{goal.name} cannot be reached with the arrow keys"
+        for key in paths[id(goal)]:
+            self.key(key)
+        assert self.scene.focus is goal
+        self.key(pygame.K_RETURN)
 
     def target(self, name: str):
         for target in self.scene.targets:
