@@ -94,8 +94,12 @@ class Driver:
         """Move the focus to ``goal`` with arrow keys only, then press Enter."""
         from game.client.widgets import nearest
 
-        keys = {(1, 0): pygame.K_RIGHT, (-1, 0): pygame.K_LEFT, (0, 1): pygame.K_DOWN,
-                (0, -1): pygame.K_UP}
+        keys = {
+            (1, 0): pygame.K_RIGHT,
+            (-1, 0): pygame.K_LEFT,
+            (0, 1): pygame.K_DOWN,
+            (0, -1): pygame.K_UP,
+        }
         if self.scene.focus not in self.scene.targets:
             self.key(pygame.K_DOWN)  # the first arrow puts the focus on the first target
         start = self.scene.focus

@@ -178,3 +178,25 @@ def test_rules_screen_for_every_game(driver: Driver) -> None:
         driver.frame()
         assert type(driver.scene).__name__ == "RulesScene"
         driver.press("back")
+
+
+def test_finished_matches_replay_step_by_step_and_export_as_pdn(tmp_path: Path) -> None:
+    drive = Driver(tmp_path, seed=4)
+    drive.start("dama:classic")
+    drive.play_to_the_end()
+    match = drive.scene.match
+    drive.press("title")
+    drive.press("finished")
+    drive.press("finished 0")
+    replay = drive.scene
+    assert replay.step == len(match.states) - 1
+    drive.press("start")
+    assert replay.preview.state.digest() == match.states[0].digest()
+    drive.press("next")
+    drive.press("next")
+    assert replay.preview.state.digest() == match.states[2].digest()
+    drive.press("export")
+    [exported] = (tmp_path / "data" / "exports").glob("*.pdn")
+    text = exported.read_text()
+    assert '[GameType "Dama"]' in text and "1. " + match.record.actions[0] in text
+    assert text.split()[-1] in ("1-0", "0-1", "1/2-1/2")

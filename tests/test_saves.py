@@ -64,7 +64,7 @@ def test_a_finished_match_moves_to_the_finished_ones(tmp_path: Path) -> None:
     store.save(match)
     assert not store.current_path.exists()
     [finished] = store.finished()
-    assert finished.state.result().reason == "agreement"
+    assert finished.match.state.result().reason == "agreement"
 
 
 def test_atomic_write_replaces_whole_files(tmp_path: Path) -> None:

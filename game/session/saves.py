@@ -68,6 +68,15 @@ class Resumed:
     problem: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished match on disk, with when it was saved (seconds since the epoch)."""
+
+    path: Path
+    match: Match
+    saved_at: float
+
+
 class SaveStore:
     """The saves in one directory (the user's data directory, or a test's temporary one)."""
 
@@ -105,14 +114,16 @@ class SaveStore:
             log.warning("%s: %s", message, error)
             return Resumed(None, message)
 
-    def finished(self) -> list[Match]:
-        """The finished matches that can be read, oldest first (damaged ones are skipped)."""
+    def finished(self) -> list[Finished]:
+        """The finished matches that can be read, newest first (damaged ones are skipped)."""
         matches = []
-        for path in sorted((self.directory / FINISHED).glob("*.tavolo"), key=_mtime):
+        for path in sorted((self.directory / FINISHED).glob("*.tavolo"), key=_mtime, reverse=True):
             try:
-                matches.append(Match.from_bytes(unseal(path.read_bytes(), path.name)))
+                match = Match.from_bytes(unseal(path.read_bytes(), path.name))
             except (OSError, SaveError, RulesError) as error:
                 log.warning("skipping finished match %s: %s", path.name, error)
+                continue
+            matches.append(Finished(path, match, _mtime(path)))
         return matches
 
     def discard_current(self) -> None:

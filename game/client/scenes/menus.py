@@ -68,6 +68,7 @@ class MenuScene(Scene):
 class TitleScene(MenuScene):
     def __init__(self, app, notice: str | None = None) -> None:
         self.resumable: Resumed = app.saves.resume()
+        self.has_finished = bool(app.saves.finished())
         self.notice = notice or self.resumable.problem or ""
         super().__init__(app)
 
@@ -78,21 +79,26 @@ class TitleScene(MenuScene):
         items: list[Item] = []
         match = self.resumable.match
         if match is not None:
+            title = variant_title(match.variant.name)
             items.append(
                 (
-                    lambda: _("Resume {game}").format(game=variant_title(match.variant.name)),
+                    lambda: _("Resume {game}").format(game=title),
                     self._resume,
                     lambda: True,
                     "resume",
                 )
             )
-        items += [
+        items.append(
             (
                 lambda: _("New game"),
                 lambda: self.app.push(ChooseScene(self.app)),
                 lambda: True,
                 "new game",
-            ),
+            )
+        )
+        if self.has_finished:
+            items.append((lambda: _("Finished matches"), self._finished, lambda: True, "finished"))
+        items += [
             (
                 lambda: _("Rules"),
                 lambda: self.app.push(RulesIndexScene(self.app)),
@@ -115,6 +121,11 @@ class TitleScene(MenuScene):
         match = self.resumable.match
         if match is not None:
             self.app.push(PlayScene(self.app, match))
+
+    def _finished(self) -> None:
+        from game.client.scenes.replay import FinishedScene
+
+        self.app.push(FinishedScene(self.app))
 
     def back(self) -> None:
         """Escape on the title screen does nothing: quitting is a button."""

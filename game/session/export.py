@@ -1,0 +1,64 @@
+"""A finished match as a move list to keep or share: PDN for the Dama games, the Tavolo
+record format (docs/NOTATION.md) with its result for the others."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from game.rules import Outcome
+from game.session.match import Match
+
+PDN_GAME_TYPE = {
+    "dama:classic": "Dama",
+    "dama:mangia": "Mangia la dama",
+    "dama:lupo": "Lupo e pecore",
+}
+
+
+def export_text(match: Match, when: float | None = None) -> str:
+    """The move list of ``match``; ``when`` (epoch seconds) dates it."""
+    if match.variant.name in PDN_GAME_TYPE:
+        return _pdn(match, when)
+    result = match.state.result()
+    tail = f"# result: {result}\n" if result else ""
+    return match.record.to_text() + tail
+
+
+def _pdn(match: Match, when: float | None) -> str:
+    result = match.state.result()
+    score = "*"
+    if result is not None:
+        score = {
+            (Outcome.WIN, Outcome.LOSS): "1-0",
+            (Outcome.LOSS, Outcome.WIN): "0-1",
+            (Outcome.DRAW, Outcome.DRAW): "1/2-1/2",
+        }.get(result.outcomes, "*")
+    date = "????.??.??" if when is None else datetime.fromtimestamp(when, UTC).strftime("%Y.%m.%d")
+    headers = [
+        '[Event "Tavolo"]',
+        f'[Date "{date}"]',
+        '[White "White"]',
+        '[Black "Black"]',
+        f'[Result "{score}"]',
+        f'[GameType "{PDN_GAME_TYPE[match.variant.name]}"]',
+        *(f'[Option "{k}={str(v).lower()}"]' for k, v in match.variant.options),
+    ]
+    moves, number = [], 1
+    # A draw by agreement or a resignation shows in the result, not among the moves.
+    actions = [a for a in match.record.actions if a != "draw" and not a.startswith("resign")]
+    while actions and actions[0].startswith(("wolf", "@")):  # Lupo: lot and placing, as notes
+        moves.append(f"{{{actions.pop(0)}}}")
+    for index in range(0, len(actions), 2):
+        pair = " ".join(actions[index : index + 2])
+        moves.append(f"{number}. {pair}")
+        number += 1
+    moves.append(score)
+    lines, line = [], ""
+    for word in " ".join(moves).split(" "):
+        if len(line) + len(word) + 1 > 79:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    return "\n".join([*headers, "", *lines]) + "\n"
