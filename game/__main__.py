@@ -1,6 +1,7 @@
 """``tavolo``: start the game.
 
-    tavolo [--fullscreen | --windowed] [--size WIDTHxHEIGHT] [--language en|it|de] [--home DIR]
+    tavolo [--fullscreen | --windowed] [--size WIDTHxHEIGHT] [--language en|it|de]
+           [--home DIR] [--start GAME[:VARIANT] [--players N]]
 
 Settings are kept in the user's config directory and matches in the user's data directory
 (``--home DIR``, or the environment variable TAVOLO_HOME, puts both under DIR instead).
@@ -42,7 +43,24 @@ def parse(argv: list[str]) -> argparse.Namespace:
         default=os.environ.get("TAVOLO_HOME"),
         help="keep settings and saves under this directory",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--start",
+        metavar="GAME",
+        help="open a new match of GAME at once, "
+        "e.g. dama:mangia (see 'python -m game.rules games')",
+    )
+    parser.add_argument("--players", type=int, help="players for --start (Numeri: 2-4)")
+    args = parser.parse_args(argv)
+    if args.start is not None:
+        from game.rules import RulesError, variant
+
+        try:
+            args.start = variant(args.start, args.players)
+        except RulesError as error:
+            parser.error(str(error))
+    elif args.players is not None:
+        parser.error("--players goes with --start")
+    return args
 
 
 def paths(home: Path | None):
@@ -67,6 +85,16 @@ def main(argv: list[str] | None = None) -> int:
 
         app.settings.language = i18n.set_language(args.language)
     app.push(TitleScene(app))
+    if args.start is not None:
+        import random
+
+        from game.client.scenes.play import PlayScene
+        from game.session.match import Match
+        from game.session.seats import Seat
+
+        seats = [Seat() for _ in range(args.start.players)]
+        match = Match.new(args.start, seats, random.SystemRandom().getrandbits(62))
+        app.push(PlayScene(app, match))
     return app.run()
 
 
