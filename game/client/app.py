@@ -7,6 +7,7 @@ The loop draws at most ``fps`` frames a second while something moves, and sleeps
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -156,6 +157,10 @@ class App:
         pygame.display.flip()
 
     def run(self) -> int:
+        if os.environ.get("TAVOLO_EXIT_AFTER_FIRST_FRAME"):  # for tools/bench.py startup
+            self.frame()
+            print("first frame", flush=True)
+            return 0
         while self.running:
             if not self.scene.animating:
                 event = pygame.event.wait(IDLE_WAIT_MS)

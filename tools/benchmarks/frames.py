@@ -1,0 +1,229 @@
+"""``python tools/bench.py frames``: frame times of each game's busiest animation at 1920×1080.
+
+Each game's animation is played ``repeat`` times — the five Ausgeblockt dice tumbling, a Dama
+multiple capture, a Mulino mill closing (the line flashes), a Numeri pawn hopping far — and
+every frame's update and drawing is timed.  It runs twice, each in its own process:
+``headless`` (SDL's dummy video driver: drawing only) and ``x11`` (a real window on an X
+server, Xvfb started here if there is no DISPLAY: drawing plus presentation with
+``pygame.display.flip``), and on X11 again with SDL's accelerated presentation forced back
+on, to compare it with the client's default.  It also measures the CPU the idle app uses
+while it waits for input.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SIZE = (1920, 1080)
+STEP = 1 / 60
+
+
+def bench_frames(repeat: int) -> dict:
+    from tools.benchmarks.common import machine
+
+    report: dict = {
+        "benchmark": "frames",
+        "size": "1920x1080",
+        "machine": machine(),
+        "target_p99_ms": 8.0,
+    }
+    report["headless"] = _run_worker("headless", repeat, {})
+    report["x11"] = _on_x_server(lambda env: _run_worker("x11", repeat, env))
+    report["x11_sdl_accelerated_presentation"] = _on_x_server(
+        lambda env: _run_worker("x11", repeat, {**env, "SDL_FRAMEBUFFER_ACCELERATION": "1"})
+    )
+    return report
+
+
+def _run_worker(mode: str, repeat: int, env: dict) -> dict:
+    command = [
+        sys.executable,
+        str(ROOT / "tools" / "bench.py"),
+        "frames",
+        "--worker",
+        mode,
+        "--repeat",
+        str(repeat),
+    ]
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1", **env},
+        check=False,
+    )
+    if done.returncode != 0:
+        return {"error": done.stderr.strip()[-1500:]}
+    import json
+
+    return json.loads(done.stdout)
+
+
+def _on_x_server(run) -> dict:
+    if os.environ.get("DISPLAY"):
+        return run({})
+    if shutil.which("Xvfb") is None:
+        return {"error": "no DISPLAY and no Xvfb (apt-get install xvfb)"}
+    display = ":97"
+    server = subprocess.Popen(
+        ["Xvfb", display, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(1.0)
+        return run({"DISPLAY": display})
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+# -- inside the worker process -----------------------------------------------------------
+
+
+def worker(mode: str, repeat: int) -> dict:
+    if mode == "headless":
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from game.client.app import App, Paths
+    from tools.benchmarks.common import percentiles
+
+    home = Path(tempfile.mkdtemp())
+    app = App(Paths(home / "c", home / "d"), size=SIZE, fullscreen=False)
+    present = mode == "x11"
+    results = {
+        "video_driver": pygame.display.get_driver(),
+        "framebuffer_acceleration": os.environ.get("SDL_FRAMEBUFFER_ACCELERATION", "(SDL default)"),
+    }
+    for name, scenario in SCENARIOS.items():
+        samples: list[float] = []
+        for rep in range(repeat):
+            scene, trigger = scenario(app, rep)
+            app.reset(scene)
+            app.frame(STEP)
+            trigger()
+            while scene.view.animating:
+                began = time.perf_counter()
+                scene.update(STEP)
+                scene.draw(app.screen)
+                if present:
+                    pygame.display.flip()
+                samples.append(time.perf_counter() - began)
+                pygame.event.pump()
+        results[name] = percentiles(samples)
+    results["idle_cpu_percent"] = _idle_cpu(app)
+    return results
+
+
+def _idle_cpu(app) -> float:
+    """Share of one core the app uses over two seconds with nothing to do."""
+    import pygame
+
+    from game.client.scenes.menus import TitleScene
+
+    app.reset(TitleScene(app))
+    app.running = True
+    pygame.time.set_timer(pygame.QUIT, 2000, loops=1)
+    cpu, wall = time.process_time(), time.perf_counter()
+    app.run()
+    return round(100 * (time.process_time() - cpu) / (time.perf_counter() - wall), 1)
+
+
+def _match(name: str, players: int, want, seed: int):
+    """A match played at random from ``seed`` until ``want(state)`` names an action."""
+    from game.dice import random_action
+    from game.rules import variant
+    from game.session.match import Match
+    from game.session.seats import Seat
+
+    for attempt in range(200):
+        match = Match.new(variant(name, players), [Seat()] * players, seed + attempt)
+        rng = random.Random(seed + attempt)
+        while not match.state.is_terminal():
+            state = match.state
+            if state.is_chance():
+                match.roll()
+                continue
+            action = want(state)
+            if action is not None:
+                return match, action
+            match.play(random_action(state, rng))
+    raise RuntimeError(f"no position found for {name}")
+
+
+def _dice(app, rep: int):
+    from game.client.scenes.play import PlayScene
+    from game.rules import variant
+    from game.session.match import Match
+    from game.session.seats import Seat
+
+    match = Match.new(variant("ausgeblockt", 2, {"first": 1}), [Seat(), Seat()], rep)
+    scene = PlayScene(app, match)
+    return scene, scene.roll
+
+
+def _capture(app, rep: int):
+    from game.client.scenes.play import PlayScene
+    from game.rules.checkerboard import SQUARES, decode_path
+
+    def multi(state):
+        for action in state.legal_actions():
+            if action >= SQUARES and action & 1 and len(decode_path(action)[0]) >= 3:
+                return action
+        return None
+
+    match, action = _match("dama:classic", 2, multi, 100 + rep)
+    scene = PlayScene(app, match)
+    return scene, lambda: scene.submit(action)
+
+
+def _mill(app, rep: int):
+    from game.client.scenes.play import PlayScene
+
+    def closing(state):
+        for action in state.legal_actions():
+            if action >= 24 and state.apply(action).stage == 1:
+                return action
+        return None
+
+    match, action = _match("mulino:classic", 2, closing, 300 + rep)
+    scene = PlayScene(app, match)
+    return scene, lambda: scene.submit(action)
+
+
+def _hop(app, rep: int):
+    from game.client.scenes.play import PlayScene
+    from game.rules.numeri import CHOOSE
+
+    def far(state):
+        if state.stage != CHOOSE:
+            return None
+        for action in state.legal_actions():
+            if action < 10:
+                at = state.pawns[state.side][action - 1]
+                if state._destination(state.occupied, at) - at >= 8:
+                    return action
+        return None
+
+    match, action = _match("numeri", 4, far, 500 + rep)
+    scene = PlayScene(app, match)
+    return scene, lambda: scene.submit(action)
+
+
+SCENARIOS = {
+    "ausgeblockt: five dice rolling": _dice,
+    "dama: multiple capture": _capture,
+    "mulino: mill closing and flashing": _mill,
+    "numeri: pawn hopping far": _hop,
+}
