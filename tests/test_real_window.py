@@ -1,0 +1,74 @@
+"""The installed ``tavolo`` command in a real X11 window (on Xvfb): the board is drawn."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+TOOLS = ("Xvfb", "xwininfo", "import")
+DISPLAY = ":83"
+
+
+@pytest.fixture
+def x_server():
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must provide {missing} (.ci/run installs them)")
+        pytest.skip(f"needs {missing}: apt-get install xvfb x11-utils imagemagick")
+    server = subprocess.Popen(
+        ["Xvfb", DISPLAY, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(0.5)
+    yield {**os.environ, "DISPLAY": DISPLAY}
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def test_installed_tavolo_draws_the_board_in_a_real_window(x_server, tmp_path: Path) -> None:
+    tavolo = Path(sys.executable).parent / "tavolo"
+    assert tavolo.exists(), "the tavolo command is installed with the package"
+    env = {**x_server, "SDL_AUDIODRIVER": "dummy", "TAVOLO_HOME": str(tmp_path)}
+    env.pop("SDL_VIDEODRIVER", None)  # a real window, not the dummy driver
+    game = subprocess.Popen(
+        [tavolo, "--start", "dama:classic", "--size", "1280x720"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(100):
+            tree = subprocess.run(
+                ["xwininfo", "-root", "-tree"],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if '"Tavolo"' in tree.stdout:
+                break
+            assert game.poll() is None, game.stdout.read().decode() if game.stdout else ""
+            time.sleep(0.1)
+        else:
+            pytest.fail("no Tavolo window appeared")
+        time.sleep(1.0)
+        shot = tmp_path / "shot.png"
+        subprocess.run(["import", "-window", "root", str(shot)], env=env, check=True, timeout=30)
+    finally:
+        game.terminate()
+        game.wait(timeout=10)
+    image = pygame.image.load(str(shot))
+    assert image.get_size() == (1280, 720)
+    colours = {tuple(image.get_at((x, y)))[:3] for x in range(0, 1280, 8) for y in range(0, 720, 8)}
+    assert len(colours) > 50, "the frame is blank or nearly one colour"
+    light, dark = (233, 214, 176), (118, 84, 58)  # the checkerboard's squares
+    assert light in colours and dark in colours, "no checkerboard in the window"
