@@ -52,8 +52,8 @@ def result_headline(result: Result, seat_names: list[str]) -> str:
     if not winners:
         return _("Draw")
     if len(winners) == 1:
-        return _("{name} wins").format(name=seat_names[winners[0]])
-    return _("{names} share the win").format(names=", ".join(seat_names[w] for w in winners))
+        return _("Winner: {name}").format(name=seat_names[winners[0]])
+    return _("Shared win: {names}").format(names=", ".join(seat_names[w] for w in winners))
 
 
 def seat_names(state: State) -> list[str]:

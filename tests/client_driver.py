@@ -193,12 +193,16 @@ class Driver:
             if action == SHEET_PASS:
                 return ["pass"]
             if action >= REROLL_BASE:
-                wanted, places = list(dice_of(action - REROLL_BASE)), []
+                kept = list(state.dice)
+                for face in dice_of(action - REROLL_BASE):
+                    kept.remove(face)
+                aside = set()
                 for slot, face in enumerate(view.slots):
-                    if face in wanted:
-                        wanted.remove(face)
-                        places.append(view.die_rect(slot).center)
-                return [*places, "reroll"]
+                    if face in kept:
+                        kept.remove(face)
+                        aside.add(slot)
+                changes = sorted(aside ^ view.held)  # tap to set aside, or to take back
+                return [*(view.die_rect(slot).center for slot in changes), "reroll"]
             return [view.cell_center(action)]
         if action > 9:  # numeri: a split, from the panel or by tapping both pawns
             if self.rng.random() < 0.5:

@@ -75,10 +75,10 @@ def test_switching_language_translates_names_and_results() -> None:
     assert i18n.set_language("de") == "de"
     assert variant_title("mulino:classic") == "Mühle"
     result = Result((Outcome.WIN, Outcome.LOSS), "no_moves")
-    assert result_headline(result, ["Anna", "Ben"]) == "Anna gewinnt"
+    assert result_headline(result, ["Anna", "Ben"]) == "Sieger: Anna"
     i18n.set_language("en")
     assert result_headline(Result((Outcome.WIN,) * 2, "end_spaces"), ["A", "B"]) == (
-        "A, B share the win"
+        "Shared win: A, B"
     )
 
 

@@ -89,6 +89,17 @@ def rules_text(name: str) -> str:
             "and gives one more move, which you may decline."
         ),
     }
+    if name == "dama:lupo":
+        return "\n".join(
+            [
+                variants[name],
+                _(
+                    "The sheep start on the four dark squares of the first row. The wolf's side "
+                    "places the wolf on any free dark square; then the sheep move first, one side "
+                    "after the other."
+                ),
+            ]
+        )
     if name in variants:
-        paragraphs = [variants[name], *paragraphs] if name != "dama:lupo" else [variants[name]]
+        paragraphs = [variants[name], *paragraphs]
     return "\n".join(paragraphs)

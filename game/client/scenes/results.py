@@ -92,8 +92,8 @@ class ResultsScene(Scene):
     ) -> None:
         u = self.u
         body = theme.font(u)
-        head = [_("Pawn")] + [str(p) for p in PAWNS] + [_("Total")]
-        for col, text in enumerate(head):
+        surface.blit(body.render(_("Pawn"), True, self.palette.muted), (x + 1.5 * u, y))
+        for col, text in enumerate([*(str(p) for p in PAWNS), _("Total")], start=1):
             surface.blit(body.render(text, True, self.palette.muted), (x + 7 * u + col * 4 * u, y))
         for seat, own in enumerate(state.pawns):
             y += round(1.6 * u)

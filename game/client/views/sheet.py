@@ -1,7 +1,8 @@
 """The Ausgeblockt sheet and its five dice.
 
-The dice keep their places in the tray: tapping one marks it to be rolled again (it lifts),
-"Roll again" rolls the marked ones, which tumble and settle on what the engine received.
+The dice keep their places in the tray: tapping one sets it aside (it moves down, framed),
+tapping it again takes it back; "Roll again" rolls every die not set aside, and they tumble
+and settle on what the engine received.
 Then the cells the throw allows are ringed; tap one to mark it in pencil, or pass.
 """
 
@@ -40,7 +41,7 @@ class SheetView(BoardView):
     def __init__(self, play) -> None:
         super().__init__(play)
         self.slots: list[int] = []  # the faces of the five dice, in their tray places
-        self.chosen: set[int] = set()  # tray places marked to roll again
+        self.held: set[int] = set()  # tray places of the dice set aside (not rolled again)
         self.rolling: set[int] = set()  # tray places this player sent to roll again
         self.tumble: tuple[Tween, set[int]] | None = None
         self._sparkle = random.Random()  # only for the look of tumbling dice
@@ -105,8 +106,10 @@ class SheetView(BoardView):
         assert isinstance(state, AusgeblocktState)
         highlight = self.play.highlight_cells
         for cell in range(CELLS):
-            if highlight >> cell & 1:
-                pygame.draw.rect(surface, self.palette.accent, self.cell_rect(cell), 0)
+            if highlight >> cell & 1:  # translucent, so the marks beneath still show
+                glow = pygame.Surface((self.cell, self.cell), pygame.SRCALPHA)
+                glow.fill((*self.palette.accent, 120))
+                surface.blit(glow, self.cell_rect(cell))
         starts = set(state.starts(0) + state.starts(1))
         for seat, mark in enumerate(("mark_x", "mark_o")):
             for cell in range(CELLS):
@@ -133,13 +136,13 @@ class SheetView(BoardView):
                 face = self._sparkle.choice(list(FACE_SPRITES))
                 angle = self._sparkle.uniform(-35, 35)
                 rect = rect.move(0, -round(self.die_size * 0.3 * (1 - self.tumble[0].t)))
-            elif slot in self.chosen:
-                rect = rect.move(0, -self.die_size // 5)
+            elif slot in self.held:
+                rect = rect.move(0, self.die_size // 4)  # set aside
             die = sprite(FACE_SPRITES[face], self.die_size)
             if angle:
                 die = pygame.transform.rotate(die, angle)
             surface.blit(die, die.get_rect(center=rect.center))
-            if slot in self.chosen:
+            if slot in self.held:
                 pygame.draw.rect(
                     surface,
                     self.palette.focus,
@@ -152,7 +155,7 @@ class SheetView(BoardView):
         """Keep the tray in step with the engine's multiset of faces."""
         if sorted(self.slots) != list(state.dice):
             self.slots = list(state.dice)
-            self.chosen.clear()
+            self.held.clear()
 
     # -- input ----------------------------------------------------------------------------
 
@@ -179,7 +182,7 @@ class SheetView(BoardView):
                     "reroll",
                     lambda: _("Roll again"),
                     self._reroll,
-                    lambda: self._dice_open() and bool(self.chosen),
+                    lambda: self._dice_open() and len(self.held) < 5,
                 ),
                 Control("stop", lambda: _("Stop"), lambda: self.submit(STOP), self._dice_open),
                 Control(
@@ -208,11 +211,12 @@ class SheetView(BoardView):
         )
 
     def tap_die(self, slot: int) -> None:
-        self.chosen ^= {slot}
+        """Set a die aside, or take it back to be rolled again."""
+        self.held ^= {slot}
 
     def _reroll(self) -> None:
-        faces = tuple(sorted(self.slots[s] for s in self.chosen))
-        self.rolling = set(self.chosen)
+        self.rolling = set(range(5)) - self.held
+        faces = tuple(sorted(self.slots[s] for s in self.rolling))
         self.submit(REROLL_BASE + dice_code(faces))
 
     def tap_cell(self, cell: int) -> None:
@@ -228,7 +232,7 @@ class SheetView(BoardView):
             self.play.gentle_cue(self.cell_rect(cell))
 
     def clear_selection(self) -> None:
-        self.chosen.clear()
+        self.held.clear()
 
     # -- animation ------------------------------------------------------------------------
 
@@ -237,12 +241,13 @@ class SheetView(BoardView):
         if before.stage == ROLL:
             if len(self.slots) != 5 or not before.kept:
                 self.slots, rolled = [1] * 5, set(range(5))
+                self.held.clear()  # a new turn: nothing is set aside yet
             else:
                 rolled = self._rolled_places(before.kept)
             for slot, face in zip(sorted(rolled), dice_of(action), strict=True):
                 self.slots[slot] = face
+            self.held -= rolled  # what was rolled is no longer aside
             self.rolling = set()
-            self.chosen.clear()
             tween = Tween(0.7)
             self.tumble = (tween, rolled)
             self.tweens.append(tween)
@@ -253,9 +258,8 @@ class SheetView(BoardView):
     def _rolled_places(self, kept: tuple[int, ...]) -> set[int]:
         """The tray places that were rolled again: the ones this player chose, or else the
         dice left over once the kept faces are matched (for choices made elsewhere)."""
-        chosen_faces = sorted(self.slots[s] for s in self.rolling)
         others = sorted(f for s, f in enumerate(self.slots) if s not in self.rolling)
-        if self.rolling and others == list(kept) and len(chosen_faces) == 5 - len(kept):
+        if self.rolling and others == list(kept):
             return set(self.rolling)
         remaining, rolled = list(kept), set()
         for slot, face in enumerate(self.slots):
