@@ -129,11 +129,14 @@ class Driver:
 
     # -- a whole match --------------------------------------------------------------------
 
-    def start(self, variant: str, players: int | None = None) -> None:
+    def start(self, variant: str, players: int | None = None, options: dict | None = None) -> None:
         self.press("new game")
         self.press(variant)
         while players is not None and self.scene.players != players:
             self.press("players")
+        for option, value in (options or {}).items():
+            while self.scene.options[option] != value:
+                self.press(option)
         self.press("start")
         self.settle()
 

@@ -12,11 +12,7 @@ from game.rules import every_setup
 
 from .client_driver import Driver
 
-SETUPS = [
-    (v.name, v.players)
-    for v in every_setup()
-    if not (v.name == "dama:classic" and v.option("huffing"))
-]
+SETUPS = [(v.name, v.players, dict(v.options)) for v in every_setup()]
 
 
 @pytest.fixture
@@ -26,11 +22,15 @@ def driver(tmp_path: Path):
     pygame.event.clear()
 
 
-@pytest.mark.parametrize(("name", "players"), SETUPS, ids=[f"{n}-{p}" for n, p in SETUPS])
-def test_a_whole_match_from_title_to_results(tmp_path: Path, name: str, players: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "players", "options"), SETUPS, ids=[v.describe() for v in every_setup()]
+)
+def test_a_whole_match_from_title_to_results(
+    tmp_path: Path, name: str, players: int, options: dict
+) -> None:
     drive = Driver(tmp_path, seed=players)
     drive.settle()
-    drive.start(name, players if name == "numeri" else None)
+    drive.start(name, players if name == "numeri" else None, options)
     assert type(drive.scene).__name__ == "PlayScene"
     match = drive.scene.match
     drive.play_to_the_end()

@@ -4,12 +4,15 @@ resolution from 1024×600 to 3840×2160 lays out the same way, sharp at its own 
 from __future__ import annotations
 
 import io
+import logging
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import pygame
 
-from game.resources import asset_bytes
+from game.resources import MissingAssetError, asset_bytes
+
+log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
 
@@ -69,8 +72,13 @@ def _font_bytes(bold: bool) -> bytes:
 
 @cache
 def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """The game's font at ``size`` pixels (DejaVu Sans, shipped under assets/fonts)."""
-    return pygame.font.Font(io.BytesIO(_font_bytes(bold)), max(8, size))
+    """The game's font at ``size`` pixels (DejaVu Sans, shipped under assets/fonts), or
+    pygame's own font if that file is missing (logged once per size)."""
+    try:
+        return pygame.font.Font(io.BytesIO(_font_bytes(bold)), max(8, size))
+    except (MissingAssetError, OSError, pygame.error) as error:
+        log.error("font unavailable (%s): using pygame's default font", error)
+        return pygame.font.Font(None, max(8, size))
 
 
 def unit(size: tuple[int, int]) -> int:

@@ -1,0 +1,63 @@
+"""Player settings: persisted, and a bad file or value falls back to defaults with a log."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from game.client.settings import Settings
+
+
+def test_settings_round_trip(tmp_path: Path) -> None:
+    settings = Settings(
+        language="de", volume=0.25, fullscreen=True, animation_speed=2.0, colour_blind=True
+    )
+    settings.save(tmp_path / "settings.json")
+    assert Settings.load(tmp_path / "settings.json") == settings
+
+
+def test_missing_file_gives_defaults(tmp_path: Path) -> None:
+    assert Settings.load(tmp_path / "none.json") == Settings()
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '"text"'])
+def test_damaged_file_gives_defaults_with_a_message(
+    tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(text)
+    with caplog.at_level(logging.WARNING):
+        assert Settings.load(path) == Settings()
+    assert "using the defaults" in caplog.text
+
+
+def test_bad_values_fall_back_one_by_one(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(
+        '{"language": "klingon", "volume": 7, "fullscreen": "yes", '
+        '"animation_speed": 1.0, "colour_blind": true, "unknown": 1}'
+    )
+    with caplog.at_level(logging.WARNING):
+        settings = Settings.load(path)
+    assert settings == Settings(colour_blind=True)
+    assert "language='klingon'" in caplog.text and "volume=7" in caplog.text
+
+
+def test_missing_font_falls_back_to_pygames_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pygame
+
+    from game.client import theme
+
+    pygame.font.init()
+    theme.font.cache_clear()
+    theme._font_bytes.cache_clear()
+    monkeypatch.setattr(
+        theme, "asset_bytes", lambda path: (_ for _ in ()).throw(theme.MissingAssetError(path))
+    )
+    try:
+        assert theme.font(20).size("Tavolo")[0] > 0
+    finally:
+        theme.font.cache_clear()
+        theme._font_bytes.cache_clear()
