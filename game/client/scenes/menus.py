@@ -138,15 +138,14 @@ class ChooseScene(MenuScene):
         return _("Choose a game")
 
     def items(self) -> list[Item]:
-        return [
-            (
-                lambda n=name: variant_title(n),
-                lambda n=name: self.app.push(SetupScene(self.app, n)),
-                lambda: True,
-                name,
-            )
+        games: list[Item] = [
+            (lambda n=name: variant_title(n), lambda n=name: self.choose(n), lambda: True, name)
             for name in VARIANTS
-        ] + [(lambda: _("Back"), self.app.pop, lambda: True, "back")]
+        ]
+        return [*games, (lambda: _("Back"), self.app.pop, lambda: True, "back")]
+
+    def choose(self, name: str) -> None:
+        self.app.push(SetupScene(self.app, name))
 
 
 class SetupScene(MenuScene):
@@ -338,16 +337,8 @@ class RulesIndexScene(ChooseScene):
     def title(self) -> str:
         return _("Rules")
 
-    def items(self) -> list[Item]:
-        return [
-            (
-                lambda n=name: variant_title(n),
-                lambda n=name: self.app.push(RulesScene(self.app, n)),
-                lambda: True,
-                name,
-            )
-            for name in VARIANTS
-        ] + [(lambda: _("Back"), self.app.pop, lambda: True, "back")]
+    def choose(self, name: str) -> None:
+        self.app.push(RulesScene(self.app, name))
 
 
 class RulesScene(Scene):
