@@ -191,3 +191,19 @@ def test_ceylonese_extra_actions_that_close_mills_grant_again() -> None:
     assert moved.stage == 1 and moved.to_move == 0
     extra = play(moved, "xe5")
     assert extra.to_move == 0 and "pass" in legal(extra)
+
+
+def test_misto_a_player_with_an_empty_hand_moves_while_the_other_still_places() -> None:
+    fields = [[0b111, 0b111 << 8], [0, 2], 1, 0, 0, [], None]
+    state = MulinoState.from_fields(MISTO, fields)  # Black places…
+    after = play(state, "c3")
+    assert after.to_move == 0 and "a1-a4" in legal(after)  # …and White, with none, moves
+
+
+def test_misto_repetition_counts_while_pieces_are_still_in_hand() -> None:
+    state = play(new_game("mulino:misto"), "a1 g7")
+    shuffle = "a1-a4 g7-g4 a4-a1 g4-g7"
+    twice = play(state, shuffle)
+    assert not twice.is_terminal()
+    third = play(twice, "a1-a4 g7-g4 a4-a1 g4-g7")
+    assert third.result().reason == "repetition"

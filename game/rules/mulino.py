@@ -155,7 +155,8 @@ class MulinoState(State):
     ) -> MulinoState:
         """A position set up by hand, the pieces given by point names: ``"a1 d1 g1"``."""
         men = (_points_mask(white), _points_mask(black))
-        history = [men[0] | men[1] << 24 | side << 48] if hand == (0, 0) else []
+        repeats = hand == (0, 0) or variant.name == "mulino:misto"
+        history = [position_key(men, hand, side)] if repeats else []
         return cls.from_fields(variant, [list(men), list(hand), side, NORMAL, 0, history, None])
 
     # -- turn and result ------------------------------------------------------------------
@@ -240,7 +241,7 @@ class MulinoState(State):
                 return _make(variant, men_t, hand, side, REMOVE, quiet, self.history, None)
             if hand[side]:  # ceylonese: a mill while placing means placing once more
                 return _make(variant, men_t, hand, side, NORMAL, 0, (), None)
-        return self._next_turn(men_t, hand, other, quiet, irreversible=placing)
+        return self._next_turn(men_t, hand, other, quiet, irreversible=action < MOVE_BASE)
 
     def _next_turn(
         self,
@@ -251,11 +252,12 @@ class MulinoState(State):
         irreversible: bool = False,
     ) -> MulinoState:
         """The start of ``side``'s turn, with the draw rules applied."""
-        if hand[side] == 0 and hand[1 - side]:
-            side = 1 - side  # ceylonese: whoever has pieces left keeps placing
-        if hand != (0, 0):
+        misto = self.variant.name == "mulino:misto"
+        if hand[side] == 0 and hand[1 - side] and self.variant.name == "mulino:ceylonese":
+            side = 1 - side  # whoever still has pieces keeps placing
+        if hand != (0, 0) and not misto:
             return _make(self.variant, men, hand, side, NORMAL, 0, (), None)
-        key = men[0] | men[1] << 24 | side << 48
+        key = position_key(men, hand, side)
         history = (key,) if irreversible else (*self.history, key)
         state = _make(self.variant, men, hand, side, NORMAL, quiet, history, None)
         if history.count(key) >= 3:
@@ -335,7 +337,7 @@ class MulinoState(State):
         if any(m.bit_count() + h > PIECES for m, h in zip(men, hand, strict=True)):
             raise DecodeError("more than nine pieces for one side")
         history = tuple(
-            check_int(k, 0, (1 << 49) - 1, "history") for k in check_list(history, None, "history")
+            check_int(k, 0, (1 << 57) - 1, "history") for k in check_list(history, None, "history")
         )
         return _make(
             variant,
@@ -368,6 +370,11 @@ class MulinoState(State):
         status = f"hand W{self.hand[0]} B{self.hand[1]}, {SIDE_NAMES[self.side]} to "
         status += ("play", "remove", "play again or pass")[self.stage]
         return board, status
+
+
+def position_key(men: tuple[int, int], hand: tuple[int, int], side: int) -> int:
+    """What makes two positions the same for the repetition rule."""
+    return men[0] | men[1] << 24 | side << 48 | hand[0] << 49 | hand[1] << 53
 
 
 def _points_mask(names: str) -> int:

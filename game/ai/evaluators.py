@@ -1,0 +1,137 @@
+"""What the search knows of each board game: position keys, evaluations, noisy actions.
+
+Weights are in hundredths of a piece.  Their values come from ``WEIGHTS`` in
+``game/ai/weights.py``, which ``tools/tune_weights.py`` adjusts by self-play.
+"""
+
+from __future__ import annotations
+
+from game.ai.weights import WEIGHTS
+from game.rules.checkerboard import FAR_ROW, NEIGHBOURS, SQUARES, coords, squares_of
+from game.rules.dama import DamaState
+from game.rules.lupo import LupoState
+from game.rules.mulino import (
+    ADJACENT,
+    FULL,
+    MILLS,
+    MILLS_AT,
+    MOVE_BASE,
+    REMOVE,
+    REMOVE_BASE,
+    MulinoState,
+    points_of,
+)
+
+_ROW = tuple(coords(s)[1] for s in range(SQUARES))
+_CENTRE = sum(1 << s for s in range(SQUARES) if 2 <= coords(s)[0] <= 5 and 2 <= _ROW[s] <= 5)
+_BACK = (FAR_ROW[1], FAR_ROW[0])  # each side's own back row (the other's crowning row)
+
+
+class MillEvaluator:
+    def __init__(self, weights: dict[str, int] | None = None) -> None:
+        w = weights or WEIGHTS["mulino"]
+        self.piece, self.mill, self.open = w["piece"], w["mill"], w["open_mill"]
+        self.mobility, self.blocked = w["mobility"], w["blocked"]
+
+    def key(self, state: MulinoState) -> object:
+        return state.men, state.hand, state.side, state.stage
+
+    def evaluate(self, state: MulinoState, player: int) -> int:
+        own, opp = state.men[player], state.men[1 - player]
+        empty = FULL ^ own ^ opp
+        score = self.piece * (
+            own.bit_count() + state.hand[player] - opp.bit_count() - state.hand[1 - player]
+        )
+        for mill in MILLS:
+            mine, theirs = own & mill, opp & mill
+            if not theirs:
+                if mine == mill:
+                    score += self.mill
+                elif mine.bit_count() == 2:
+                    score += self.open
+            elif not mine:
+                if theirs == mill:
+                    score -= self.mill
+                elif theirs.bit_count() == 2:
+                    score -= self.open
+        if state.hand == (0, 0):
+            score += self._mobility(own, empty) - self._mobility(opp, empty)
+        return score
+
+    def _mobility(self, men: int, empty: int) -> int:
+        if men.bit_count() <= 3:
+            return 0  # flying: free to go anywhere
+        score = 0
+        for point in points_of(men):
+            moves = (ADJACENT[point] & empty).bit_count()
+            score += self.mobility * moves if moves else -self.blocked
+        return score
+
+    def noisy(self, state: MulinoState, action: int) -> bool:
+        if action >= REMOVE_BASE:
+            return True
+        own = state.men[state.side]
+        if action >= MOVE_BASE:
+            a, to = divmod(action - MOVE_BASE, 24)
+            own ^= 1 << a | 1 << to
+        else:
+            to, own = action, own | 1 << action
+        first, second = MILLS_AT[to]
+        return own & first == first or own & second == second
+
+    def forcing(self, state: MulinoState) -> bool:
+        return state.stage == REMOVE
+
+
+class DamaEvaluator:
+    def __init__(self, weights: dict[str, int] | None = None, losing: bool = False) -> None:
+        w = weights or WEIGHTS["mangia" if losing else "dama"]
+        self.man, self.king = w["man"], w["king"]
+        self.advance, self.back, self.centre = w["advance"], w["back_row"], w["centre"]
+        self.mobility = w["mobility"]
+
+    def key(self, state: DamaState) -> object:
+        return state.men, state.kings, state.side, state.huff
+
+    def evaluate(self, state: DamaState, player: int) -> int:
+        return self._side(state, player) - self._side(state, 1 - player)
+
+    def _side(self, state: DamaState, side: int) -> int:
+        men, kings = state.men[side], state.kings[side]
+        score = self.man * men.bit_count() + self.king * kings.bit_count()
+        rows = sum(_ROW[s] for s in squares_of(men))
+        advance = rows if side == 0 else 7 * men.bit_count() - rows
+        score += self.advance * advance
+        score += self.back * (men & _BACK[side]).bit_count()
+        score += self.centre * ((men | kings) & _CENTRE).bit_count()
+        if side == state.side:
+            score += self.mobility * len(state.legal_actions())
+        return score
+
+    def noisy(self, state: DamaState, action: int) -> bool:
+        return action < SQUARES or bool(action & 1)
+
+    def forcing(self, state: DamaState) -> bool:
+        legal = state.legal_actions()
+        return bool(legal) and not state.huffing and legal[0] >= SQUARES and bool(legal[0] & 1)
+
+
+class LupoEvaluator:
+    """For the searching levels below the solved table: the wolf wants to get low and free,
+    the sheep want it high and hemmed in."""
+
+    def key(self, state: LupoState) -> object:
+        return state.sheep, state.wolf, state.sheep_turn
+
+    def evaluate(self, state: LupoState, player: int) -> int:
+        wolf_row = _ROW[state.wolf]
+        lowest = min(_ROW[s] for s in squares_of(state.sheep))
+        free = sum(1 for s in NEIGHBOURS[state.wolf] if not state.sheep >> s & 1)
+        for_wolf = 40 * (7 - wolf_row) + 25 * free - 30 * max(0, wolf_row - lowest)
+        return for_wolf if player == state.wolf_seat else -for_wolf
+
+    def noisy(self, state: LupoState, action: int) -> bool:
+        return False
+
+    def forcing(self, state: LupoState) -> bool:
+        return False

@@ -1,0 +1,136 @@
+"""One entry point for every computer player: :func:`choose`.
+
+The same state, level and seed always give the same action: randomness comes from a
+generator seeded with the seed and the state's digest, and searches are bounded by node
+budgets rather than by the clock (a time cap exists for safety and is off unless asked for).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from game.ai import sheet_player, track_player
+from game.ai.evaluators import DamaEvaluator, LupoEvaluator, MillEvaluator
+from game.ai.lupo_table import lookup
+from game.ai.search import AlphaBeta, Budget, Stopped
+from game.rules import RulesError
+from game.rules.ausgeblockt import AusgeblocktState
+from game.rules.checkerboard import squares_of
+from game.rules.lupo import PLACE, LupoState
+from game.rules.numeri import NumeriState
+
+if TYPE_CHECKING:
+    import threading
+
+    from game.rules import State
+
+LEVELS = ("easy", "medium", "hard")
+
+NODES = {
+    "mulino": {"easy": 300, "medium": 3_000, "hard": 80_000},
+    "dama": {"easy": 200, "medium": 2_500, "hard": 40_000},
+    "lupo": {"easy": 200, "medium": 2_000, "hard": 0},
+    "numeri": {"easy": 0, "medium": 0, "hard": 1_000_000},
+    "ausgeblockt": {"easy": 0, "medium": 0, "hard": 0},
+}
+"""Search nodes per decision: hard stays under a second on the project's machine."""
+
+EASY_MARGIN, MEDIUM_MARGIN = 60, 12
+"""Easy and medium choose at random among the moves within this many hundredths of a piece
+of the best one they found, so they play like people, not like a broken machine."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    action: int
+    level: str
+    nodes: int = 0
+    depth: int = 0
+    score: int = 0
+    seconds: float = 0.0
+
+
+def choose(
+    state: State,
+    level: str,
+    seed: int,
+    *,
+    cancel: threading.Event | None = None,
+    max_seconds: float | None = None,
+    nodes: int | None = None,
+) -> Decision:
+    """The action a computer player of ``level`` takes in ``state``."""
+    if level not in LEVELS:
+        raise RulesError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    if state.to_move < 0:
+        raise RulesError("nobody is to act: the game is over or a chance event is pending")
+    began = time.monotonic()
+    rng = random.Random(f"tavolo-ai:{seed}:{level}:{state.digest()}")
+    game = state.variant.name
+    family = "lupo" if game == "dama:lupo" else state.variant.game
+    budget = Budget(
+        nodes if nodes is not None else NODES[family][level] or 1_000_000,
+        None if max_seconds is None else began + max_seconds,
+        cancel,
+    )
+    if isinstance(state, AusgeblocktState):
+        decision = Decision(sheet_player.choose(state, level, rng), level)
+    elif isinstance(state, NumeriState):
+        try:
+            action = track_player.choose(state, level, rng, budget)
+        except Stopped:
+            action = track_player.choose(state, "medium", rng)
+        decision = Decision(action, level, budget.used)
+    elif isinstance(state, LupoState):
+        decision = _lupo(state, level, rng, budget)
+    else:
+        losing = game == "dama:mangia"
+        evaluator = MillEvaluator() if family == "mulino" else DamaEvaluator(losing=losing)
+        decision = _searched(state, level, rng, AlphaBeta(evaluator, budget))
+    return Decision(
+        decision.action,
+        level,
+        decision.nodes,
+        decision.depth,
+        decision.score,
+        time.monotonic() - began,
+    )
+
+
+def _searched(state: State, level: str, rng: random.Random, search: AlphaBeta) -> Decision:
+    if level == "easy":
+        search.max_depth = 2
+    found = search.best(state)
+    margin = {"easy": EASY_MARGIN, "medium": MEDIUM_MARGIN}.get(level)
+    action = found.action
+    if margin is not None and found.scores:
+        best = max(found.scores.values())
+        near = sorted(a for a, v in found.scores.items() if v >= best - margin)
+        action = rng.choice(near)
+    return Decision(action, level, found.nodes, found.depth, found.score)
+
+
+def _lupo(state: LupoState, level: str, rng: random.Random, budget: Budget) -> Decision:
+    """Hard plays the solved table; the others search a few plies and err like people."""
+    legal = state.legal_actions()
+    if level == "hard":
+        return Decision(max(legal, key=lambda a: (_lupo_value(state, a), -a)), level)
+    if state.stage == PLACE:  # placing: a casual player puts the wolf somewhere central
+        central = [a for a in legal if 2 <= a // 4 <= 5]
+        return Decision(rng.choice(central or legal), level)
+    search = AlphaBeta(LupoEvaluator(), budget, max_depth=2 if level == "easy" else 6)
+    return _searched(state, level, rng, search)
+
+
+def _lupo_value(state: LupoState, action: int) -> tuple[int, int]:
+    """How good ``action`` is by the table: winning soonest first, losing latest last."""
+    after = state._successor(action)
+    result = after.result()
+    if result is not None:
+        return (2, 0) if result.winners() == (state.to_move,) else (0, 0)
+    sheep = tuple(squares_of(after.sheep))
+    they_win, plies = lookup(sheep, after.wolf, after.sheep_turn)
+    return (0, plies) if they_win else (1, -plies)

@@ -1,0 +1,206 @@
+"""Iterative-deepening alpha-beta (negamax) for the two-player games without dice.
+
+The search is bounded by a node budget, not a clock, so the same position, level and seed
+give the same move on every machine — what lockstep LAN play needs.  A time cap (off by
+default) and a cancel flag can stop it early; it then answers with the best move of the
+last depth it finished.
+
+An action that leaves the same player to act (a Mulino removal, a Dama huff) is part of
+that player's move: the search neither flips sides nor spends depth on it.  At the horizon
+a quiescence search follows the *noisy* actions — captures, removals, mills — so that no
+exchange is cut in half.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import threading
+
+    from game.rules import State
+
+WIN = 100_000
+INFINITY = 10 * WIN
+EXACT, LOWER, UPPER = 0, 1, 2
+QUIESCENCE_LIMIT = 8
+
+
+class Stopped(Exception):  # noqa: N818 - a signal, not an error
+    """The budget, the time cap or a cancel request ended the search."""
+
+
+@dataclass
+class Budget:
+    nodes: int
+    deadline: float | None = None
+    cancel: threading.Event | None = None
+    used: int = 0
+
+    def spend(self) -> None:
+        self.used += 1
+        if self.used >= self.nodes:
+            raise Stopped
+        if self.used & 511 == 0:
+            if self.cancel is not None and self.cancel.is_set():
+                raise Stopped
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise Stopped
+
+
+class Evaluator(Protocol):
+    """What the search needs to know about a game."""
+
+    def key(self, state: State) -> object:
+        """A hashable key of the position (for the transposition table)."""
+
+    def evaluate(self, state: State, player: int) -> int:
+        """How good the position is for ``player``, in hundredths of a piece."""
+
+    def noisy(self, state: State, action: int) -> bool:
+        """Whether the action must be followed past the horizon."""
+
+    def forcing(self, state: State) -> bool:
+        """Whether the side to act may not stand pat (a capture or removal is due)."""
+
+
+@dataclass
+class Outcome:
+    action: int
+    score: int
+    depth: int
+    nodes: int
+    scores: dict[int, int] = field(default_factory=dict)
+    """Root actions with the scores of the last finished depth (for the weaker levels)."""
+
+
+class AlphaBeta:
+    def __init__(self, evaluator: Evaluator, budget: Budget, max_depth: int = 64) -> None:
+        self.evaluator = evaluator
+        self.budget = budget
+        self.max_depth = max_depth
+        self.table: dict[object, tuple[int, int, int, int | None]] = {}
+        self.history: dict[int, int] = {}
+
+    def best(self, state: State) -> Outcome:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return Outcome(legal[0], 0, 0, 0, {legal[0]: 0})
+        done = Outcome(legal[0], 0, 0, 0)
+        for depth in range(1, self.max_depth + 1):
+            try:
+                scores = self._root(state, depth)
+            except Stopped:
+                break
+            action = max(scores, key=lambda a: scores[a])
+            done = Outcome(action, scores[action], depth, self.budget.used, scores)
+            if abs(scores[action]) >= WIN - 1000:
+                break  # a forced result is found: deeper adds nothing
+        done.nodes = self.budget.used
+        return done
+
+    def _root(self, state: State, depth: int) -> dict[int, int]:
+        player = state.to_move
+        scores: dict[int, int] = {}
+        alpha = -INFINITY
+        for action in self._ordered(state, self.table.get(self.evaluator.key(state))):
+            value = self._child(state, action, player, depth, alpha, INFINITY, 1)
+            scores[action] = value
+            alpha = max(alpha, value)
+        best = max(scores, key=lambda a: scores[a])
+        self.table[self.evaluator.key(state)] = (depth, scores[best], EXACT, best)
+        return scores
+
+    def _child(
+        self, state: State, action: int, player: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> int:
+        """The value for ``player`` of playing ``action`` in ``state``."""
+        child = state._successor(action)
+        result = child.result()
+        if result is not None:
+            return _terminal(result, player, ply)
+        if child.to_move == player:
+            return self._negamax(child, depth, alpha, beta, ply)
+        return -self._negamax(child, depth - 1, -beta, -alpha, ply)
+
+    def _negamax(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.budget.spend()
+        if depth <= 0:
+            return self._quiesce(state, alpha, beta, ply, 0)
+        key = self.evaluator.key(state)
+        entry = self.table.get(key)
+        if entry is not None and entry[0] >= depth:
+            _, value, flag, _ = entry
+            if (
+                flag == EXACT
+                or (flag == LOWER and value >= beta)
+                or (flag == UPPER and value <= alpha)
+            ):
+                return value
+        player = state.to_move
+        original_alpha, best, best_action = alpha, -INFINITY, None
+        for action in self._ordered(state, entry):
+            value = self._child(state, action, player, depth, alpha, beta, ply + 1)
+            if value > best:
+                best, best_action = value, action
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                self.history[action] = self.history.get(action, 0) + depth * depth
+                break
+        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self.table[key] = (depth, best, flag, best_action)
+        return best
+
+    def _quiesce(self, state: State, alpha: int, beta: int, ply: int, level: int) -> int:
+        player = state.to_move
+        evaluator = self.evaluator
+        forced = evaluator.forcing(state)
+        if not forced:
+            stand = evaluator.evaluate(state, player)
+            if stand >= beta or level >= QUIESCENCE_LIMIT:
+                return stand
+            alpha = max(alpha, stand)
+            actions = [a for a in state.legal_actions() if evaluator.noisy(state, a)]
+            best = stand
+        else:
+            if level >= QUIESCENCE_LIMIT:
+                return evaluator.evaluate(state, player)
+            actions = state.legal_actions()
+            best = -INFINITY
+        for action in actions:
+            self.budget.spend()
+            child = state._successor(action)
+            result = child.result()
+            if result is not None:
+                value = _terminal(result, player, ply + 1)
+            elif child.to_move == player:
+                value = self._quiesce(child, alpha, beta, ply + 1, level + 1)
+            else:
+                value = -self._quiesce(child, -beta, -alpha, ply + 1, level + 1)
+            best = max(best, value)
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def _ordered(self, state: State, entry) -> list[int]:
+        legal = state.legal_actions()
+        first = entry[3] if entry is not None else None
+        evaluator, history = self.evaluator, self.history
+
+        def rank(action: int) -> tuple[int, int, int]:
+            return (action != first, not evaluator.noisy(state, action), -history.get(action, 0))
+
+        return sorted(legal, key=rank)
+
+
+def _terminal(result, player: int, ply: int) -> int:
+    """A finished game's value for ``player``: sooner wins and later losses are better."""
+    outcome = result.outcomes[player].value
+    if outcome == "win":
+        return WIN - ply
+    if outcome == "loss":
+        return -WIN + ply
+    return 0

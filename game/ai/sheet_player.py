@@ -1,0 +1,220 @@
+"""Ausgeblockt: which dice to roll again, exactly; where to mark, by connection distance.
+
+**Rolling.** Every throw ``D`` of five dice has a value ``V(D)``: the best mark it allows on
+the board as it stands (plus a bonus for a quad mark, which brings another turn).  With
+``r`` rolls left the best one can expect from ``D`` is
+``best_r(D) = max(V(D), max over kept K ⊂ D of E_r(K))`` where
+``E_r(K) = Σ P(o)·best_{r-1}(K + o)`` over the throws ``o`` of the other dice, and
+``best_0 = V``.  Dice are interchangeable, so all of this runs over multisets: 462 kept sets
+and 252 throws, with their exact probabilities — a few thousand products per decision.
+
+**Marking.** A player's *connection distance* is how many more cells they need to join
+their three starts: free cells cost 1, their own 0, the opponent's are walls; for three
+starts it is the cheapest meeting cell x of the three shortest paths (a Steiner point).  A
+cell is worth what marking it takes off one's own distance plus (at the higher levels) what
+it adds to the opponent's — which is how the player also blocks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from functools import cache
+from itertools import combinations, combinations_with_replacement
+
+from game.rules.ausgeblockt import (
+    CELLS,
+    FULL,
+    MARK,
+    PASS,
+    REROLL_BASE,
+    STOP,
+    AusgeblocktState,
+    dice_code,
+    mark_options,
+    neighbourhood,
+    roll_outcomes,
+)
+
+FACES = (1, 2, 3, 4, 5, 6)
+BLOCKED = 99
+WIN_VALUE = 50.0
+QUAD_BONUS = 0.8
+_NEAR = tuple(
+    tuple(c for c in range(CELLS) if neighbourhood(1 << cell) >> c & 1 and c != cell)
+    for cell in range(CELLS)
+)
+
+
+# -- connection distance ------------------------------------------------------------------
+
+
+def _distances(start: int, own: int, walls: int) -> list[int]:
+    """0-1 BFS: cost to reach each cell from ``start`` (own cells free, walls impassable)."""
+    cost = [BLOCKED] * CELLS
+    cost[start] = 0
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        here = cost[cell]
+        for near in _NEAR[cell]:
+            if walls >> near & 1:
+                continue
+            step = 0 if own >> near & 1 else 1
+            if here + step < cost[near]:
+                cost[near] = here + step
+                if step:
+                    queue.append(near)
+                else:
+                    queue.appendleft(near)
+    return cost
+
+
+def connection(starts: tuple[int, ...], own: int, walls: int) -> int:
+    """Cells still needed to join the starts (``BLOCKED`` if they cannot be joined)."""
+    maps = [_distances(s, own, walls) for s in starts]
+    best = BLOCKED
+    for x in range(CELLS):
+        if walls >> x & 1:
+            continue
+        total = maps[0][x] + maps[1][x] + maps[2][x] - (0 if own >> x & 1 else 2)
+        best = min(best, total)
+    return min(best, BLOCKED)
+
+
+def cell_values(state: AusgeblocktState, seat: int, blocking: bool) -> dict[int, float]:
+    """What marking each free cell is worth to ``seat``."""
+    me, other = state.cells[seat], state.cells[1 - seat]
+    mine, theirs = state.starts(seat), state.starts(1 - seat)
+    free = FULL ^ me ^ other
+    now_me = connection(mine, me, other)
+    now_them = connection(theirs, other, me) if blocking else 0
+    values = {}
+    for cell in range(CELLS):
+        if not free >> cell & 1:
+            continue
+        after_me = connection(mine, me | 1 << cell, other)
+        value = float(min(now_me, 20) - min(after_me, 20))
+        if after_me == 0:
+            value += WIN_VALUE
+        if blocking and now_them < BLOCKED:
+            after_them = connection(theirs, other, me | 1 << cell)
+            value += 0.8 * (min(after_them, 20) - now_them)
+            if after_them >= BLOCKED:
+                value += 5.0
+        values[cell] = value
+    return values
+
+
+# -- the dice -----------------------------------------------------------------------------
+
+
+@cache
+def _throws() -> tuple[tuple[int, ...], ...]:
+    return tuple(combinations_with_replacement(FACES, 5))
+
+
+@cache
+def _kept_sets() -> tuple[tuple[int, ...], ...]:
+    return tuple(k for n in range(6) for k in combinations_with_replacement(FACES, n))
+
+
+@cache
+def _transitions() -> dict[tuple[int, ...], tuple[tuple[tuple[int, ...], float], ...]]:
+    """For each kept multiset: the five-dice throws it can become, with probabilities."""
+    from game.rules.ausgeblockt import dice_of
+
+    table = {}
+    for kept in _kept_sets():
+        table[kept] = tuple(
+            (tuple(sorted(kept + dice_of(code))), float(p))
+            for code, p in roll_outcomes(5 - len(kept))
+        )
+    return table
+
+
+@cache
+def _subsets(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The sub-multisets of a throw that could be kept (itself included)."""
+    found = {
+        tuple(sorted(dice[i] for i in picked))
+        for n in range(len(dice) + 1)
+        for picked in combinations(range(len(dice)), n)
+    }
+    return tuple(sorted(found))
+
+
+def throw_values(state: AusgeblocktState, values: dict[int, float]) -> dict:
+    """V(D) for every throw: the best mark it allows here, with the quad bonus."""
+    allowed = FULL ^ state.cells[0] ^ state.cells[1]
+    if state.chain >= 0:
+        allowed &= neighbourhood(1 << state.chain)
+    best_by_symbol: dict[int, float] = {}
+    symbols = state.sheet.symbols
+    for cell, value in values.items():
+        if allowed >> cell & 1:
+            symbol = symbols[cell]
+            best_by_symbol[symbol] = max(best_by_symbol.get(symbol, -1e9), value)
+    result = {}
+    for dice in _throws():
+        best = 0.0
+        for symbol, quad in mark_options(dice).items():
+            if symbol in best_by_symbol:
+                best = max(best, best_by_symbol[symbol] + (QUAD_BONUS if quad else 0.0))
+        result[dice] = best
+    return result
+
+
+def plan_roll(dice: tuple[int, ...], rolls_left: int, value: dict) -> tuple[int, ...]:
+    """The multiset to keep (all of ``dice`` means stop) that maximises the expected value."""
+    transitions = _transitions()
+    best = dict(value)
+    expect: dict[tuple[int, ...], float] = {}
+    for _ in range(rolls_left):
+        expect = {
+            kept: sum(p * best[after] for after, p in transitions[kept]) for kept in _kept_sets()
+        }
+        best = {d: max([value[d], *(expect[k] for k in _subsets(d) if k != d)]) for d in _throws()}
+    options = {k: (value[dice] if k == dice else expect[k]) for k in _subsets(dice)}
+    return max(options, key=lambda k: (options[k], k == dice, k))
+
+
+# -- the player ---------------------------------------------------------------------------
+
+
+def choose(state: AusgeblocktState, level: str, rng: random.Random) -> int:
+    seat = state.to_move
+    legal = state.legal_actions()
+    if level == "easy":
+        return _easy(state, seat, legal, rng)
+    values = cell_values(state, seat, blocking=level == "hard")
+    if state.stage == MARK:
+        cells = [a for a in legal if a < CELLS]
+        if not cells:
+            return PASS
+        return max(cells, key=lambda c: (values.get(c, 0.0), -c))
+    kept = plan_roll(state.dice, 3 - state.attempts, throw_values(state, values))
+    if kept == state.dice:
+        return STOP
+    rolled = list(state.dice)
+    for face in kept:
+        rolled.remove(face)
+    return REROLL_BASE + dice_code(tuple(rolled))
+
+
+def _easy(state: AusgeblocktState, seat: int, legal: list[int], rng: random.Random) -> int:
+    """A casual player: keeps the commonest face, marks a cell that helps, not always the
+    best one."""
+    if state.stage == MARK:
+        cells = [a for a in legal if a < CELLS]
+        if not cells:
+            return PASS
+        values = cell_values(state, seat, blocking=False)
+        ranked = sorted(cells, key=lambda c: -values.get(c, 0.0))
+        return ranked[0] if rng.random() < 0.6 else rng.choice(ranked[:3])
+    if mark_options(state.dice) and rng.random() < 0.5:
+        return STOP
+    counts = {f: state.dice.count(f) for f in set(state.dice)}
+    keep_face = max(counts, key=lambda f: (counts[f] + (0.6 if f == 6 else 0), f))
+    rolled = tuple(f for f in state.dice if f != keep_face)
+    return REROLL_BASE + dice_code(rolled) if rolled else STOP

@@ -1,0 +1,69 @@
+"""Numeri: Monte-Carlo rollouts over the die at the top level, a greedy judge below.
+
+*Hard* plays every candidate move out many times to the end (random dice, random legal
+choices) and keeps the move with the best share of wins, the score margin breaking ties.
+*Medium* looks one roll deep with a judgement of the position: points on the board, a
+discount for pawns still waiting, a bonus for rows that earn extra rolls and for the end
+spaces.  *Easy* judges the same way but picks among the better moves at random.
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.dice import random_action
+from game.rules.numeri import OFF, PAWNS, NumeriState
+
+ROLLOUTS = 100
+
+
+def choose(state: NumeriState, level: str, rng: random.Random, budget=None) -> int:
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    seat = state.to_move
+    if level == "hard":
+        return _rollouts(state, seat, legal, rng, budget)
+    judged = sorted(legal, key=lambda a: (-_judge(state._successor(a), seat), a))
+    if level == "easy" and len(judged) > 1 and rng.random() < 0.35:
+        return rng.choice(judged[:3])
+    return judged[0]
+
+
+def _judge(state: NumeriState, seat: int) -> float:
+    """How good the pawns stand for ``seat`` against the best other seat."""
+    totals = []
+    for who, own in enumerate(state.pawns):
+        score = 0.0
+        for pawn, at in zip(PAWNS, own, strict=True):
+            if at == OFF:
+                score -= 3.0 * pawn
+            else:
+                score += pawn * (state.track.values[at] + 0.15 * at)
+        if state.result() is None and who == state.side and state.stage == 1:
+            score += 2.0  # an extra roll coming
+        totals.append(score)
+    mine = totals[seat]
+    return mine - max(t for who, t in enumerate(totals) if who != seat)
+
+
+def _rollouts(state: NumeriState, seat: int, legal: list[int], rng: random.Random, budget) -> int:
+    best, best_key = legal[0], None
+    for action in legal:
+        wins = margin = 0.0
+        after = state._successor(action)
+        for _ in range(ROLLOUTS):
+            if budget is not None:
+                budget.spend()
+            final = after
+            while not final.is_terminal():
+                final = final._successor(random_action(final, rng))
+            scores = final.result().scores
+            top = max(scores)
+            if scores[seat] == top:
+                wins += 1 / scores.count(top)
+            margin += scores[seat] - max(s for who, s in enumerate(scores) if who != seat)
+        key = (wins, margin, -action)
+        if best_key is None or key > best_key:
+            best, best_key = action, key
+    return best
