@@ -175,7 +175,8 @@ def plan_roll(dice: tuple[int, ...], rolls_left: int, value: dict) -> tuple[int,
             kept: sum(p * best[after] for after, p in transitions[kept]) for kept in _kept_sets()
         }
         best = {d: max([value[d], *(expect[k] for k in _subsets(d) if k != d)]) for d in _throws()}
-    options = {k: (value[dice] if k == dice else expect[k]) for k in _subsets(dice)}
+    # Rounded, so that sums of probabilities a hair over 1 do not beat stopping on a tie.
+    options = {k: round(value[dice] if k == dice else expect[k], 9) for k in _subsets(dice)}
     return max(options, key=lambda k: (options[k], k == dice, k))
 
 
