@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     frames.add_argument("--worker", choices=("headless", "x11"), help=argparse.SUPPRESS)
     startup = commands.add_parser("startup", help="time to the first interactive frame")
     startup.add_argument("--runs", type=int, default=5)
+    ai = commands.add_parser("ai", help="strength of each level against the one below")
+    ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    ai.add_argument("--partial", type=Path, help="write the results so far to this file")
     args = parser.parse_args(argv)
     if args.benchmark == "engine":
         from tools.benchmarks.engine import bench_engine
@@ -42,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
             report = bench_frames.worker(args.worker, args.repeat)
         else:
             report = bench_frames.bench_frames(args.repeat)
+    elif args.benchmark == "ai":
+        from tools.benchmarks.ai import bench_ai
+
+        report = bench_ai(args.games, args.partial)
     else:
         from tools.benchmarks.startup import bench_startup
 

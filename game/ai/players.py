@@ -33,7 +33,7 @@ NODES = {
     "mulino": {"easy": 300, "medium": 3_000, "hard": 80_000},
     "dama": {"easy": 200, "medium": 2_500, "hard": 40_000},
     "lupo": {"easy": 200, "medium": 2_000, "hard": 0},
-    "numeri": {"easy": 0, "medium": 0, "hard": 1_000_000},
+    "numeri": {"easy": 0, "medium": 1_000_000, "hard": 1_000_000},
     "ausgeblockt": {"easy": 0, "medium": 0, "hard": 0},
 }
 """Search nodes per decision: hard stays under a second on the project's machine."""
@@ -82,7 +82,7 @@ def choose(
         try:
             action = track_player.choose(state, level, rng, budget)
         except Stopped:
-            action = track_player.choose(state, "medium", rng)
+            action = track_player.choose(state, "easy", rng)
         decision = Decision(action, level, budget.used)
     elif isinstance(state, LupoState):
         decision = _lupo(state, level, rng, budget)
@@ -100,11 +100,17 @@ def choose(
     )
 
 
-def _searched(state: State, level: str, rng: random.Random, search: AlphaBeta) -> Decision:
+def _searched(
+    state: State, level: str, rng: random.Random, search: AlphaBeta, scale: float = 1.0
+) -> Decision:
+    """The search's move; the weaker levels pick among the moves within their margin
+    (``scale`` fits the margin to the evaluation's units)."""
     if level == "easy":
-        search.max_depth = 2
+        search.max_depth = min(search.max_depth, 2)
     found = search.best(state)
     margin = {"easy": EASY_MARGIN, "medium": MEDIUM_MARGIN}.get(level)
+    if margin is not None:
+        margin = round(margin * scale)
     action = found.action
     if margin is not None and found.scores:
         best = max(found.scores.values())
@@ -122,7 +128,7 @@ def _lupo(state: LupoState, level: str, rng: random.Random, budget: Budget) -> D
         central = [a for a in legal if 2 <= a // 4 <= 5]
         return Decision(rng.choice(central or legal), level)
     search = AlphaBeta(LupoEvaluator(), budget, max_depth=2 if level == "easy" else 6)
-    return _searched(state, level, rng, search)
+    return _searched(state, level, rng, search, scale=0.25)
 
 
 def _lupo_value(state: LupoState, action: int) -> tuple[int, int]:

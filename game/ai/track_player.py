@@ -1,10 +1,10 @@
 """Numeri: Monte-Carlo rollouts over the die at the top level, a greedy judge below.
 
-*Hard* plays every candidate move out many times to the end (random dice, random legal
-choices) and keeps the move with the best share of wins, the score margin breaking ties.
-*Medium* looks one roll deep with a judgement of the position: points on the board, a
-discount for pawns still waiting, a bonus for rows that earn extra rolls and for the end
-spaces.  *Easy* judges the same way but picks among the better moves at random.
+*Hard* plays every candidate move out 100 times to the end (random dice, random legal
+choices) and keeps the move with the best share of wins, the score margin breaking ties;
+*medium* does the same with 12 playouts.  *Easy* judges each move by the position it leaves
+— points on the board, a discount for pawns still waiting, a bonus for an extra roll — and
+now and then picks one of the next best instead.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import random
 from game.dice import random_action
 from game.rules.numeri import OFF, PAWNS, NumeriState
 
-ROLLOUTS = 100
+ROLLOUTS = {"medium": 12, "hard": 100}
+"""Playouts per candidate move."""
 
 
 def choose(state: NumeriState, level: str, rng: random.Random, budget=None) -> int:
@@ -22,10 +23,10 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget=None) -> i
     if len(legal) == 1:
         return legal[0]
     seat = state.to_move
-    if level == "hard":
-        return _rollouts(state, seat, legal, rng, budget)
+    if level != "easy":
+        return _rollouts(state, seat, legal, rng, budget, ROLLOUTS[level])
     judged = sorted(legal, key=lambda a: (-_judge(state._successor(a), seat), a))
-    if level == "easy" and len(judged) > 1 and rng.random() < 0.35:
+    if len(judged) > 1 and rng.random() < 0.35:
         return rng.choice(judged[:3])
     return judged[0]
 
@@ -47,12 +48,14 @@ def _judge(state: NumeriState, seat: int) -> float:
     return mine - max(t for who, t in enumerate(totals) if who != seat)
 
 
-def _rollouts(state: NumeriState, seat: int, legal: list[int], rng: random.Random, budget) -> int:
+def _rollouts(
+    state: NumeriState, seat: int, legal: list[int], rng: random.Random, budget, rollouts: int
+) -> int:
     best, best_key = legal[0], None
     for action in legal:
         wins = margin = 0.0
         after = state._successor(action)
-        for _ in range(ROLLOUTS):
+        for _ in range(rollouts):
             if budget is not None:
                 budget.spend()
             final = after
