@@ -1,0 +1,130 @@
+"""``python -m game.ai``: the computer players on stdin/stdout (docs/ENGINE_PROTOCOL.md).
+
+One command per line; every answer is one or more lines.  A malformed command is answered
+with ``error …`` and the engine keeps running.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from game.ai.players import LEVELS, choose
+from game.rules import MatchRecord, RulesError, State, variant
+
+NAME = "Tavolo engine 1"
+
+
+class Engine:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.state: State | None = None
+        self.seed = 0
+
+    def say(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def handle(self, line: str) -> bool:
+        """Answer one command; False once the engine should stop."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        try:
+            if command == "quit":
+                return False
+            handler = getattr(self, f"_cmd_{command}", None)
+            if handler is None:
+                raise RulesError(f"unknown command {command!r} (see docs/ENGINE_PROTOCOL.md)")
+            handler(args)
+        except RulesError as error:
+            self.say(f"error {error}")
+        return True
+
+    def _cmd_hello(self, args: list[str]) -> None:
+        self.say(f"id name {NAME}")
+        self.say(f"levels {' '.join(LEVELS)}")
+        self.say("hellook")
+
+    def _cmd_isready(self, args: list[str]) -> None:
+        self.say("readyok")
+
+    def _cmd_position(self, args: list[str]) -> None:
+        if not args:
+            raise RulesError("position needs a game, e.g. position dama:classic moves 22-18")
+        name, rest = args[0], args[1:]
+        players, options, moves = None, {}, []
+        while rest:
+            word = rest.pop(0)
+            if word == "players" and rest:
+                if not rest[0].isdigit():
+                    raise RulesError(f"players takes a number, not {rest[0]!r}")
+                players = int(rest.pop(0))
+            elif word == "option" and rest and "=" in rest[0]:
+                key, _, value = rest.pop(0).partition("=")
+                options[key] = value
+            elif word == "moves":
+                moves, rest = rest, []
+            else:
+                raise RulesError(f"position: unexpected {word!r}")
+        record = MatchRecord(variant(name, players, options), tuple(moves))
+        self.state = record.replay()
+
+    def _cmd_seed(self, args: list[str]) -> None:
+        if len(args) != 1 or not args[0].lstrip("-").isdigit():
+            raise RulesError("seed takes one whole number")
+        self.seed = int(args[0])
+
+    def _cmd_legal(self, args: list[str]) -> None:
+        state = self._position()
+        actions = (
+            [a for a, _ in state.chance_outcomes()] if state.is_chance() else state.legal_actions()
+        )
+        self.say("legal " + " ".join(state.action_to_str(a) for a in actions))
+
+    def _cmd_go(self, args: list[str]) -> None:
+        state = self._position()
+        if state.is_terminal():
+            raise RulesError(f"the game is over: {state.result()}")
+        if state.is_chance():
+            raise RulesError("a chance event is pending: give its outcome with the moves")
+        level, max_seconds, nodes = "hard", None, None
+        pairs = list(zip(args[::2], args[1::2], strict=False))
+        if len(args) % 2:
+            raise RulesError("go takes pairs: level L, movetime MS, nodes N")
+        for key, value in pairs:
+            if key == "level":
+                level = value
+            elif key == "movetime" and value.isdigit():
+                max_seconds, nodes = int(value) / 1000, nodes or 50_000_000
+            elif key == "nodes" and value.isdigit():
+                nodes = int(value)
+            else:
+                raise RulesError(f"go: unexpected {key} {value}")
+        decision = choose(state, level, self.seed, max_seconds=max_seconds, nodes=nodes)
+        self.say(
+            f"info level {level} depth {decision.depth} nodes {decision.nodes} "
+            f"time {round(decision.seconds * 1000)} score {decision.score}"
+        )
+        self.say(f"bestmove {state.action_to_str(decision.action)}")
+
+    def _position(self) -> State:
+        if self.state is None:
+            raise RulesError("no position yet: send position GAME[:VARIANT] [moves ...]")
+        return self.state
+
+
+def main(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    engine = Engine(stdout)
+    for line in stdin:
+        try:
+            if not engine.handle(line):
+                break
+        except Exception as error:  # the engine must outlive any one command
+            engine.say(f"error internal: {type(error).__name__}: {error}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
