@@ -43,13 +43,23 @@ class Driver:
             self.app.frame(FRAME)
             self.frames += 1
 
-    def settle(self, limit: int = 400) -> None:
-        """Run frames until nothing moves (lots drawn, animations over)."""
-        for _ in range(limit):
+    def settle(self, limit: int = 400, seconds: float = 60.0) -> None:
+        """Run frames until nothing moves (lots drawn, animations over, computers done)."""
+        import time
+
+        deadline = time.monotonic() + seconds
+        frames = 0
+        while time.monotonic() < deadline:
             self.frame()
             if not self.scene.animating:
                 return
-        raise AssertionError(f"{type(self.scene).__name__} still busy after {limit} frames")
+            if getattr(self.scene, "thinking", None) is not None:
+                time.sleep(0.005)  # the computer thinks in its own process
+            else:
+                frames += 1
+                if frames > limit:
+                    break
+        raise AssertionError(f"{type(self.scene).__name__} still busy")
 
     def click(self, pos: tuple[int, int]) -> None:
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
@@ -129,7 +139,14 @@ class Driver:
 
     # -- a whole match --------------------------------------------------------------------
 
-    def start(self, variant: str, players: int | None = None, options: dict | None = None) -> None:
+    def start(
+        self,
+        variant: str,
+        players: int | None = None,
+        options: dict | None = None,
+        computers: dict[int, str] | None = None,
+    ) -> None:
+        """Set up a match from the title screen; ``computers`` maps seats to levels."""
         self.press("new game")
         self.press(variant)
         while players is not None and self.scene.players != players:
@@ -137,6 +154,9 @@ class Driver:
         for option, value in (options or {}).items():
             while self.scene.options[option] != value:
                 self.press(option)
+        for seat, level in (computers or {}).items():
+            while self.scene.seats[seat].level != level:
+                self.press(f"seat {seat + 1}")
         self.press("start")
         self.settle()
 
@@ -144,6 +164,9 @@ class Driver:
         """Make the next decision of the match by tapping, as a player would."""
         play = self.scene
         state = play.match.state
+        if play._computer_acts():
+            self.settle()
+            return
         if state.is_chance():
             if play.view.rolls_dice(state):
                 self.press("roll")

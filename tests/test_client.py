@@ -200,3 +200,65 @@ def test_finished_matches_replay_step_by_step_and_export_as_pdn(tmp_path: Path) 
     text = exported.read_text()
     assert '[GameType "Dama"]' in text and "1. " + match.record.actions[0] in text
     assert text.split()[-1] in ("1-0", "0-1", "1/2-1/2")
+
+
+@pytest.mark.parametrize(
+    ("name", "level"),
+    [
+        ("mulino:classic", "hard"),
+        ("numeri", "medium"),
+        ("ausgeblockt", "hard"),
+        ("dama:lupo", "hard"),
+    ],
+)
+def test_a_match_against_the_computer(tmp_path: Path, name: str, level: str) -> None:
+    drive = Driver(tmp_path, seed=7)
+    try:
+        drive.start(name, computers={1: level})
+        play = drive.scene
+        assert play.match.seats[1].level == level
+        drive.play_to_the_end()
+        match = play.match
+        humans = {i for i, s in enumerate(match.seats) if s.is_human}
+        for before, text in zip(match.states, match.record.actions, strict=False):
+            if before.to_move >= 0 and before.to_move not in humans:
+                assert before.parse_action(text) in before.legal_actions()
+    finally:
+        drive.app.close()
+
+
+def test_the_screen_keeps_moving_while_the_computer_thinks(tmp_path: Path) -> None:
+    import time
+
+    drive = Driver(tmp_path)
+    try:
+        drive.start("dama:classic", computers={1: "hard"})
+        play = drive.scene
+        drive.click(play.view.square_center(21))
+        drive.click(play.view.square_center(17))  # 22-18: now the computer thinks
+        longest, began = 0.0, time.monotonic()
+        while play.match.state.to_move == 1 and time.monotonic() - began < 20:
+            start = time.perf_counter()
+            drive.frame()
+            longest = max(longest, time.perf_counter() - start)
+            time.sleep(1 / 60)
+        assert play.match.state.to_move == 0, "the computer answered"
+        assert longest < 1 / 55, f"a frame took {longest * 1000:.1f} ms while it thought"
+    finally:
+        drive.app.close()
+
+
+def test_undo_interrupts_the_computer_at_once(tmp_path: Path) -> None:
+    drive = Driver(tmp_path)
+    try:
+        drive.start("mulino:classic", computers={1: "hard"})
+        play = drive.scene
+        drive.click(play.view.point_center(0))  # a1: the computer starts thinking
+        drive.frame(3)
+        assert play.thinking is not None or len(play.match.record.actions) >= 1
+        drive.press("undo")
+        assert play.match.record.actions == () and play.thinking is None
+        drive.frame(30)
+        assert play.match.record.actions == ()  # no late answer lands
+    finally:
+        drive.app.close()

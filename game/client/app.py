@@ -14,6 +14,7 @@ from pathlib import Path
 import pygame
 
 from game import i18n
+from game.ai.worker import Thinker
 from game.client import theme
 from game.client.input import InputTranslator
 from game.client.scene import Scene
@@ -64,6 +65,7 @@ class App:
         self.running = True
         self._translator = InputTranslator()
         self._clock = pygame.time.Clock()
+        self._thinker: Thinker | None = None
 
     # -- window ---------------------------------------------------------------------------
 
@@ -130,6 +132,19 @@ class App:
     def quit(self) -> None:
         self.running = False
 
+    @property
+    def thinker(self) -> Thinker:
+        """The computer players' worker process, started when first needed."""
+        if self._thinker is None:
+            self._thinker = Thinker()
+        return self._thinker
+
+    def close(self) -> None:
+        """Stop the worker process (the window closes with the interpreter)."""
+        if self._thinker is not None:
+            self._thinker.close()
+            self._thinker = None
+
     # -- the loop -------------------------------------------------------------------------
 
     def dispatch(self, event: pygame.event.Event) -> None:
@@ -161,13 +176,19 @@ class App:
             self.frame()
             print("first frame", flush=True)
             return 0
+        try:
+            self._loop()
+        finally:
+            self.close()
+        return 0
+
+    def _loop(self) -> None:
         while self.running:
             if not self.scene.animating:
                 event = pygame.event.wait(IDLE_WAIT_MS)
                 if event.type != pygame.NOEVENT:
                     pygame.event.post(event)
             self.frame()
-        return 0
 
 
 def _default_window_size() -> tuple[int, int]:

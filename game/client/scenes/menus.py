@@ -13,11 +13,11 @@ from game.client.scene import Scene
 from game.client.settings import ANIMATION_SPEEDS
 from game.client.widgets import Target, button
 from game.i18n import _
-from game.names import variant_title
-from game.rules import VARIANTS, variant
+from game.names import seat_names, variant_title
+from game.rules import VARIANTS, new_game, variant
 from game.session.match import Match
 from game.session.saves import Resumed
-from game.session.seats import Seat
+from game.session.seats import LEVELS, Seat, SeatKind
 
 Item = tuple[Callable[[], str], Callable[[], None], Callable[[], bool], str]
 
@@ -155,6 +155,7 @@ class SetupScene(MenuScene):
         self.spec = VARIANTS[name]
         self.players = self.spec.players[0]
         self.options = {o.name: o.default for o in self.spec.options}
+        self.seats = [Seat() for _ in range(max(self.spec.players))]
         super().__init__(app)
 
     def title(self) -> str:
@@ -183,11 +184,37 @@ class SetupScene(MenuScene):
                     option.name,
                 )
             )
+        for seat in range(self.players):
+            items.append(
+                (
+                    lambda n=seat: self._seat_label(n),
+                    lambda n=seat: self._next_seat(n),
+                    lambda: True,
+                    f"seat {seat + 1}",
+                )
+            )
         items += [
             (lambda: _("Start"), self._start, lambda: True, "start"),
             (lambda: _("Back"), self.app.pop, lambda: True, "back"),
         ]
         return items
+
+    def _seat_label(self, index: int) -> str:
+        names = seat_names(new_game(self.spec.name, self.players))
+        seat = self.seats[index]
+        if seat.is_human:
+            who = _("a person")
+        else:
+            who = {
+                "easy": _("computer, easy"),
+                "medium": _("computer, medium"),
+                "hard": _("computer, hard"),
+            }[seat.level or "medium"]
+        return _("{seat}: {who}").format(seat=names[index], who=who)
+
+    def _next_seat(self, index: int) -> None:
+        cycle = [Seat(), *(Seat(SeatKind.COMPUTER, level) for level in LEVELS)]
+        self.seats[index] = cycle[(cycle.index(self.seats[index]) + 1) % len(cycle)]
 
     def _option_label(self, name: str) -> str:
         value = self.options[name]
@@ -215,7 +242,7 @@ class SetupScene(MenuScene):
 
         chosen = variant(self.spec.name, self.players, self.options)
         seed = random.SystemRandom().getrandbits(62)
-        match = Match.new(chosen, [Seat() for _ in range(self.players)], seed)
+        match = Match.new(chosen, self.seats[: self.players], seed)
         self.app.reset(TitleScene(self.app))
         self.app.push(PlayScene(self.app, match))
 
@@ -326,11 +353,15 @@ class PauseScene(MenuScene):
             ),
             (
                 lambda: _("Leave to the title screen"),
-                lambda: self.app.reset(TitleScene(self.app)),
+                self._leave,
                 lambda: True,
                 "leave",
             ),
         ]
+
+    def _leave(self) -> None:
+        self.play._stop_thinking()
+        self.app.reset(TitleScene(self.app))
 
 
 class RulesIndexScene(ChooseScene):

@@ -3,6 +3,9 @@ move history, and the buttons for undo, draw, resignation and the pause menu."""
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures import Future
+
 import pygame
 
 from game.client import theme
@@ -13,7 +16,11 @@ from game.i18n import _
 from game.names import seat_names, variant_title
 from game.rules import AGREED_DRAW, IllegalActionError, State, resign_action
 from game.session.match import Match
+from game.session.seats import Seat
 
+log = logging.getLogger(__name__)
+
+THINK_SECONDS = 1.0  # the computer's most per decision at the screen (LAN play uses none)
 LOT_PAUSE = 0.8  # seconds before a lot is drawn, so players see it happen
 RESULTS_PAUSE = 0.9
 DRAW_BY_AGREEMENT = (
@@ -37,6 +44,8 @@ class PlayScene(Scene):
         self.banner = ""
         self._wait = 0.0
         self._was_animating = False
+        self.thinking: Future | None = None
+        self._thinking_for = ""
         if self._autosave not in match.on_change:
             match.on_change.append(self._autosave)
 
@@ -122,7 +131,10 @@ class PlayScene(Scene):
                 ),
             ]
         else:
-            drawable = self.match.variant.name in DRAW_BY_AGREEMENT
+            # Draws by agreement are for games that have them, between people at the screen.
+            drawable = self.match.variant.name in DRAW_BY_AGREEMENT and all(
+                seat.is_human for seat in self.match.seats
+            )
             upper = bottom - row_height - gap
             undo_width = half if drawable else width
             palette = self.palette
@@ -153,7 +165,7 @@ class PlayScene(Scene):
                     lambda: _("Resign"),
                     self._ask_resign,
                     palette,
-                    self._running,
+                    self._can_resign,
                     "resign",
                 )
             )
@@ -176,8 +188,26 @@ class PlayScene(Scene):
 
     @property
     def locked(self) -> bool:
-        """No input while something moves or a lot is about to be drawn."""
-        return self.view.animating or self._wait > 0
+        """No input while something moves, a lot is drawn or the computer is to act."""
+        return self.view.animating or self._wait > 0 or self._computer_acts()
+
+    def _owner(self) -> Seat | None:
+        """The seat whose decision or roll it is (None at a lot or the end)."""
+        state = self.state
+        if state.to_move >= 0:
+            return self.match.seats[state.to_move]
+        if state.is_chance() and self.view.rolls_dice(state):
+            return self.match.seats[getattr(state, "side", 0)]
+        return None
+
+    def _computer_acts(self) -> bool:
+        owner = self._owner()
+        return owner is not None and not owner.is_human
+
+    def _stop_thinking(self) -> None:
+        if self.thinking is not None:
+            self.app.thinker.cancel()
+            self.thinking = None
 
     def _running(self) -> bool:
         return not self.state.is_terminal() and not self.locked
@@ -221,6 +251,7 @@ class PlayScene(Scene):
         self._after_change()
 
     def undo(self) -> None:
+        self._stop_thinking()
         if self.match.undo():
             self.view.clear_selection()
             self._after_change()
@@ -228,14 +259,11 @@ class PlayScene(Scene):
             self.gentle_cue()
 
     def _can_undo(self) -> bool:
-        return not self.locked and self.match.undo_point() is not None
+        busy = self.view.animating or self._wait > 0
+        return not busy and self.match.undo_point() is not None
 
     def _can_offer_draw(self) -> bool:
-        return (
-            self._running()
-            and self.match.variant.name in DRAW_BY_AGREEMENT
-            and self.state.to_move >= 0
-        )
+        return self._running() and self.state.to_move >= 0
 
     def _offer_draw(self) -> None:
         self.draw_offer = self.state.to_move
@@ -258,11 +286,21 @@ class PlayScene(Scene):
         self.rebuild()
 
     def _resign(self) -> None:
+        """The person at the screen resigns: the seat to act if it is theirs, else the first
+        seat a person holds."""
         self.confirming_resign = False
-        seat = self.state.to_move
-        if seat < 0:  # at a chance event: the seat whose turn it is resigns
-            seat = getattr(self.state, "side", 0)
+        self._stop_thinking()
+        owner = self._owner()
+        seats = self.match.seats
+        if owner is not None and owner.is_human:
+            seat = seats.index(owner) if self.state.to_move < 0 else self.state.to_move
+        else:
+            seat = next(i for i, s in enumerate(seats) if s.is_human)
         self.submit(resign_action(seat))
+
+    def _can_resign(self) -> bool:
+        playing = not self.state.is_terminal() and not self.view.animating
+        return playing and any(s.is_human for s in self.match.seats)
 
     def open_menu(self) -> None:
         from game.client.scenes.menus import PauseScene
@@ -304,11 +342,45 @@ class PlayScene(Scene):
         if self._wait:
             self._wait = 0.0
             self.rebuild()
+        if self._computer_acts():
+            self._computer_turn()
+
+    def _computer_turn(self) -> None:
+        """Roll for a computer seat, or ask the thinker and play its answer when it comes."""
+        state = self.state
+        if state.is_chance():
+            before = state
+            outcome = self.match.roll()
+            if self.match.variant.game == "numeri":
+                self.last_die = outcome
+            self.view.played(before, outcome, self.state)
+            self._after_change()
+            return
+        if self.thinking is None:
+            seat = self.match.seats[state.to_move]
+            seed = self.match.seed + len(self.match.record.actions)
+            self.thinking = self.app.thinker.think(
+                state, seat.level or "medium", seed, max_seconds=THINK_SECONDS
+            )
+            self._thinking_for = state.digest()
+            return
+        if not self.thinking.done():
+            return
+        future, self.thinking = self.thinking, None
+        try:
+            action = future.result()
+        except Exception as error:  # a crashed worker must not stop the match
+            log.error("the computer player failed (%s): playing its first legal move", error)
+            action = state.legal_actions()[0]
+        if action is not None and state.digest() == self._thinking_for:
+            self.submit(action)
 
     @property
     def animating(self) -> bool:
-        waiting = self.state.is_terminal() or (
-            self.state.is_chance() and not self.view.rolls_dice(self.state)
+        waiting = (
+            self.state.is_terminal()
+            or (self.state.is_chance() and not self.view.rolls_dice(self.state))
+            or self._computer_acts()
         )
         return super().animating or self.view.animating or waiting
 
@@ -327,6 +399,8 @@ class PlayScene(Scene):
         if self.draw_offer is not None:
             other = names[1 - self.draw_offer] if len(names) == 2 else ""
             return _("{name}: accept the draw?").format(name=other)
+        if self._computer_acts():
+            return _("{name} is thinking…").format(name=names[state.to_move])
         return _("{name} to play").format(name=names[state.to_move])
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -1,0 +1,77 @@
+"""Thinking in another process, so the screen never waits for the computer.
+
+A :class:`Thinker` keeps one worker process (started with *spawn*, so it shares nothing with
+the window) and sends it positions as their canonical bytes.  Each request carries a
+generation number; :meth:`Thinker.cancel` moves the shared counter on, the search notices
+within a few hundred nodes and returns None, and a stale answer is never used.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.rules import State
+
+_generation = None  # the shared counter, in the worker process
+
+
+def _start(generation) -> None:
+    global _generation
+    _generation = generation
+
+
+class _Cancelled:
+    """The search's cancel flag: set once the counter has moved past this request."""
+
+    def __init__(self, generation: int) -> None:
+        self.generation = generation
+
+    def is_set(self) -> bool:
+        return _generation is not None and _generation.value != self.generation
+
+
+def _warm() -> bool:
+    import game.ai.players  # noqa: F401 - load the players (and the Lupo table) ahead
+
+    return True
+
+
+def _think(
+    data: bytes, level: str, seed: int, max_seconds: float | None, generation: int
+) -> int | None:
+    from game.ai.players import choose
+    from game.rules import decode_state
+
+    cancel = _Cancelled(generation)
+    decision = choose(decode_state(data), level, seed, cancel=cancel, max_seconds=max_seconds)
+    return None if cancel.is_set() else decision.action
+
+
+class Thinker:
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._counter = context.Value("i", 0)
+        self._pool = ProcessPoolExecutor(
+            1, mp_context=context, initializer=_start, initargs=(self._counter,)
+        )
+        self._pool.submit(_warm)
+
+    def think(
+        self, state: State, level: str, seed: int, max_seconds: float | None = None
+    ) -> Future:
+        """Start choosing an action for the seat to move; the future gives it (or None)."""
+        generation = self.cancel()
+        return self._pool.submit(_think, state.encode(), level, seed, max_seconds, generation)
+
+    def cancel(self) -> int:
+        """Stop whatever is being thought about; returns the new generation."""
+        with self._counter.get_lock():
+            self._counter.value += 1
+            return self._counter.value
+
+    def close(self) -> None:
+        self.cancel()
+        self._pool.shutdown(wait=True, cancel_futures=True)  # quick: the search was cancelled
