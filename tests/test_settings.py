@@ -37,7 +37,7 @@ def test_bad_values_fall_back_one_by_one(tmp_path: Path, caplog: pytest.LogCaptu
     path = tmp_path / "settings.json"
     path.write_text(
         '{"language": "klingon", "volume": 7, "fullscreen": "yes", '
-        '"animation_speed": 1.0, "colour_blind": true, "unknown": 1}'
+        '"animation_speed": 1.0, "colour_blind": true, "thinking_seconds": 3, "unknown": 1}'
     )
     with caplog.at_level(logging.WARNING):
         settings = Settings.load(path)

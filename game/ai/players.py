@@ -61,8 +61,10 @@ def choose(
     cancel: threading.Event | None = None,
     max_seconds: float | None = None,
     nodes: int | None = None,
+    scale: float = 1.0,
 ) -> Decision:
-    """The action a computer player of ``level`` takes in ``state``."""
+    """The action a computer player of ``level`` takes in ``state``; ``scale`` multiplies
+    the level's search budget (the player's thinking-time setting)."""
     if level not in LEVELS:
         raise RulesError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     if state.to_move < 0:
@@ -71,8 +73,9 @@ def choose(
     rng = random.Random(f"tavolo-ai:{seed}:{level}:{state.digest()}")
     game = state.variant.name
     family = "lupo" if game == "dama:lupo" else state.variant.game
+    allowed = nodes if nodes is not None else round((NODES[family][level] or 1_000_000) * scale)
     budget = Budget(
-        nodes if nodes is not None else NODES[family][level] or 1_000_000,
+        allowed,
         None if max_seconds is None else began + max_seconds,
         cancel,
     )

@@ -40,13 +40,15 @@ def _warm() -> bool:
 
 
 def _think(
-    data: bytes, level: str, seed: int, max_seconds: float | None, generation: int
+    data: bytes, level: str, seed: int, max_seconds: float | None, scale: float, generation: int
 ) -> int | None:
     from game.ai.players import choose
     from game.rules import decode_state
 
     cancel = _Cancelled(generation)
-    decision = choose(decode_state(data), level, seed, cancel=cancel, max_seconds=max_seconds)
+    decision = choose(
+        decode_state(data), level, seed, cancel=cancel, max_seconds=max_seconds, scale=scale
+    )
     return None if cancel.is_set() else decision.action
 
 
@@ -60,11 +62,18 @@ class Thinker:
         self._pool.submit(_warm)
 
     def think(
-        self, state: State, level: str, seed: int, max_seconds: float | None = None
+        self,
+        state: State,
+        level: str,
+        seed: int,
+        max_seconds: float | None = None,
+        scale: float = 1.0,
     ) -> Future:
         """Start choosing an action for the seat to move; the future gives it (or None)."""
         generation = self.cancel()
-        return self._pool.submit(_think, state.encode(), level, seed, max_seconds, generation)
+        return self._pool.submit(
+            _think, state.encode(), level, seed, max_seconds, scale, generation
+        )
 
     def cancel(self) -> int:
         """Stop whatever is being thought about; returns the new generation."""

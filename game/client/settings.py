@@ -17,6 +17,8 @@ from game.session.saves import atomic_write
 log = logging.getLogger(__name__)
 
 ANIMATION_SPEEDS = (0.5, 1.0, 2.0)
+THINKING_SECONDS = (0.5, 1.0, 2.0, 5.0)
+"""How long the computer may think per decision; its search budget scales with it."""
 
 
 @dataclass
@@ -26,6 +28,7 @@ class Settings:
     fullscreen: bool = False
     animation_speed: float = 1.0
     colour_blind: bool = False
+    thinking_seconds: float = 1.0
 
     def valid(self, name: str, value: object) -> bool:
         checks = {
@@ -36,6 +39,7 @@ class Settings:
             "fullscreen": lambda v: isinstance(v, bool),
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),
+            "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
         }
         return checks[name](value)
 

@@ -122,8 +122,46 @@ def worker(mode: str, repeat: int) -> dict:
                 samples.append(time.perf_counter() - began)
                 pygame.event.pump()
         results[name] = percentiles(samples)
+    results["while the computer thinks (hard, Dama)"] = _thinking(app, present)
     results["idle_cpu_percent"] = _idle_cpu(app)
+    app.close()
     return results
+
+
+def _thinking(app, present: bool) -> dict:
+    """Frames paced at 60 Hz while a hard Dama player thinks in its worker process."""
+    import pygame
+
+    from game.client.scenes.play import PlayScene
+    from game.rules import variant
+    from game.session.match import Match
+    from game.session.seats import Seat, SeatKind
+    from tools.benchmarks.common import percentiles
+
+    samples: list[float] = []
+    elapsed = frames = 0.0
+    for rep in range(4):
+        seats = [Seat(), Seat(SeatKind.COMPUTER, "hard")]
+        match = Match.new(variant("dama:classic"), seats, rep)
+        scene = PlayScene(app, match)
+        app.reset(scene)
+        app.frame(STEP)
+        scene.submit(scene.state.legal_actions()[rep])
+        while scene.view.animating:
+            scene.update(STEP)
+        began = time.perf_counter()
+        while match.state.to_move == 1:
+            start = time.perf_counter()
+            scene.update(STEP)
+            scene.draw(app.screen)
+            if present:
+                pygame.display.flip()
+            pygame.event.pump()
+            samples.append(time.perf_counter() - start)
+            frames += 1
+            time.sleep(max(0.0, STEP - (time.perf_counter() - start)))
+        elapsed += time.perf_counter() - began
+    return {**percentiles(samples), "fps": round(frames / elapsed, 1)}
 
 
 def _idle_cpu(app) -> float:

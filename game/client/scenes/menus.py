@@ -10,7 +10,7 @@ import pygame
 from game import i18n
 from game.client import theme
 from game.client.scene import Scene
-from game.client.settings import ANIMATION_SPEEDS
+from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS
 from game.client.widgets import Target, button
 from game.i18n import _
 from game.names import seat_names, variant_title
@@ -288,6 +288,14 @@ class SettingsScene(MenuScene):
                 lambda: True,
                 "palette",
             ),
+            (
+                lambda: _("Computer thinks up to {seconds} s").format(
+                    seconds=f"{settings.thinking_seconds:g}"
+                ),
+                self._next_thinking,
+                lambda: True,
+                "thinking",
+            ),
             (lambda: _("Back"), self.app.pop, lambda: True, "back"),
         ]
 
@@ -308,6 +316,12 @@ class SettingsScene(MenuScene):
         settings.volume = round((settings.volume + 0.25) % 1.25, 2)
         self.app.sound.set_volume(settings.volume)
         self.app.sound.play("tap")
+        self._changed()
+
+    def _next_thinking(self) -> None:
+        settings = self.app.settings
+        index = THINKING_SECONDS.index(settings.thinking_seconds)
+        settings.thinking_seconds = THINKING_SECONDS[(index + 1) % len(THINKING_SECONDS)]
         self._changed()
 
     def _next_speed(self) -> None:

@@ -20,7 +20,6 @@ from game.session.seats import Seat
 
 log = logging.getLogger(__name__)
 
-THINK_SECONDS = 1.0  # the computer's most per decision at the screen (LAN play uses none)
 LOT_PAUSE = 0.8  # seconds before a lot is drawn, so players see it happen
 RESULTS_PAUSE = 0.9
 DRAW_BY_AGREEMENT = (
@@ -359,8 +358,9 @@ class PlayScene(Scene):
         if self.thinking is None:
             seat = self.match.seats[state.to_move]
             seed = self.match.seed + len(self.match.record.actions)
+            seconds = self.app.settings.thinking_seconds
             self.thinking = self.app.thinker.think(
-                state, seat.level or "medium", seed, max_seconds=THINK_SECONDS
+                state, seat.level or "medium", seed, max_seconds=seconds, scale=seconds
             )
             self._thinking_for = state.digest()
             return
