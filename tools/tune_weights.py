@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pprint
 import random
 import sys
 import time
@@ -119,12 +118,8 @@ def write(weights: dict) -> None:
     path = ROOT / "game" / "ai" / "weights.py"
     text = path.read_text()
     head = text[: text.index("WEIGHTS: dict")]
-    path.write_text(
-        head
-        + "WEIGHTS: dict[str, dict[str, int]] = "
-        + pprint.pformat(weights, width=96, sort_dicts=False)
-        + "\n"
-    )
+    table = json.dumps(weights, indent=4)  # a dict of ints reads the same in Python
+    path.write_text(head + "WEIGHTS: dict[str, dict[str, int]] = " + table + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,8 @@
 self-play and prints a new table to paste here; the figures it measured are in
 docs/PERFORMANCE.md."""
 
-WEIGHTS: dict[str, dict[str, int]] = {'mulino': {'piece': 100, 'mill': 30, 'open_mill': 18, 'mobility': 4, 'blocked': 6},
- 'dama': {'man': 100, 'king': 280, 'advance': 3, 'back_row': 8, 'centre': 4, 'mobility': 1},
- 'mangia': {'man': -100, 'king': -220, 'advance': 0, 'back_row': 0, 'centre': 0, 'mobility': 2}}
+WEIGHTS: dict[str, dict[str, int]] = {
+    "mulino": {"piece": 100, "mill": 30, "open_mill": 18, "mobility": 4, "blocked": 6},
+    "dama": {"man": 100, "king": 280, "advance": 3, "back_row": 8, "centre": 4, "mobility": 1},
+    "mangia": {"man": -100, "king": -220, "advance": 0, "back_row": 0, "centre": 0, "mobility": 2},
+}
