@@ -1,5 +1,5 @@
-"""Evaluation weights, in hundredths of a piece.  ``tools/tune_weights.py`` tunes them by
-self-play and prints a new table to paste here; the figures it measured are in
+"""Evaluation weights, in hundredths of a piece, tuned by self-play: ``python
+tools/tune_weights.py --write`` rewrites this table; what it measured is in
 docs/PERFORMANCE.md."""
 
 WEIGHTS: dict[str, dict[str, int]] = {
