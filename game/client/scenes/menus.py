@@ -22,6 +22,17 @@ from game.session.seats import LEVELS, Seat, SeatKind
 Item = tuple[Callable[[], str], Callable[[], None], Callable[[], bool], str]
 
 
+def item(
+    label: Callable[[], str],
+    action: Callable[[], None],
+    name: str,
+    enabled: Callable[[], bool] = lambda: True,
+) -> Item:
+    """A menu entry: its label (read at each draw, so it follows the language), what it
+    does, its name for tests and focus, and whether it can be chosen now."""
+    return label, action, enabled, name
+
+
 class MenuScene(Scene):
     """A title and a column (or grid) of buttons; subclasses list the items."""
 
@@ -81,37 +92,17 @@ class TitleScene(MenuScene):
         if match is not None:
             title = variant_title(match.variant.name)
             items.append(
-                (
-                    lambda: _("Resume {game}").format(game=title),
-                    self._resume,
-                    lambda: True,
-                    "resume",
-                )
+                item(lambda: _("Resume {game}").format(game=title), self._resume, "resume")
             )
         items.append(
-            (
-                lambda: _("New game"),
-                lambda: self.app.push(ChooseScene(self.app)),
-                lambda: True,
-                "new game",
-            )
+            item(lambda: _("New game"), lambda: self.app.push(ChooseScene(self.app)), "new game")
         )
         if self.has_finished:
-            items.append((lambda: _("Finished matches"), self._finished, lambda: True, "finished"))
+            items.append(item(lambda: _("Finished matches"), self._finished, "finished"))
         items += [
-            (
-                lambda: _("Rules"),
-                lambda: self.app.push(RulesIndexScene(self.app)),
-                lambda: True,
-                "rules",
-            ),
-            (
-                lambda: _("Settings"),
-                lambda: self.app.push(SettingsScene(self.app)),
-                lambda: True,
-                "settings",
-            ),
-            (lambda: _("Quit"), self.app.quit, lambda: True, "quit"),
+            item(lambda: _("Rules"), lambda: self.app.push(RulesIndexScene(self.app)), "rules"),
+            item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
+            item(lambda: _("Quit"), self.app.quit, "quit"),
         ]
         return items
 
@@ -139,10 +130,10 @@ class ChooseScene(MenuScene):
 
     def items(self) -> list[Item]:
         games: list[Item] = [
-            (lambda n=name: variant_title(n), lambda n=name: self.choose(n), lambda: True, name)
+            item(lambda n=name: variant_title(n), lambda n=name: self.choose(n), name)
             for name in VARIANTS
         ]
-        return [*games, (lambda: _("Back"), self.app.pop, lambda: True, "back")]
+        return [*games, item(lambda: _("Back"), self.app.pop, "back")]
 
     def choose(self, name: str) -> None:
         self.app.push(SetupScene(self.app, name))
@@ -168,34 +159,29 @@ class SetupScene(MenuScene):
         items: list[Item] = []
         if len(self.spec.players) > 1:
             items.append(
-                (
-                    lambda: _("Players: {n}").format(n=self.players),
-                    self._next_players,
-                    lambda: True,
-                    "players",
+                item(
+                    lambda: _("Players: {n}").format(n=self.players), self._next_players, "players"
                 )
             )
         for option in self.spec.options:
             items.append(
-                (
+                item(
                     lambda o=option.name: self._option_label(o),
                     lambda o=option.name: self._next_option(o),
-                    lambda: True,
                     option.name,
                 )
             )
         for seat in range(self.players):
             items.append(
-                (
+                item(
                     lambda n=seat: self._seat_label(n),
                     lambda n=seat: self._next_seat(n),
-                    lambda: True,
                     f"seat {seat + 1}",
                 )
             )
         items += [
-            (lambda: _("Start"), self._start, lambda: True, "start"),
-            (lambda: _("Back"), self.app.pop, lambda: True, "back"),
+            item(lambda: _("Start"), self._start, "start"),
+            item(lambda: _("Back"), self.app.pop, "back"),
         ]
         return items
 
@@ -254,49 +240,43 @@ class SettingsScene(MenuScene):
     def items(self) -> list[Item]:
         settings = self.app.settings
         return [
-            (
+            item(
                 lambda: _("Language: {name}").format(name=i18n.LANGUAGES[settings.language]),
                 self._next_language,
-                lambda: True,
                 "language",
             ),
-            (
+            item(
                 lambda: _("Volume: {percent}%").format(percent=round(settings.volume * 100)),
                 self._next_volume,
-                lambda: True,
                 "volume",
             ),
-            (
+            item(
                 lambda: _("Full screen: on") if settings.fullscreen else _("Full screen: off"),
                 self.app.toggle_fullscreen,
-                lambda: True,
                 "fullscreen",
             ),
-            (
+            item(
                 lambda: _("Animation speed: {speed}×").format(speed=settings.animation_speed),
                 self._next_speed,
-                lambda: True,
                 "speed",
             ),
-            (
+            item(
                 lambda: (
                     _("Colour-blind palette: on")
                     if settings.colour_blind
                     else _("Colour-blind palette: off")
                 ),
                 self._toggle_palette,
-                lambda: True,
                 "palette",
             ),
-            (
+            item(
                 lambda: _("Computer thinks up to {seconds} s").format(
                     seconds=f"{settings.thinking_seconds:g}"
                 ),
                 self._next_thinking,
-                lambda: True,
                 "thinking",
             ),
-            (lambda: _("Back"), self.app.pop, lambda: True, "back"),
+            item(lambda: _("Back"), self.app.pop, "back"),
         ]
 
     def _changed(self) -> None:
@@ -352,25 +332,14 @@ class PauseScene(MenuScene):
 
     def items(self) -> list[Item]:
         return [
-            (lambda: _("Continue"), self.app.pop, lambda: True, "continue"),
-            (
+            item(lambda: _("Continue"), self.app.pop, "continue"),
+            item(
                 lambda: _("Rules"),
                 lambda: self.app.push(RulesScene(self.app, self.play.match.variant.name)),
-                lambda: True,
                 "rules",
             ),
-            (
-                lambda: _("Settings"),
-                lambda: self.app.push(SettingsScene(self.app)),
-                lambda: True,
-                "settings",
-            ),
-            (
-                lambda: _("Leave to the title screen"),
-                self._leave,
-                lambda: True,
-                "leave",
-            ),
+            item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
+            item(lambda: _("Leave to the title screen"), self._leave, "leave"),
         ]
 
     def _leave(self) -> None:
