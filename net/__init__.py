@@ -1,4 +1,5 @@
 """LAN play for Tavolo: zeroconf discovery, the peer-to-peer msgpack protocol, lockstep peers
-and fair dice.  The package is reserved by the project layout; its modules arrive with the
-LAN play issue.  It will plug into match sessions as remote players and as the source of
-shared dice, and never into the rules engine (see docs/ARCHITECTURE.md)."""
+and fair dice.  Built so far: ``fairdice`` (commitments, reveals, exact mapping onto chance
+outcomes) and ``framing`` (length-prefixed msgpack frames with limits).  Discovery, the
+message set and the peers arrive with the LAN play issue.  ``net`` plugs into match sessions
+as remote players and as the source of shared dice, never into the rules engine."""
