@@ -71,3 +71,35 @@ def seat_names(state: State) -> list[str]:
             return [_("Player 1"), _("Player 2")]
         return [_("Wolf") if seat == wolf else _("Sheep") for seat in range(2)]
     return [_("White"), _("Black")]
+
+
+def action_text(state: State, action: int) -> str:
+    """An action as the history panel tells it: the dice games in words, the board games in
+    their usual notation."""
+    notation = state.action_to_str(action)
+    game = state.variant.game
+    if notation == "draw":
+        return _("draw agreed")
+    if notation.startswith("resign"):
+        return _("resigns")
+    if game == "ausgeblockt":
+        if notation.startswith(("=", "r")):
+            faces = " ".join(_("cow") if f == "C" else f for f in notation[1:])
+            return (_("rolls {faces}") if notation[0] == "=" else _("rolls again {faces}")).format(
+                faces=faces
+            )
+        if notation in ("stop", "pass"):
+            return _("stops rolling") if notation == "stop" else _("passes")
+        if notation.startswith("first"):
+            return _("begins")
+        return _("marks {cell}").format(cell=notation)
+    if game == "numeri":
+        if notation.startswith("first"):
+            return _("begins")
+        if notation.startswith("d"):
+            return _("rolls {face}").format(face="★" if notation == "d*" else notation[1:])
+        if "+" in notation:
+            first, second = notation.split("+")
+            return _("moves pawns {first} and {second}").format(first=first, second=second)
+        return _("moves pawn {n}").format(n=notation)
+    return notation

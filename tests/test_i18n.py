@@ -100,3 +100,17 @@ def test_unknown_language_or_missing_catalogue_falls_back_to_english(
         assert i18n.set_language("it") == "en"
     assert "no Italiano catalogue" in caplog.text
     assert variant_title("dama:classic") == "Dama"
+
+
+def test_history_lines_tell_the_dice_games_in_words() -> None:
+    from game.names import action_text
+    from game.rules import new_game
+
+    sheet = new_game("ausgeblockt", first=1)
+    assert action_text(sheet, sheet.parse_action("=1123C")) == "rolls 1 1 2 3 cow"
+    numeri = new_game("numeri", first=1)
+    assert action_text(numeri, numeri.parse_action("d*")) == "rolls ★"
+    dama = new_game("dama")
+    assert action_text(dama, dama.parse_action("22-18")) == "22-18"
+    i18n.set_language("de")
+    assert action_text(sheet, sheet.parse_action("=CCCCC")) == ("würfelt Kuh Kuh Kuh Kuh Kuh")

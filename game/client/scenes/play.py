@@ -13,7 +13,7 @@ from game.client.scene import Scene
 from game.client.views import view_for
 from game.client.widgets import Target, button
 from game.i18n import _
-from game.names import seat_names, variant_title
+from game.names import action_text, seat_names, variant_title
 from game.rules import AGREED_DRAW, IllegalActionError, State, resign_action
 from game.session.match import Match
 from game.session.seats import Seat
@@ -424,12 +424,20 @@ class PlayScene(Scene):
     def _draw_history(self, surface: pygame.Surface) -> None:
         u = self.u
         top = self.history_top
-        actions = self.match.record.actions[-8:]
-        start = len(self.match.record.actions) - len(actions)
+        states = self.match.states
+        count = len(states) - 1
+        shown = range(max(0, count - 8), count)
         line = theme.font(round(0.8 * u))
-        y = self.panel.bottom - 9 * u - len(actions) * round(1.1 * u)
-        y = max(y, top)
-        for offset, text in enumerate(actions):
-            label = line.render(f"{start + offset + 1}. {text}", True, self.palette.muted)
+        y = max(top, self.panel.bottom - 9 * u - len(shown) * round(1.1 * u))
+        for index in shown:
+            before = states[index]
+            action = before.parse_action(self.match.record.actions[index])
+            seat = before.to_move if before.to_move >= 0 else getattr(before, "side", -1)
+            text = f"{index + 1}. {action_text(before, action)}"
+            label = line.render(text, True, self.palette.muted)
+            if 0 <= seat < len(self.palette.seats) and self.match.variant.game == "numeri":
+                pygame.draw.circle(
+                    surface, self.palette.seats[seat], (self.panel.x + u // 2, y + u // 2), u // 4
+                )
             surface.blit(label, (self.panel.x + u, y))
             y += round(1.1 * u)
