@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     ai = commands.add_parser("ai", help="strength of each level against the one below")
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     ai.add_argument("--partial", type=Path, help="write the results so far to this file")
+    ai.add_argument("--only", help="only the variants whose name starts so, e.g. dama:")
     args = parser.parse_args(argv)
     if args.benchmark == "engine":
         from tools.benchmarks.engine import bench_engine
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai
 
-        report = bench_ai(args.games, args.partial)
+        report = bench_ai(args.games, args.partial, args.only)
     else:
         from tools.benchmarks.startup import bench_startup
 

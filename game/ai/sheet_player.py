@@ -1,7 +1,7 @@
 """Ausgeblockt: which dice to roll again, exactly; where to mark, by connection distance.
 
-**Rolling.** Every throw ``D`` of five dice has a value ``V(D)``: the best mark it allows on
-the board as it stands (plus a bonus for a quad mark, which brings another turn).  With
+**Rolling** (*hard*). Every throw ``D`` of five dice has a value ``V(D)``: the best mark
+it allows on the board as it stands (plus a bonus for a quad mark, which brings another turn).  With
 ``r`` rolls left the best one can expect from ``D`` is
 ``best_r(D) = max(V(D), max over kept K ⊂ D of E_r(K))`` where
 ``E_r(K) = Σ P(o)·best_{r-1}(K + o)`` over the throws ``o`` of the other dice, and
@@ -13,6 +13,9 @@ their three starts: free cells cost 1, their own 0, the opponent's are walls; fo
 starts it is the cheapest meeting cell x of the three shortest paths (a Steiner point).  A
 cell is worth what marking it takes off one's own distance plus (at the higher levels) what
 it adds to the opponent's — which is how the player also blocks.
+
+*Medium* rolls as a good casual player does — aiming at one symbol — and does not block;
+*easy* keeps its commonest face and does not always pick its best cell.
 """
 
 from __future__ import annotations
@@ -194,13 +197,36 @@ def choose(state: AusgeblocktState, level: str, rng: random.Random) -> int:
         if not cells:
             return PASS
         return max(cells, key=lambda c: (values.get(c, 0.0), -c))
-    kept = plan_roll(state.dice, 3 - state.attempts, throw_values(state, values))
+    value = throw_values(state, values)
+    if level == "hard":
+        kept = plan_roll(state.dice, 3 - state.attempts, value)
+    else:
+        kept = _aim(state, values, value)
     if kept == state.dice:
         return STOP
     rolled = list(state.dice)
     for face in kept:
         rolled.remove(face)
     return REROLL_BASE + dice_code(tuple(rolled))
+
+
+def _aim(state: AusgeblocktState, values: dict[int, float], value: dict) -> tuple[int, ...]:
+    """How a good casual player rolls: aim at the symbol of the best cell within reach, keep
+    those dice, stop once the throw already marks nearly as well."""
+    allowed = FULL ^ state.cells[0] ^ state.cells[1]
+    if state.chain >= 0:
+        allowed &= neighbourhood(1 << state.chain)
+    best: dict[int, float] = {}
+    for cell, worth in values.items():
+        if allowed >> cell & 1:
+            symbol = state.sheet.symbols[cell]
+            best[symbol] = max(best.get(symbol, -1e9), worth)
+    if not best:
+        return state.dice
+    target = max(best, key=lambda s: (best[s], s))
+    if value[state.dice] >= 0.8 * best[target]:
+        return state.dice
+    return tuple(f for f in state.dice if f == target)
 
 
 def _easy(state: AusgeblocktState, seat: int, legal: list[int], rng: random.Random) -> int:

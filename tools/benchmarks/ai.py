@@ -56,15 +56,13 @@ def play_game(setup_fields: list, strong: str, weak: str, game: int) -> dict:
     }
 
 
-def bench_ai(games: int, partial: Path | None) -> dict:
+def bench_ai(games: int, partial: Path | None, only: str | None = None) -> dict:
     from game.rules import every_setup
     from tools.benchmarks.common import machine
 
+    setups = [v for v in every_setup() if only is None or v.name.startswith(only)]
     tasks = [
-        (v, strong, weak, g)
-        for v in every_setup()
-        for strong, weak in PAIRINGS
-        for g in range(games)
+        (v, strong, weak, g) for v in setups for strong, weak in PAIRINGS for g in range(games)
     ]
     results: dict[str, dict] = {}
     began = time.perf_counter()
