@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 LEVELS = ("easy", "medium", "hard")
 
 NODES = {
-    "mulino": {"easy": 300, "medium": 3_000, "hard": 80_000},
-    "dama": {"easy": 200, "medium": 2_500, "hard": 40_000},
+    "mulino": {"easy": 300, "medium": 3_000, "hard": 30_000},
+    "dama": {"easy": 200, "medium": 2_500, "hard": 16_000},
     "lupo": {"easy": 200, "medium": 2_000, "hard": 0},
     "numeri": {"easy": 0, "medium": 1_000_000, "hard": 1_000_000},
     "ausgeblockt": {"easy": 0, "medium": 0, "hard": 0},
