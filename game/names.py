@@ -7,7 +7,7 @@ text in the player's language through the catalogue.
 from __future__ import annotations
 
 from game.i18n import _
-from game.rules import Outcome, Result, State
+from game.rules import Result, State
 
 
 def variant_title(name: str) -> str:
@@ -40,10 +40,6 @@ def reason_text(reason: str) -> str:
         "resignation": _("A player resigned."),
     }
     return reasons[reason]
-
-
-def outcome_text(outcome: Outcome) -> str:
-    return {Outcome.WIN: _("wins"), Outcome.LOSS: _("loses"), Outcome.DRAW: _("draw")}[outcome]
 
 
 def result_headline(result: Result, seat_names: list[str]) -> str:

@@ -10,10 +10,6 @@ def ease_out_cubic(t: float) -> float:
     return 1 - (1 - t) ** 3
 
 
-def ease_in_out(t: float) -> float:
-    return 0.5 - 0.5 * math.cos(math.pi * t)
-
-
 @dataclass
 class Tween:
     """A value going from 0 to 1 over ``duration`` seconds, after ``delay`` seconds."""
@@ -24,10 +20,6 @@ class Tween:
 
     def advance(self, dt: float) -> None:
         self.elapsed += dt
-
-    @property
-    def started(self) -> bool:
-        return self.elapsed >= self.delay
 
     @property
     def done(self) -> bool:

@@ -35,12 +35,6 @@ def square_at(col: int, row: int) -> int | None:
     return None
 
 
-def square_name(square: int) -> str:
-    """The algebraic name, e.g. ``a1`` for square 29 (index 28)."""
-    col, row = coords(square)
-    return "abcdefgh"[col] + str(row + 1)
-
-
 def _ray(square: int, direction: int) -> tuple[int, ...]:
     (col, row), (dc, dr) = coords(square), DIRECTIONS[direction]
     ray = []

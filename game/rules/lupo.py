@@ -84,10 +84,6 @@ class LupoState(State):
         return _make(variant, sheep, wolf, wolf_seat, PLAY, sheep_turn, None)
 
     @property
-    def sheep_seat(self) -> int | None:
-        return None if self.wolf_seat is None else 1 - self.wolf_seat
-
-    @property
     def to_move(self) -> int:
         if self._result is not None:
             return TERMINAL

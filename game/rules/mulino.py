@@ -176,10 +176,6 @@ class MulinoState(State):
     def result(self) -> Result | None:
         return self._result if self.to_move == TERMINAL else None
 
-    @property
-    def placing_over(self) -> bool:
-        return self.hand == (0, 0)
-
     # -- legal actions --------------------------------------------------------------------
 
     def _generate_legal(self) -> list[int]:

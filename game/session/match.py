@@ -57,11 +57,6 @@ class Match:
     def variant(self) -> Variant:
         return self.record.variant
 
-    def seat_to_move(self) -> Seat | None:
-        """The seat whose decision it is, or None at a chance event or the end."""
-        to_move = self.state.to_move
-        return self.seats[to_move] if to_move >= 0 else None
-
     @property
     def chance_events(self) -> int:
         """How many chance outcomes have been applied so far."""

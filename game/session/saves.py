@@ -126,9 +126,6 @@ class SaveStore:
             matches.append(Finished(path, match, _mtime(path)))
         return matches
 
-    def discard_current(self) -> None:
-        self.current_path.unlink(missing_ok=True)
-
 
 def _set_aside(path: Path) -> Path | None:
     """Move a damaged file out of the way under a new name; None if that fails."""
