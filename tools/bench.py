@@ -31,7 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     ai = commands.add_parser("ai", help="strength of each level against the one below")
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     ai.add_argument("--partial", type=Path, help="write the results so far to this file")
-    ai.add_argument("--only", help="only the variants whose name starts so, e.g. dama:")
+    ai.add_argument(
+        "--only", help="only variants whose names start so (comma-separated), e.g. dama:,numeri"
+    )
     args = parser.parse_args(argv)
     if args.benchmark == "engine":
         from tools.benchmarks.engine import bench_engine

@@ -110,10 +110,11 @@ def _searched(
     (``scale`` fits the margin to the evaluation's units)."""
     if level == "easy":
         search.max_depth = min(search.max_depth, 2)
-    found = search.best(state)
     margin = {"easy": EASY_MARGIN, "medium": MEDIUM_MARGIN}.get(level)
     if margin is not None:
         margin = round(margin * scale)
+        search.margin = margin
+    found = search.best(state)
     action = found.action
     if margin is not None and found.scores:
         best = max(found.scores.values())

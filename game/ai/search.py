@@ -81,6 +81,8 @@ class AlphaBeta:
         self.evaluator = evaluator
         self.budget = budget
         self.max_depth = max_depth
+        self.margin = 0
+        """Root moves within this of the best get exact scores (for the weaker levels)."""
         self.table: dict[object, tuple[int, int, int, int | None]] = {}
         self.history: dict[int, int] = {}
 
@@ -104,11 +106,14 @@ class AlphaBeta:
     def _root(self, state: State, depth: int) -> dict[int, int]:
         player = state.to_move
         scores: dict[int, int] = {}
-        alpha = -INFINITY
+        best = -INFINITY
         for action in self._ordered(state, self.table.get(self.evaluator.key(state))):
-            value = self._child(state, action, player, depth, alpha, INFINITY, 1)
+            # The window's floor sits ``margin`` below the best so far, so that every move
+            # within the margin gets its exact value; the others only a bound beneath it.
+            floor = best - self.margin - 1 if best > -INFINITY else -INFINITY
+            value = self._child(state, action, player, depth, floor, INFINITY, 1)
             scores[action] = value
-            alpha = max(alpha, value)
+            best = max(best, value)
         best = max(scores, key=lambda a: scores[a])
         self.table[self.evaluator.key(state)] = (depth, scores[best], EXACT, best)
         return scores

@@ -1,8 +1,8 @@
 """Numeri: Monte-Carlo rollouts over the die at the top level, a greedy judge below.
 
-*Hard* plays every candidate move out 50 times to the end (random dice, random legal
+*Hard* plays every candidate move out 100 times to the end (random dice, random legal
 choices) and keeps the move with the best share of wins, the score margin breaking ties;
-*medium* does the same with 12 playouts.  *Easy* judges each move by the position it leaves
+*medium* does the same with 30 playouts.  *Easy* judges each move by the position it leaves
 — points on the board, a discount for pawns still waiting, a bonus for an extra roll — and
 now and then picks one of the next best instead.
 """
@@ -14,7 +14,7 @@ import random
 from game.dice import random_action
 from game.rules.numeri import OFF, PAWNS, NumeriState
 
-ROLLOUTS = {"medium": 12, "hard": 50}
+ROLLOUTS = {"medium": 30, "hard": 100}
 """Playouts per candidate move."""
 
 

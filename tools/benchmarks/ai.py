@@ -60,7 +60,8 @@ def bench_ai(games: int, partial: Path | None, only: str | None = None) -> dict:
     from game.rules import every_setup
     from tools.benchmarks.common import machine
 
-    setups = [v for v in every_setup() if only is None or v.name.startswith(only)]
+    prefixes = tuple(only.split(",")) if only else ("",)
+    setups = [v for v in every_setup() if v.name.startswith(prefixes)]
     tasks = [
         (v, strong, weak, g) for v in setups for strong, weak in PAIRINGS for g in range(games)
     ]
