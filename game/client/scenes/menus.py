@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
 
 import pygame
 
@@ -186,7 +187,7 @@ class SetupScene(MenuScene):
         return items
 
     def _seat_label(self, index: int) -> str:
-        names = seat_names(new_game(self.spec.name, self.players))
+        names = _seat_names(self.spec.name, self.players, i18n.language())
         seat = self.seats[index]
         if seat.is_human:
             who = _("a person")
@@ -389,6 +390,12 @@ class RulesScene(Scene):
                 y += round(1.3 * u)
             y += round(0.5 * u)
         self.draw_targets(surface)
+
+
+@cache
+def _seat_names(name: str, players: int, language: str) -> list[str]:
+    """The seats' names for the setup labels (worked out once, not at every frame)."""
+    return seat_names(new_game(name, players))
 
 
 def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:

@@ -178,6 +178,18 @@ class PlayScene(Scene):
                 )
             )
         self.set_targets(self.view.targets() + buttons)
+        self.history = self._history_lines()
+
+    def _history_lines(self, shown: int = 8) -> list[tuple[int, str]]:
+        """The last actions as the panel lists them (made on each change, not each frame)."""
+        states, actions = self.match.states, self.match.record.actions
+        lines = []
+        for index in range(max(0, len(actions) - shown), len(actions)):
+            before = states[index]
+            action = before.parse_action(actions[index])
+            seat = before.to_move if before.to_move >= 0 else getattr(before, "side", -1)
+            lines.append((seat, f"{index + 1}. {action_text(before, action)}"))
+        return lines
 
     # -- what the buttons do --------------------------------------------------------------
 
@@ -423,18 +435,9 @@ class PlayScene(Scene):
 
     def _draw_history(self, surface: pygame.Surface) -> None:
         u = self.u
-        top = self.history_top
-        states = self.match.states
-        count = len(states) - 1
-        shown = range(max(0, count - 8), count)
-        line = theme.font(round(0.8 * u))
-        y = max(top, self.panel.bottom - 9 * u - len(shown) * round(1.1 * u))
-        for index in shown:
-            before = states[index]
-            action = before.parse_action(self.match.record.actions[index])
-            seat = before.to_move if before.to_move >= 0 else getattr(before, "side", -1)
-            text = f"{index + 1}. {action_text(before, action)}"
-            label = line.render(text, True, self.palette.muted)
+        y = max(self.history_top, self.panel.bottom - 9 * u - len(self.history) * round(1.1 * u))
+        for seat, text in self.history:
+            label = theme.text(text, round(0.8 * u), self.palette.muted)
             if 0 <= seat < len(self.palette.seats) and self.match.variant.game == "numeri":
                 pygame.draw.circle(
                     surface, self.palette.seats[seat], (self.panel.x + u // 2, y + u // 2), u // 4
