@@ -1,9 +1,11 @@
 """The messages peers exchange, each checked field by field before anything acts on it.
 
-A message is a map with a string ``"t"`` (its type) and the fields :data:`SCHEMAS` lists
-for that type, each of a given kind and within bounds; a missing, extra or ill-typed field,
-or an unknown type, is refused with :class:`MessageError` naming it.  What the fields mean
-and when each message is sent is the protocol's business (the peers); here only their shape.
+A message is a map with a string ``"t"`` (its type) and exactly the fields :data:`SCHEMAS`
+lists for that type, each of a given kind and within bounds.  The ``entry``, ``request`` and
+``push`` messages carry a match-log entry in ``"e"``: a map whose ``"k"`` names its kind,
+checked the same way against :data:`ENTRY_SCHEMAS`.  A missing, extra or ill-typed field, or
+an unknown type, is refused with :class:`MessageError` naming it.  What the messages mean and
+when each is sent is in docs/PROTOCOL.md; here only their shape.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 PROTOCOL_VERSION = 1
-HEX_DIGEST = 32  # characters of a state digest (BLAKE2b-128 in hex)
+HEX_ID = 32  # characters of a peer id, match id or state digest (16 bytes in hex)
+ROLES = ("player", "spectator")
+LEVEL_NAMES = ("easy", "medium", "hard")
 
 
 class MessageError(ValueError):
@@ -32,7 +36,8 @@ def _int(low: int, high: int) -> Field:
 
 def _text(longest: int) -> Field:
     return Field(
-        f"text of at most {longest} characters", lambda v: isinstance(v, str) and len(v) <= longest
+        f"text of at most {longest} characters",
+        lambda v: isinstance(v, str) and len(v) <= longest and v.isprintable(),
     )
 
 
@@ -47,60 +52,127 @@ def _hex(size: int) -> Field:
     )
 
 
+def _one_of(*choices: str) -> Field:
+    return Field("one of " + ", ".join(choices), lambda v: v in choices)
+
+
 def _optional(field: Field) -> Field:
     return Field(f"{field.kind} or nil", lambda v: v is None or field.check(v), optional=True)
 
 
-SEQ = _int(0, 2**31)
-SEAT = _int(-1, 3)  # -1: a spectator
+def _map() -> Field:
+    return Field("a map", lambda v: isinstance(v, dict))
+
+
+BOOL = Field("true or false", lambda v: isinstance(v, bool))
+COUNT = _int(0, 2**31)
+EVENT = _int(1, 2**31)
+SEAT = _int(-1, 3)  # -1: no seat
+ID = _hex(HEX_ID)
+REASON = _text(300)
+SETUP = Field(
+    "a game setup [name, players, [[option, value] …]]",
+    lambda v: (
+        isinstance(v, list)
+        and len(v) == 3
+        and isinstance(v[0], str)
+        and type(v[1]) is int
+        and isinstance(v[2], list)
+        and len(v[2]) <= 8
+    ),
+)
+SEATS = Field(
+    "a list of 2–4 seat levels ('' for a person)",
+    lambda v: (
+        isinstance(v, list) and 2 <= len(v) <= 4 and all(s == "" or s in LEVEL_NAMES for s in v)
+    ),
+)
+
 SCHEMAS: dict[str, dict[str, Field]] = {
     "hello": {
         "version": _int(1, 2**16),
-        "rules": _hex(HEX_DIGEST),
-        "peer": _hex(32),
+        "rules": ID,
+        "key": _bytes(32),
         "name": _text(40),
+        "role": _one_of(*ROLES),
+        "seat": SEAT,
+        "listen": _int(0, 65535),
+        "have": COUNT,
+        "head": _optional(ID),
         "code": _optional(_text(32)),
     },
-    "welcome": {
-        "match": _hex(32),
-        "variant": _text(40),
-        "players": _int(2, 4),
-        "options": _text(200),
-        "seat": SEAT,
-    },
-    "refuse": {"reason": _text(300)},
-    "seat": {"seat": SEAT},
-    "ready": {"ready": Field("true or false", lambda v: isinstance(v, bool))},
-    "start": {"first_event": _int(1, 2**31)},
-    "commit": {"peer": _hex(32), "commitment": _bytes(32), "first_event": _int(1, 2**31)},
-    "reveal": {"peer": _hex(32), "event": _int(1, 2**31), "value": _bytes(32)},
-    "action": {"seq": SEQ, "action": _text(120), "digest": _hex(HEX_DIGEST)},
-    "reject": {"seq": SEQ, "reason": _text(300)},
-    "sync": {
-        "record": Field(
-            "a record of at most 60000 bytes", lambda v: isinstance(v, bytes) and len(v) <= 60_000
-        )
-    },
-    "ping": {"n": SEQ},
-    "pong": {"n": SEQ},
-    "bye": {"reason": _text(300)},
+    "welcome": {"match": ID, "you": ID, "host": ID, "seq": COUNT},
+    "refuse": {"reason": REASON},
+    "entry": {"seq": COUNT, "e": _map()},
+    "request": {"e": _map()},
+    "reject": {"reason": REASON, "kind": _text(12)},
+    "notice": {"text": REASON},
+    "want": {"from": COUNT},
+    "push": {"seq": COUNT, "e": _map()},
+    "ping": {"n": COUNT},
+    "pong": {"n": COUNT},
+    "bye": {"reason": REASON},
 }
 
+ENTRY_SCHEMAS: dict[str, dict[str, Field]] = {
+    "match": {
+        "id": ID,
+        "setup": SETUP,
+        "seats": SEATS,
+        "code": BOOL,
+        "host": ID,
+        "name": _text(40),
+        "chain": _int(32, 65536),
+    },
+    "join": {"peer": ID, "name": _text(40), "role": _one_of(*ROLES), "addr": _text(64)},
+    "leave": {"peer": ID, "reason": REASON},
+    "seat": {"peer": ID, "seat": SEAT},
+    "ready": {"peer": ID, "ready": BOOL},
+    "start": {"peer": ID},
+    "commit": {"peer": ID, "first": EVENT, "c": _bytes(32)},
+    "reveal": {"peer": ID, "event": EVENT, "v": _bytes(32)},
+    "act": {"peer": ID, "seat": _int(0, 3), "ply": COUNT, "a": _text(120), "d": ID},
+    "computer": {"peer": ID, "seat": _int(0, 3), "level": _one_of("", *LEVEL_NAMES)},
+    "offer": {"peer": ID, "ply": COUNT},
+    "end": {"peer": ID, "reason": REASON},
+    "host": {"peer": ID, "addr": _text(64)},
+}
+"""Match-log entries; ``peer`` is who made the entry (the host fills it in for requests)."""
 
-def validate(message: dict) -> dict:
-    """``message`` if it has exactly the fields of its type, each well formed."""
-    kind = message.get("t")
-    schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
-    if schema is None:
-        raise MessageError(f"unknown message type {kind!r}")
-    extra = set(message) - set(schema) - {"t"}
+
+def _check(what: str, message: dict, schema: dict[str, Field], tag: str) -> dict:
+    extra = set(message) - set(schema) - {tag}
     if extra:
-        raise MessageError(f"{kind}: unexpected field {sorted(extra)[0]!r}")
+        raise MessageError(f"{what}: unexpected field {sorted(map(str, extra))[0]!r}")
     for name, field in schema.items():
         if name not in message:
             if field.optional:
                 continue
-            raise MessageError(f"{kind}: missing field {name!r}")
+            raise MessageError(f"{what}: missing field {name!r}")
         if not field.check(message[name]):
-            raise MessageError(f"{kind}: field {name!r} must be {field.kind}")
+            raise MessageError(f"{what}: field {name!r} must be {field.kind}")
     return message
+
+
+def validate(message: dict) -> dict:
+    """``message`` if it has exactly the fields of its type, each well formed (and, for the
+    messages that carry one, a well-formed entry)."""
+    kind = message.get("t")
+    schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise MessageError(f"unknown message type {kind!r}")
+    _check(kind, message, schema, "t")
+    if "e" in schema:
+        validate_entry(message["e"], request=kind == "request")
+    return message
+
+
+def validate_entry(entry: dict, request: bool = False) -> dict:
+    """``entry`` if it is a well-formed log entry; a ``request`` leaves out ``peer``."""
+    kind = entry.get("k")
+    schema = ENTRY_SCHEMAS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise MessageError(f"unknown entry kind {kind!r}")
+    if request:
+        schema = {name: field for name, field in schema.items() if name != "peer"}
+    return _check(f"{kind} entry", entry, schema, "k")

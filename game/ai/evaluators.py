@@ -28,10 +28,18 @@ _BACK = (FAR_ROW[1], FAR_ROW[0])  # each side's own back row (the other's crowni
 
 
 class MillEvaluator:
-    def __init__(self, weights: dict[str, int] | None = None) -> None:
-        w = weights or WEIGHTS["mulino"]
+    """Material, closed and open mills, and — once the men move — mobility.
+
+    In ceylonese a mill closed while placing removes nothing, so the board ends the placing
+    with 18 men on 24 points and the first player left without a move loses: there mobility
+    counts from the first placement on (``ceylonese=True``), with its own weights.
+    """
+
+    def __init__(self, weights: dict[str, int] | None = None, ceylonese: bool = False) -> None:
+        w = weights or WEIGHTS["ceylonese" if ceylonese else "mulino"]
         self.piece, self.mill, self.open = w["piece"], w["mill"], w["open_mill"]
         self.mobility, self.blocked = w["mobility"], w["blocked"]
+        self.always_mobile = ceylonese
 
     def key(self, state: MulinoState) -> object:
         return state.men, state.hand, state.side, state.stage
@@ -54,7 +62,7 @@ class MillEvaluator:
                     score -= self.mill
                 elif theirs.bit_count() == 2:
                     score -= self.open
-        if state.hand == (0, 0):
+        if self.always_mobile or state.hand == (0, 0):
             score += self._mobility(own, empty) - self._mobility(opp, empty)
         return score
 

@@ -91,7 +91,11 @@ def choose(
         decision = _lupo(state, level, rng, budget)
     else:
         losing = game == "dama:mangia"
-        evaluator = MillEvaluator() if family == "mulino" else DamaEvaluator(losing=losing)
+        evaluator = (
+            MillEvaluator(ceylonese=game == "mulino:ceylonese")
+            if family == "mulino"
+            else DamaEvaluator(losing=losing)
+        )
         decision = _searched(state, level, rng, AlphaBeta(evaluator, budget))
     return Decision(
         decision.action,

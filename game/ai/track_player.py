@@ -1,8 +1,9 @@
 """Numeri: Monte-Carlo rollouts over the die at the top level, a greedy judge below.
 
 *Hard* plays every candidate move out 100 times to the end (random dice, random legal
-choices) and keeps the move with the best share of wins, the score margin breaking ties;
-*medium* does the same with 30 playouts.  *Easy* judges each move by the position it leaves
+choices, the same dice for every candidate) and keeps the move with the best share of wins,
+the score margin breaking ties; *medium* does the same with 30 playouts, each candidate on
+dice of its own.  *Easy* judges each move by the position it leaves
 — points on the board, a discount for pawns still waiting, a bonus for an extra roll — and
 now and then picks one of the next best instead.
 """
@@ -24,7 +25,7 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget=None) -> i
         return legal[0]
     seat = state.to_move
     if level != "easy":
-        return _rollouts(state, seat, legal, rng, budget, ROLLOUTS[level])
+        return _rollouts(state, seat, legal, rng, budget, ROLLOUTS[level], paired=level == "hard")
     judged = sorted(legal, key=lambda a: (-_judge(state._successor(a), seat), a))
     if len(judged) > 1 and rng.random() < 0.35:
         return rng.choice(judged[:3])
@@ -49,18 +50,39 @@ def _judge(state: NumeriState, seat: int) -> float:
 
 
 def _rollouts(
-    state: NumeriState, seat: int, legal: list[int], rng: random.Random, budget, rollouts: int
+    state: NumeriState,
+    seat: int,
+    legal: list[int],
+    rng: random.Random,
+    budget,
+    rollouts: int,
+    paired: bool,
 ) -> int:
+    """The move with the best share of wins over ``rollouts`` playouts each.
+
+    ``paired`` plays every candidate against the same dice (common random numbers):
+    playout ``i`` of each move draws its rolls from one generator and its choices from
+    another, both seeded alike for every move, so the moves are compared on equal luck and
+    far fewer playouts tell them apart.  Unpaired, each playout has luck of its own.
+    """
+    base = rng.getrandbits(64)
     best, best_key = legal[0], None
     for action in legal:
         wins = margin = 0.0
         after = state._successor(action)
-        for _ in range(rollouts):
+        for playout in range(rollouts):
             if budget is not None:
                 budget.spend()
+            if paired:
+                dice = random.Random(base + 2 * playout)
+                choices = random.Random(base + 2 * playout + 1)
+            else:
+                dice = choices = rng
             final = after
             while not final.is_terminal():
-                final = final._successor(random_action(final, rng))
+                final = final._successor(
+                    random_action(final, dice if final.is_chance() else choices)
+                )
             scores = final.result().scores
             top = max(scores)
             if scores[seat] == top:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from itertools import product
 
+import msgpack
+
 from game.rules.ausgeblockt import AusgeblocktState
-from game.rules.core import RulesError, State
+from game.rules.boards import default_track
+from game.rules.core import ENCODING_VERSION, RulesError, State
 from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
 from game.rules.mulino import MulinoState
@@ -94,3 +98,25 @@ def new_game(name: str, players: int | None = None, **options: object) -> State:
     """The starting state of a game, e.g. ``new_game("numeri", players=3)`` or
     ``new_game("dama", huffing=True)``."""
     return start(variant(name, players, options))
+
+
+RULES_REVISION = 1
+"""Bumped whenever a rule's behaviour changes, so that peers running different rules never
+play one match (a change of the state layout bumps ``ENCODING_VERSION`` instead)."""
+
+
+def fingerprint() -> str:
+    """What two engines must share to replay each other's matches: the revision, the state
+    encoding, every variant with its players and options, and the Numeri track — hashed
+    (BLAKE2b-128, hex)."""
+    specs = [
+        [
+            spec.name,
+            list(spec.players),
+            [[o.name, o.default, [list(o.choices(n)) for n in spec.players]] for o in spec.options],
+        ]
+        for spec in VARIANTS.values()
+    ]
+    track = default_track()
+    data = [RULES_REVISION, ENCODING_VERSION, specs, list(track.values), list(track.barriers)]
+    return hashlib.blake2b(msgpack.packb(data), digest_size=16).hexdigest()

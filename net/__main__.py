@@ -1,0 +1,286 @@
+"""``python -m net``: headless peers for tests, servers and kiosks, browsing, verifying.
+
+    python -m net host GAME[:VARIANT] [--players N] [--ai LEVEL] [--port P] [--code C]
+    python -m net join ADDRESS:PORT|NAME [--ai LEVEL | --spectate]
+    python -m net browse [--timeout S]
+    python -m net verify RECORD
+
+Peers print one JSON object per line on stdout for everything that happens (``listening``,
+``action``, ``roll``, ``paused``, ``over`` …); ``browse`` one per match found.  A peer
+without ``--ai`` plays its seat from the terminal: it shows the position on stderr and
+reads moves in the game's notation from stdin.  Exit status: 0 when the match was played to
+its end, 1 when it failed or was refused, 2 for a bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import signal
+import sys
+from pathlib import Path
+
+from game.rules import RulesError, variant
+from net import records
+from net.connection import Closed
+from net.discovery import Advertiser, Browser, Listing, txt_record
+from net.identity import Identity, IdentityError
+from net.matchlog import LOBBY, MatchLog
+from net.messages import LEVEL_NAMES
+from net.peer import Peer, PeerConfig
+
+
+def _emit(kind: str, data: dict) -> None:
+    print(json.dumps({"event": kind, **data}, ensure_ascii=False), flush=True)
+
+
+def _default_identity() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path("tavolo") / "identity"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m net", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def peer_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--name", default="", help="the name others see")
+        command.add_argument("--ai", choices=LEVEL_NAMES, help="a computer plays this seat")
+        command.add_argument("--seat", type=int, default=0, help="the seat wished for (1-4)")
+        command.add_argument("--identity", type=Path, help="identity file (kept across runs)")
+        command.add_argument("--record", type=Path, help="write the match record here")
+        command.add_argument("--interface", default="", help="listen and announce on ADDRESS")
+        command.add_argument("--drop-timeout", type=float, default=60.0, metavar="S")
+        command.add_argument(
+            "--on-drop",
+            choices=("computer", "end", "wait"),
+            default="computer",
+            help="once a missing player's timeout is over",
+        )
+        command.add_argument("--think", type=float, default=1.0, metavar="S")
+
+    host = commands.add_parser("host", help="host a match")
+    host.add_argument("game", help="e.g. dama, mulino:misto, numeri")
+    host.add_argument("--players", type=int)
+    host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    host.add_argument(
+        "--computer", action="append", default=[], metavar="SEAT=LEVEL", help="a computer seat"
+    )
+    host.add_argument("--port", type=int, default=0)
+    host.add_argument("--code", help="a join code others must give")
+    host.add_argument("--no-advertise", action="store_true", help="do not announce on the LAN")
+    host.add_argument("--chain", type=int, default=4096, help=argparse.SUPPRESS)
+    peer_options(host)
+
+    join = commands.add_parser("join", help="join a match")
+    join.add_argument("target", help="ADDRESS:PORT, or the name of an announced match")
+    join.add_argument("--spectate", action="store_true", help="watch only")
+    join.add_argument("--code", help="the match's join code")
+    join.add_argument("--browse-timeout", type=float, default=5.0, metavar="S")
+    peer_options(join)
+
+    browse = commands.add_parser("browse", help="list the matches announced on the LAN")
+    browse.add_argument("--timeout", type=float, default=3.0, metavar="S")
+    browse.add_argument("--interface", default="")
+
+    verify = commands.add_parser("verify", help="check a match record, every roll included")
+    verify.add_argument("record", type=Path)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "verify":
+            return _verify(args.record)
+        if args.command == "browse":
+            return asyncio.run(_browse(args.timeout, args.interface))
+        return asyncio.run(_run_peer(args))
+    except _UsageError as error:
+        print(f"python -m net: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 1
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _verify(path: Path) -> int:
+    try:
+        report = records.verify(records.load(path))
+    except records.RecordError as error:
+        report = {"ok": False, "error": str(error)}
+    print(json.dumps(report, ensure_ascii=False))
+    return 0 if report["ok"] else 1
+
+
+async def _browse(timeout: float, interface: str) -> int:
+    def show(change: str, listing: Listing) -> None:
+        print(json.dumps({"change": change, **listing.to_json()}), flush=True)
+
+    browser = Browser(interface, show)
+    await browser.start()
+    await asyncio.sleep(timeout)
+    await browser.stop()
+    return 0
+
+
+def _config(args: argparse.Namespace) -> PeerConfig:
+    spectate = getattr(args, "spectate", False)
+    if args.drop_timeout < 0 or args.think <= 0:
+        raise _UsageError("--drop-timeout and --think take positive seconds")
+    return PeerConfig(
+        name=(args.name or ("host" if args.command == "host" else "guest"))[:40],
+        role="spectator" if spectate else "player",
+        seat=args.seat - 1 if args.seat else -1,
+        level=args.ai,
+        code=args.code,
+        interface=args.interface,
+        drop_timeout=args.drop_timeout,
+        on_drop=args.on_drop,
+        think_seconds=args.think,
+        autostart=True,
+    )
+
+
+async def _run_peer(args: argparse.Namespace) -> int:
+    config = _config(args)
+    try:
+        identity = Identity.load(args.identity or _default_identity())
+    except IdentityError as error:
+        raise _UsageError(str(error)) from error
+    advertiser: Advertiser | None = None
+    terminal = config.level is None and config.role == "player"
+    peer = Peer(identity, config, _observer(lambda: peer, terminal, lambda: advertiser))
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, peer.finished.set)
+    try:
+        if args.command == "host":
+            port = await _host(peer, args)
+            if not args.no_advertise:
+                advertiser = Advertiser(args.interface)
+                await advertiser.start(config.name, port, _txt(peer))
+                _emit("advertised", {"port": port})
+        else:
+            address, port = await _resolve(args.target, args.interface, args.browse_timeout)
+            await peer.join(address, port)
+            _emit("joined", {"host": f"{address}:{port}", "peer": peer.me})
+        await peer.finished.wait()
+    except Closed as closed:
+        _emit("error", {"text": closed.reason})
+        return 1
+    finally:
+        if peer.log is not None and args.record:
+            records.save(args.record, peer.log)
+        if advertiser is not None:
+            await advertiser.stop()
+        await peer.close("match over" if peer.failure is None else peer.failure)
+    log = peer.log
+    return 0 if log is not None and log.phase in ("over", "abandoned") and not peer.failure else 1
+
+
+async def _host(peer: Peer, args: argparse.Namespace) -> int:
+    options = {}
+    for text in args.option:
+        name, sep, value = text.partition("=")
+        if not sep:
+            raise _UsageError(f"--option takes NAME=VALUE, not {text!r}")
+        options[name.strip()] = value
+    try:
+        setup = variant(args.game, args.players, options)
+    except RulesError as error:
+        raise _UsageError(str(error)) from error
+    computers: dict[int, str] = {}
+    for text in args.computer:
+        seat, _, level = text.partition("=")
+        if not seat.isdigit() or not 1 <= int(seat) <= setup.players or level not in LEVEL_NAMES:
+            raise _UsageError(f"--computer takes SEAT=LEVEL (seat 1-{setup.players}), not {text!r}")
+        computers[int(seat) - 1] = level
+    if not 0 <= args.port <= 65535:
+        raise _UsageError("--port takes 0-65535")
+    try:
+        return await peer.host(setup, computers, args.port, args.code, chain_length=args.chain)
+    except OSError as error:
+        raise _UsageError(f"cannot listen on port {args.port}: {error.strerror}") from error
+
+
+async def _resolve(target: str, interface: str, timeout: float) -> tuple[str, int]:
+    address, sep, port = target.rpartition(":")
+    if sep and port.isdigit():
+        return address, int(port)
+    found: asyncio.Future[Listing] = asyncio.get_running_loop().create_future()
+
+    def match(change: str, listing: Listing) -> None:
+        wanted = target.lower()
+        names = (listing.name.lower(), listing.host.lower(), listing.match)
+        if change != "gone" and not found.done() and any(n.startswith(wanted) for n in names):
+            found.set_result(listing)
+
+    browser = Browser(interface, match)
+    await browser.start()
+    try:
+        listing = await asyncio.wait_for(found, timeout)
+    except TimeoutError:
+        raise Closed(f"no match called {target!r} was found on the LAN") from None
+    finally:
+        await browser.stop()
+    return listing.address, listing.port
+
+
+def _txt(peer: Peer) -> dict[str, str]:
+    log = peer.log
+    assert log is not None
+    state = log.phase
+    if state == "playing" and log.paused:
+        state = "paused"
+    return txt_record(
+        game=log.variant.name,
+        players=log.variant.players,
+        free=log.free_seats() if log.phase == LOBBY else 0,
+        code=log.code_required,
+        state=state,
+        host=log.name,
+        match=log.match_id,
+    )
+
+
+def _observer(peer_of, terminal: bool, advertiser_of):
+    """What a headless peer prints, and what it does at its turn and on changes."""
+    quiet = {"entry"}
+
+    def observe(kind: str, data: dict) -> None:
+        peer: Peer = peer_of()
+        if kind == "entry":
+            advertiser = advertiser_of()
+            if advertiser is not None and peer.log is not None:
+                asyncio.get_running_loop().create_task(advertiser.update(_txt(peer)))
+        if kind not in quiet:
+            _emit(kind, data)
+        if terminal and (kind == "your_turn" or (kind == "rejected" and data["kind"] == "act")):
+            asyncio.get_running_loop().create_task(_ask_terminal(peer))
+
+    return observe
+
+
+async def _ask_terminal(peer: Peer) -> None:
+    log: MatchLog | None = peer.log
+    if log is None:
+        return
+    state = log.state
+    legal = " ".join(state.action_to_str(a) for a in state.legal_actions())
+    print(f"\n{state}\nlegal: {legal}\nyour move> ", end="", file=sys.stderr, flush=True)
+    line = await asyncio.to_thread(sys.stdin.readline)
+    if not line:
+        return
+    peer.decide(line.strip())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,503 @@
+"""The match log: the entries a LAN match is made of, in the order the host gave them,
+checked and applied alike by every peer.
+
+The host only *orders* entries; it decides nothing the others cannot check.  Every peer —
+the host too — runs each entry through :meth:`MatchLog.apply`, which refuses anything that
+does not follow from the log so far: an illegal or out-of-turn action, an action for a seat
+its sender does not hold, a ply number that is not the next one (a replay), a state digest
+that differs from this peer's own, a dice reveal that does not hash to its commitment.  A
+refused entry raises :class:`Rejected` with the reason and changes nothing.
+
+Chance events are decided here too, without anyone's say: once every peer of the event's
+*dice group* has revealed its committed value, the outcome is
+``pick(combine(event, reveals in peer-id order), outcomes)`` (see :mod:`net.fairdice`),
+applied by every peer at the same place in the log.  A log is therefore also a proof:
+``python -m net verify`` replays one and checks every roll.
+
+Entry kinds and who makes them (docs/PROTOCOL.md has the fields):
+
+* ``match`` (first entry, the host): game setup, seats set to computer levels, match id.
+* ``join`` / ``leave`` (the host, for a peer): membership; a ``join`` of a known peer is a
+  rejoin.  ``host``: a new host took over after the old one dropped.
+* ``seat``, ``ready`` (lobby), ``start`` (the host), ``computer`` (the host in the lobby; any
+  seated player for a seat whose person is gone, once the host's timeout allows it).
+* ``commit``, ``reveal``: the fair dice.  ``act``: an action.  ``offer``: a draw offer (a draw
+  is agreed when every seat is a present person and all offered at the same ply).
+  ``end``: the match abandoned after a drop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import msgpack
+
+from game.rules import AGREED_DRAW, IllegalActionError, MatchRecord, RulesError, State, start
+from game.rules.core import resigning_seat
+from game.rules.registry import VARIANTS
+from game.rules.variants import Variant, variant_from_fields
+from net.fairdice import combine, digest, pick
+from net.messages import MessageError, validate_entry
+
+LOBBY, PLAYING, OVER, ABANDONED = "lobby", "playing", "over", "abandoned"
+RENEW_BEFORE = 16
+"""A peer commits to a new dice chain when its current one has fewer values left."""
+
+
+class Rejected(Exception):  # noqa: N818 - an answer, not a failure of this program
+    """An entry that does not follow from the log; ``reason`` says why in plain words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Member:
+    peer: str
+    name: str
+    role: str
+    addr: str
+    present: bool = True
+    ready: bool = False
+
+
+@dataclass
+class Seat:
+    owner: str | None = None
+    """The peer of the person who sat down (kept while the computer stands in)."""
+    computer: str = ""
+    """The computer level playing the seat, '' when a person does."""
+
+    @property
+    def human(self) -> bool:
+        return not self.computer
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One chance event as decided: who revealed what, and the outcome."""
+
+    event: int
+    peers: tuple[str, ...]
+    reveals: tuple[bytes, ...]
+    outcome: str
+
+
+@dataclass
+class _Commitment:
+    first: int
+    value: bytes
+    anchor: tuple[int, bytes] = field(init=False)
+    """The last revealed (event, value), or (first − 1, commitment) before any."""
+
+    def __post_init__(self) -> None:
+        self.anchor = (self.first - 1, self.value)
+
+
+class MatchLog:
+    def __init__(self, opening: dict) -> None:
+        entry = _checked(opening)
+        if entry["k"] != "match":
+            raise Rejected("a match log begins with a match entry")
+        try:
+            self.variant: Variant = variant_from_fields(entry["setup"], VARIANTS)
+        except RulesError as error:
+            raise Rejected(f"unknown game setup: {error}") from error
+        if len(entry["seats"]) != self.variant.players:
+            raise Rejected(f"{self.variant.name} needs {self.variant.players} seats")
+        self.match_id: str = entry["id"]
+        self.name: str = entry["name"]
+        self.code_required: bool = entry["code"]
+        self.chain_length: int = entry["chain"]
+        self.host: str = entry["host"]
+        self.entries: list[dict] = [entry]
+        self.members: dict[str, Member] = {}
+        self.seats = [Seat(computer=level) for level in entry["seats"]]
+        self.phase = LOBBY
+        self.end_reason = ""
+        self.state: State = start(self.variant)
+        self.record = MatchRecord(self.variant)
+        self.rolls: list[Roll] = []
+        self.dice_group: set[str] = set()
+        self.next_event = 1
+        self.event_group: set[str] | None = None
+        self.reveals: dict[str, bytes] = {}
+        self.highest_revealed = 0
+        self._commitments: dict[str, list[_Commitment]] = {}
+        self._offers: set[str] = set()
+        self.heads: list[str] = [entry_digest("", entry)]
+        """``heads[n]`` fingerprints the first n + 1 entries: peers compare logs by it."""
+
+    # -- reading -------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @property
+    def ply(self) -> int:
+        return len(self.record.actions)
+
+    def seat_of(self, peer: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.owner == peer:
+                return index
+        return None
+
+    def actor(self, seat: int) -> str | None:
+        """The peer who acts for ``seat``: its person, or the host for a computer."""
+        info = self.seats[seat]
+        return self.host if info.computer else info.owner
+
+    def waiting_for(self) -> list[str]:
+        """The absent peers a running match waits for (it is paused while any)."""
+        if self.phase != PLAYING:
+            return []
+        absent = {
+            s.owner for s in self.seats if s.human and s.owner and not self.members[s.owner].present
+        }
+        absent |= {p for p in self.event_group or () if not self.members[p].present}
+        return sorted(absent)
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.waiting_for())
+
+    @property
+    def pending_event(self) -> int | None:
+        """The chance event waiting for reveals, if any."""
+        return self.next_event if self.phase == PLAYING and self.state.is_chance() else None
+
+    def needs_reveal(self, peer: str) -> bool:
+        return (
+            self.pending_event is not None
+            and peer in (self.event_group or ())
+            and peer not in self.reveals
+            and self._all_committed()
+        )
+
+    def _all_committed(self) -> bool:
+        """Whether every peer of the pending event has a commitment covering it: no value
+        of an event is shown before all of its values are fixed."""
+        group = self.event_group if self.event_group is not None else self.dice_group
+        return all(self._commitment(p, self.next_event) is not None for p in group)
+
+    def commit_due(self, peer: str) -> int | None:
+        """The first event of the chain ``peer`` must commit to now, if any."""
+        if self.phase != PLAYING or peer not in self.dice_group:
+            return None
+        chains = self._commitments.get(peer)
+        earliest = max(self.next_event, self.highest_revealed + 1)
+        if not chains:
+            return earliest
+        last = chains[-1]
+        if last.first + self.chain_length - self.next_event < RENEW_BEFORE:
+            # The next chain starts after any event already being revealed, and the current
+            # one still has values for those.
+            return max(earliest, self.next_event + 1 if self.reveals else self.next_event)
+        return None
+
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if s.human and s.owner is None)
+
+    # -- applying ------------------------------------------------------------------------
+
+    def apply(self, entry: dict) -> None:
+        """Apply ``entry`` if it follows from the log; raise :class:`Rejected` otherwise."""
+        entry = _checked(entry)
+        kind = entry["k"]
+        if kind == "match":
+            raise Rejected("a match log has one match entry, the first")
+        if kind != "join" and kind != "host" and entry["peer"] not in self.members:
+            raise Rejected(f"{kind}: {entry['peer'][:8]} is not in this match")
+        getattr(self, f"_on_{kind}")(entry)
+        self.entries.append(entry)
+        self.heads.append(entry_digest(self.heads[-1], entry))
+        self._settle()
+
+    def _on_join(self, entry: dict) -> None:
+        peer = entry["peer"]
+        member = self.members.get(peer)
+        if member is not None:
+            if member.present:
+                raise Rejected(f"{member.name} is already connected")
+            member.present, member.addr, member.name = True, entry["addr"], entry["name"]
+            for seat in self.seats:
+                if seat.owner == peer and seat.computer and self.phase == PLAYING:
+                    seat.computer = ""  # the person takes the seat back from the computer
+                    self.dice_group.add(peer)
+            return
+        if self.phase != LOBBY and entry["role"] != "spectator":
+            raise Rejected("the match has begun: newcomers can only watch")
+        self.members[peer] = Member(peer, entry["name"], entry["role"], entry["addr"])
+
+    def _on_leave(self, entry: dict) -> None:
+        member = self.members[entry["peer"]]
+        if not member.present:
+            raise Rejected(f"{member.name} is not connected")
+        member.present = False
+        if self.phase == LOBBY:
+            member.ready = False
+            for seat in self.seats:
+                if seat.owner == member.peer:
+                    seat.owner = None
+
+    def _on_host(self, entry: dict) -> None:
+        peer = entry["peer"]
+        member = self.members.get(peer)
+        if member is None or not member.present or member.role != "player":
+            raise Rejected("a new host must be a connected player of the match")
+        if peer == self.host:
+            raise Rejected(f"{member.name} is the host already")
+        old = self.members[self.host]
+        old.present = False
+        if self.phase == LOBBY:
+            for seat in self.seats:
+                if seat.owner == old.peer:
+                    seat.owner = None
+        elif self.seat_of(old.peer) is None:
+            self._leave_dice(old.peer)
+        self.host = peer
+        member.addr = entry["addr"]
+        if self.phase == PLAYING and not self.dice_group:
+            self.dice_group.add(peer)
+
+    def _on_seat(self, entry: dict) -> None:
+        peer, wanted = entry["peer"], entry["seat"]
+        member = self.members[peer]
+        self._require(self.phase == LOBBY, "seats are chosen before the match starts")
+        self._require(member.role == "player" and member.present, "spectators have no seat")
+        if wanted >= len(self.seats):
+            raise Rejected(f"this match has {len(self.seats)} seats")
+        if wanted >= 0:
+            seat = self.seats[wanted]
+            if seat.computer:
+                raise Rejected(f"seat {wanted + 1} is the computer's")
+            if seat.owner not in (None, peer):
+                raise Rejected(f"seat {wanted + 1} is taken by {self.members[seat.owner].name}")
+        for seat in self.seats:
+            if seat.owner == peer:
+                seat.owner = None
+        if wanted >= 0:
+            self.seats[wanted].owner = peer
+        member.ready = False
+
+    def _on_ready(self, entry: dict) -> None:
+        member = self.members[entry["peer"]]
+        self._require(self.phase == LOBBY, "the match has already started")
+        self._require(self.seat_of(member.peer) is not None, "take a seat before getting ready")
+        member.ready = entry["ready"]
+
+    def _on_computer(self, entry: dict) -> None:
+        peer, index, level = entry["peer"], entry["seat"], entry["level"]
+        if index >= len(self.seats):
+            raise Rejected(f"this match has {len(self.seats)} seats")
+        seat = self.seats[index]
+        if self.phase == LOBBY:
+            self._require(peer == self.host, "only the host sets up computer seats")
+            self._require(seat.owner is None, f"seat {index + 1} is taken by a person")
+            seat.computer = level
+            return
+        self._require(self.phase == PLAYING, "the match is over")
+        self._require(bool(level), "a seat given to the computer needs a level")
+        self._require(self._plays(peer), "only a player of the match can hand over a seat")
+        owner = seat.owner
+        self._require(
+            seat.human and owner is not None and not self.members[owner].present,
+            f"seat {index + 1} is not waiting for a missing player",
+        )
+        seat.computer = level
+        if all(s.computer for s in self.seats if s.owner == owner):
+            self._leave_dice(owner)
+
+    def _on_start(self, entry: dict) -> None:
+        self._require(self.phase == LOBBY, "the match has already started")
+        self._require(entry["peer"] == self.host, "only the host starts the match")
+        for number, seat in enumerate(self.seats, 1):
+            if seat.human and seat.owner is None:
+                raise Rejected(f"seat {number} is still free")
+            if seat.human and seat.owner != self.host:
+                member = self.members[seat.owner]
+                self._require(member.present and member.ready, f"{member.name} is not ready")
+        self.phase = PLAYING
+        self.dice_group = {s.owner for s in self.seats if s.human} | {self.host}
+
+    def _on_commit(self, entry: dict) -> None:
+        peer, first = entry["peer"], entry["first"]
+        self._require(self.phase == PLAYING, "dice are committed once the match has started")
+        self._require(peer in self.dice_group, "this peer does not take part in the dice")
+        if first <= self.highest_revealed:
+            raise Rejected(
+                f"a commitment must come before any reveal of its events (event {first} "
+                "has already been revealed)"
+            )
+        chains = self._commitments.setdefault(peer, [])
+        if chains and first <= chains[-1].first:
+            raise Rejected("a new commitment must start after the previous one")
+        chains.append(_Commitment(first, entry["c"]))
+
+    def _on_reveal(self, entry: dict) -> None:
+        peer, event, value = entry["peer"], entry["event"], entry["v"]
+        self._require(self.pending_event is not None, "no chance event is pending")
+        if event != self.next_event:
+            raise Rejected(f"the pending chance event is {self.next_event}, not {event}")
+        self._require(peer in (self.event_group or ()), "this peer has no say in this event")
+        self._require(peer not in self.reveals, "this peer has already revealed this event")
+        self._require(
+            self._all_committed(),
+            "every peer of the event must have committed before anyone reveals",
+        )
+        chain = self._commitment(peer, event)
+        assert chain is not None
+        anchor_event, anchor = chain.anchor
+        check = value
+        for _ in range(event - anchor_event):
+            check = digest(check)
+        if check != anchor:
+            raise Rejected(
+                f"forged dice reveal: the value for event {event} does not hash to the commitment"
+            )
+        chain.anchor = (event, value)
+        self.reveals[peer] = value
+        self.highest_revealed = max(self.highest_revealed, event)
+
+    def _on_act(self, entry: dict) -> None:
+        peer, index, ply, text = entry["peer"], entry["seat"], entry["ply"], entry["a"]
+        self._require(self.phase == PLAYING, "the match is not being played")
+        if ply != self.ply:
+            raise Rejected(f"out of sequence: ply {ply} sent, ply {self.ply} is next (a replay?)")
+        self._require(not self.paused, "the match is paused")
+        if index >= len(self.seats):
+            raise Rejected(f"this match has {len(self.seats)} seats")
+        state = self.state
+        try:
+            action = state.parse_action(text)
+        except IllegalActionError as error:
+            raise Rejected(f"illegal action {text!r}: {error.reason}") from error
+        if action == AGREED_DRAW:
+            raise Rejected("a draw is agreed by offers from every player, not played")
+        resigning = resigning_seat(action)
+        acting = resigning if resigning is not None else state.to_move
+        if acting != index:
+            raise Rejected(f"out of turn: seat {index + 1} sent {text!r}")
+        if self.actor(index) != peer:
+            raise Rejected(f"seat {index + 1} is not played by this peer")
+        after = state.apply(action)
+        mine = after.digest()
+        if mine != entry["d"]:
+            raise Rejected(
+                f"digest mismatch after ply {ply} ({text}): sender {entry['d'][:12]}, "
+                f"this peer {mine[:12]}"
+            )
+        self._advance(action, after)
+
+    def _on_offer(self, entry: dict) -> None:
+        self._require(self.phase == PLAYING, "the match is not being played")
+        self._require(self.seat_of(entry["peer"]) is not None, "only players offer draws")
+        if entry["ply"] != self.ply:
+            raise Rejected(f"out of sequence: offer at ply {entry['ply']}, ply {self.ply} is next")
+        self._offers.add(entry["peer"])
+
+    def _on_end(self, entry: dict) -> None:
+        self._require(self.phase == PLAYING, "the match is not being played")
+        self._require(self._plays(entry["peer"]), "only a player of the match can end it")
+        self._require(self.paused, "a match is ended early only while it waits for a player")
+        self.phase, self.end_reason = ABANDONED, entry["reason"]
+
+    # -- what follows by itself ----------------------------------------------------------
+
+    def _settle(self) -> None:
+        """Decide chance events whose reveals are all in, agreed draws, the end."""
+        while self.phase == PLAYING:
+            state = self.state
+            if state.is_terminal():
+                self.phase = OVER
+            elif state.is_chance():
+                if self.event_group is None:
+                    self.event_group = set(self.dice_group)
+                if not self.event_group or not self.event_group <= set(self.reveals):
+                    return
+                self._roll()
+            elif (
+                self._offers
+                and all(s.human and s.owner in self._offers for s in self.seats)
+                and not self.paused
+            ):
+                self._advance(AGREED_DRAW, state.apply(AGREED_DRAW))
+            else:
+                return
+
+    def _roll(self) -> None:
+        peers = tuple(sorted(self.event_group or ()))
+        reveals = tuple(self.reveals[p] for p in peers)
+        state = self.state
+        outcome = pick(combine(self.next_event, list(reveals)), state.chance_outcomes())
+        self.rolls.append(Roll(self.next_event, peers, reveals, state.action_to_str(outcome)))
+        self.next_event += 1
+        self._advance(outcome, state.apply(outcome))
+
+    def _advance(self, action: int, after: State) -> None:
+        self.record = self.record.then(self.state, action)
+        self.state = after
+        self.event_group, self.reveals = None, {}
+        self._offers.clear()
+
+    def _leave_dice(self, peer: str) -> None:
+        self.dice_group.discard(peer)
+        if self.event_group is not None and peer in self.event_group:
+            self.event_group.discard(peer)
+            self.reveals.pop(peer, None)
+            if not self.event_group:  # nobody left to decide it: the event number lapses
+                self.next_event += 1
+                self.event_group, self.reveals = None, {}
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def chain_start(self, peer: str, event: int) -> int | None:
+        """The first event of the chain of ``peer``'s that covers ``event``."""
+        chain = self._commitment(peer, event)
+        return None if chain is None else chain.first
+
+    def _commitment(self, peer: str, event: int) -> _Commitment | None:
+        for chain in reversed(self._commitments.get(peer, ())):
+            if chain.first <= event:
+                return chain if event < chain.first + self.chain_length else None
+        return None
+
+    def _plays(self, peer: str) -> bool:
+        return peer == self.host or self.seat_of(peer) is not None
+
+    @staticmethod
+    def _require(condition: bool, reason: str) -> None:
+        if not condition:
+            raise Rejected(reason)
+
+
+def entry_digest(previous: str, entry: dict) -> str:
+    """The fingerprint of a log ending in ``entry`` whose earlier part had ``previous``:
+    BLAKE2b over the previous one and the entry packed with its keys in order."""
+    packed = msgpack.packb(dict(sorted(entry.items())), use_bin_type=True)
+    return digest(bytes.fromhex(previous) + packed)[:16].hex()
+
+
+def _checked(entry: object) -> dict:
+    if not isinstance(entry, dict):
+        raise Rejected("an entry is a map")
+    try:
+        return validate_entry(entry)
+    except MessageError as error:
+        raise Rejected(str(error)) from error
+
+
+def replay(entries: list[dict]) -> MatchLog:
+    """The log made of ``entries``; raises :class:`Rejected` naming the first bad one."""
+    if not entries:
+        raise Rejected("the record has no entries")
+    log = MatchLog(entries[0])
+    for number, entry in enumerate(entries[1:], 2):
+        try:
+            log.apply(entry)
+        except Rejected as error:
+            kind = entry.get("k") if isinstance(entry, dict) else None
+            raise Rejected(f"entry {number} ({kind}): {error.reason}") from error
+    return log
