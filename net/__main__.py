@@ -20,6 +20,7 @@ import contextlib
 import json
 import signal
 import sys
+import time
 from pathlib import Path
 
 from game.rules import RulesError, variant
@@ -31,9 +32,12 @@ from net.matchlog import LOBBY, MatchLog
 from net.messages import LEVEL_NAMES
 from net.peer import Peer, PeerConfig
 
+_TRACE = {"on": False}
+
 
 def _emit(kind: str, data: dict) -> None:
-    print(json.dumps({"event": kind, **data}, ensure_ascii=False), flush=True)
+    stamp = {"at": time.monotonic()} if _TRACE["on"] else {}
+    print(json.dumps({"event": kind, **data, **stamp}, ensure_ascii=False), flush=True)
 
 
 def _default_identity() -> Path:
@@ -61,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
             help="once a missing player's timeout is over",
         )
         command.add_argument("--think", type=float, default=1.0, metavar="S")
+        command.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
+        command.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
 
     host = commands.add_parser("host", help="host a match")
     host.add_argument("game", help="e.g. dama, mulino:misto, numeri")
@@ -144,12 +150,14 @@ def _config(args: argparse.Namespace) -> PeerConfig:
         drop_timeout=args.drop_timeout,
         on_drop=args.on_drop,
         think_seconds=args.think,
+        pace=max(0.0, args.pace),
         autostart=True,
     )
 
 
 async def _run_peer(args: argparse.Namespace) -> int:
     config = _config(args)
+    _TRACE["on"] = args.trace
     try:
         identity = Identity.load(args.identity or _default_identity())
     except IdentityError as error:
@@ -253,7 +261,7 @@ def _txt(peer: Peer) -> dict[str, str]:
 
 def _observer(peer_of, terminal: bool, advertiser_of):
     """What a headless peer prints, and what it does at its turn and on changes."""
-    quiet = {"entry"}
+    quiet = {"entry"} if _TRACE["on"] else {"entry", "sent", "pending"}
 
     def observe(kind: str, data: dict) -> None:
         peer: Peer = peer_of()

@@ -373,6 +373,8 @@ class MatchLog:
         try:
             action = state.parse_action(text)
         except IllegalActionError as error:
+            if index != state.to_move:
+                raise Rejected(f"out of turn: seat {index + 1} sent {text!r}") from error
             raise Rejected(f"illegal action {text!r}: {error.reason}") from error
         if action == AGREED_DRAW:
             raise Rejected("a draw is agreed by offers from every player, not played")

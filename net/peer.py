@@ -60,6 +60,8 @@ class PeerConfig:
     (give the seat to the computer), ``end`` (end the match) or ``wait``."""
     drop_level: str = "medium"
     think_seconds: float | None = 1.0
+    pace: float = 0.0
+    """Seconds a computer decision takes at least (tests and demos slow the game down)."""
     autostart: bool = False
     """As host: start as soon as every seat is taken and every player ready; as guest: be
     ready as soon as seated (headless peers)."""
@@ -91,6 +93,7 @@ class Peer:
         self._tasks: set[asyncio.Task] = set()
         self._drop_watch: asyncio.Task | None = None
         self._rolls_seen = 0
+        self._pending_seen: int | None = None
         self._asked: set[str] = set()
         self._over_reported = False
 
@@ -267,9 +270,10 @@ class Peer:
             role = "spectator"
         address = f"{connection.address}:{hello['listen']}"
         self._gone_since.pop(peer, None)
-        self._log_entry(
-            {"k": "join", "peer": peer, "name": hello["name"], "role": role, "addr": address}
-        )
+        if member is None or not member.present:  # after a host change the others are
+            self._log_entry(  # still present in the log: they only reconnect
+                {"k": "join", "peer": peer, "name": hello["name"], "role": role, "addr": address}
+            )
         if member is None and role == "player":
             self._take_seat(peer, hello["seat"])
         self._after_change()
@@ -325,8 +329,8 @@ class Peer:
             gone = now - self._gone_since.get(peer, now)
             if gone < self.config.drop_timeout:
                 raise Rejected(
-                    f"{log.members[peer].name} has been gone {gone:.0f} s; the others can "
-                    f"decide after {self.config.drop_timeout:.0f} s"
+                    f"{log.members[peer].name} has been gone {gone:.1f} s; the others can "
+                    f"decide after {self.config.drop_timeout:.1f} s"
                 )
 
     def _log_entry(self, entry: dict) -> None:
@@ -483,6 +487,20 @@ class Peer:
         self._resend_after_host_change()
         self._log_entry({"k": "host", "peer": self.me, "addr": self._own_address()})
         self.observe("host", {"peer": self.me, "name": self.config.name})
+        self._spawn(self._count_the_others())
+        self._after_change()
+
+    async def _count_the_others(self) -> None:
+        """After taking over: whoever has not reconnected in time is gone too."""
+        await asyncio.sleep(PROMOTION_WAIT + RECONNECT_TRIES * 2.5)
+        log = self.log
+        assert log is not None
+        for member in list(log.members.values()):
+            if member.present and member.peer != self.me and member.peer not in self._clients:
+                self._gone_since.setdefault(member.peer, time.monotonic())
+                self._log_entry(
+                    {"k": "leave", "peer": member.peer, "reason": "did not follow the host change"}
+                )
         self._after_change()
 
     def _resend_after_host_change(self) -> None:
@@ -504,7 +522,7 @@ class Peer:
             )
         self.observe("entry", {"seq": len(log) - 1, "kind": kind})
         for roll in log.rolls[self._rolls_seen :]:
-            self.observe("roll", {"event": roll.event, "outcome": roll.outcome})
+            self.observe("roll", {"number": roll.event, "outcome": roll.outcome})
         self._rolls_seen = len(log.rolls)
 
     def _after_change(self) -> None:
@@ -519,6 +537,9 @@ class Peer:
             self.observe("paused" if paused else "resumed", {"waiting": names})
         if paused and self._drop_watch is None and self.config.on_drop != "wait":
             self._drop_watch = self._spawn(self._watch_drop())
+        if log.pending_event is not None and log.pending_event != self._pending_seen:
+            self._pending_seen = log.pending_event
+            self.observe("pending", {"number": log.pending_event})
         for request in self.agent.dice_requests(log):
             self.request(request)
         seat = log.seat_of(self.me)
@@ -580,9 +601,11 @@ class Peer:
 
     async def _think(self, turn: Turn, state: State, level: str, seed: int) -> None:
         try:
+            began = time.monotonic()
             decision = await asyncio.to_thread(
                 choose, state, level, seed, max_seconds=self.config.think_seconds
             )
+            await asyncio.sleep(self.config.pace - (time.monotonic() - began))
             self._send_action(turn, state.action_to_str(decision.action))
         except Exception as error:  # reported: the seat waits, the match lives
             self.observe("error", {"text": f"the computer player failed: {error!r}"})
@@ -601,6 +624,7 @@ class Peer:
             return
         self._decided.add((turn.seat, turn.ply))
         self._waiting_turn = None
+        self.observe("sent", {"ply": turn.ply, "seat": turn.seat, "action": text})
         self.request(
             {"k": "act", "seat": turn.seat, "ply": turn.ply, "a": text, "d": after.digest()}
         )

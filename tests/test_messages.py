@@ -7,20 +7,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from net.framing import FrameDecoder, FrameError, encode
-from net.messages import SCHEMAS, MessageError, validate
+from net.messages import ENTRY_SCHEMAS, SCHEMAS, MessageError, validate
 
 GOOD = {
     "hello": {
         "t": "hello",
         "version": 1,
         "rules": "a" * 32,
-        "peer": "b" * 32,
+        "key": bytes(32),
         "name": "Anna",
+        "role": "player",
+        "seat": -1,
+        "listen": 40000,
+        "have": 0,
+        "head": None,
         "code": None,
     },
-    "action": {"t": "action", "seq": 4, "action": "22x15x6", "digest": "0123456789abcdef" * 2},
-    "reveal": {"t": "reveal", "peer": "c" * 32, "event": 3, "value": bytes(32)},
-}
+    "request": {"t": "request", "e": {"k": "act", "seat": 1, "ply": 4, "a": "22x15x6",
+                                      "d": "0123456789abcdef" * 2}},
+    "entry": {"t": "entry", "seq": 9, "e": {"k": "reveal", "peer": "c" * 32, "event": 3,
+                                            "v": bytes(32)}},
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", sorted(GOOD))
@@ -30,38 +37,47 @@ def test_well_formed_messages_pass_and_survive_framing(kind: str) -> None:
     assert FrameDecoder().feed(encode(message)) == [message]
 
 
+def _act(**change) -> dict:
+    return {"t": "request", "e": {**GOOD["request"]["e"], **change}}
+
+
 @pytest.mark.parametrize(
-    ("change", "reason"),
+    ("message", "reason"),
     [
         ({"t": "fly"}, "unknown message type"),
-        ({"extra": 1}, "unexpected field 'extra'"),
-        ({"seq": -1}, "field 'seq'"),
-        ({"seq": True}, "field 'seq'"),
-        ({"digest": "XYZ"}, "field 'digest' must be 32 hex digits"),
-        ({"action": "x" * 121}, "field 'action'"),
+        ({**GOOD["hello"], "extra": 1}, "hello: unexpected field 'extra'"),
+        (_act(ply=-1), "act entry: field 'ply'"),
+        (_act(ply=True), "act entry: field 'ply'"),
+        (_act(d="XYZ"), "field 'd' must be 32 hex digits"),
+        (_act(a="x" * 121), "field 'a'"),
+        (_act(a="22-18\x00"), "field 'a'"),
+        (_act(peer="c" * 32), "act entry: unexpected field 'peer'"),
+        ({"t": "request", "e": {"k": "teleport"}}, "unknown entry kind 'teleport'"),
+        ({**GOOD["hello"], "role": "king"}, "field 'role' must be one of player, spectator"),
     ],
 )
-def test_ill_formed_actions_are_refused_by_name(change: dict, reason: str) -> None:
+def test_ill_formed_messages_are_refused_by_name(message: dict, reason: str) -> None:
     with pytest.raises(MessageError, match=reason):
-        validate({**GOOD["action"], **change})
+        validate(message)
 
 
 def test_missing_fields_are_named_and_optional_ones_may_be_left_out() -> None:
-    with pytest.raises(MessageError, match="missing field 'value'"):
-        validate({"t": "reveal", "peer": "c" * 32, "event": 3})
+    with pytest.raises(MessageError, match="missing field 'v'"):
+        validate({"t": "entry", "seq": 1, "e": {"k": "reveal", "peer": "c" * 32, "event": 3}})
     hello = dict(GOOD["hello"])
-    del hello["code"]
+    del hello["code"], hello["head"]
     assert validate(hello) == hello
 
 
 def test_every_type_has_a_schema_of_checked_fields() -> None:
-    assert {"hello", "action", "commit", "reveal", "sync", "bye"} <= set(SCHEMAS)
+    assert {"hello", "welcome", "entry", "request", "reject", "bye"} <= set(SCHEMAS)
+    assert {"match", "commit", "reveal", "act", "join", "leave", "host"} <= set(ENTRY_SCHEMAS)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(
     st.dictionaries(
-        st.sampled_from(["t", "seq", "action", "digest", "x"]),
+        st.sampled_from(["t", "seq", "e", "reason", "x"]),
         st.none() | st.booleans() | st.integers() | st.text(max_size=40) | st.binary(max_size=40),
         max_size=5,
     )

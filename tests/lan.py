@@ -1,0 +1,152 @@
+"""Real peers for the LAN tests: ``python -m net`` processes on loopback, read line by line,
+and a hand-driven guest speaking the protocol over a real socket."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from game.rules.registry import fingerprint
+from net.connection import Closed, Connection
+from net.matchlog import MatchLog
+from net.messages import PROTOCOL_VERSION
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Process:
+    """One ``python -m net`` peer; its JSON events are collected as they come."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        self.args = args
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.popen = subprocess.Popen(
+            [sys.executable, "-m", "net", *args],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self.events: list[dict] = []
+        self._lines: queue.Queue[dict | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            event = json.loads(line)
+            self.events.append(event)
+            self._lines.put(event)
+        self._lines.put(None)
+
+    def wait_for(self, kind: str, timeout: float = 30.0, **fields) -> dict:
+        """The next event of ``kind`` (with ``fields``, if given) from now on."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                event = self._lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {kind} event within {timeout} s: {self.tail()}") from None
+            if event is None:
+                raise AssertionError(f"the peer ended before a {kind} event: {self.tail()}")
+            if event["event"] == kind and all(event.get(k) == v for k, v in fields.items()):
+                return event
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {kind} event within {timeout} s: {self.tail()}")
+
+    def finish(self, timeout: float = 60.0) -> int:
+        try:
+            return self.popen.wait(timeout)
+        finally:
+            self.kill()
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+            self.popen.wait()
+
+    def tail(self) -> str:
+        stderr = ""
+        if self.popen.poll() is not None and self.popen.stderr is not None:
+            stderr = self.popen.stderr.read()[-2000:]
+        return f"{self.events[-5:]} {stderr}"
+
+    def last(self, kind: str) -> dict:
+        return next(e for e in reversed(self.events) if e["event"] == kind)
+
+
+def host(tmp: Path, game: str, *extra: str, name: str = "host") -> tuple[Process, int]:
+    process = Process(
+        "host", game, "--interface", "127.0.0.1", "--no-advertise", "--name", name,
+        "--identity", str(tmp / f"{name}.id"), "--record", str(tmp / f"{name}.rec"), *extra,
+        cwd=tmp,
+    )  # fmt: skip
+    return process, process.wait_for("listening")["port"]
+
+
+def guest(tmp: Path, port: int, name: str, *extra: str) -> Process:
+    return Process(
+        "join", f"127.0.0.1:{port}", "--interface", "127.0.0.1", "--name", name,
+        "--identity", str(tmp / f"{name}.id"), "--record", str(tmp / f"{name}.rec"), *extra,
+        cwd=tmp,
+    )  # fmt: skip
+
+
+class RawGuest:
+    """A guest driven by hand: every message is the test's to choose, right or wrong."""
+
+    def __init__(self, connection: Connection, key: bytes) -> None:
+        self.connection = connection
+        self.key = key
+        self.log: MatchLog | None = None
+        self.messages: list[dict] = []
+
+    @classmethod
+    async def join(cls, port: int, name: str = "raw", **changes) -> RawGuest:
+        key = secrets.token_bytes(32)
+        connection = await Connection.open("127.0.0.1", port)
+        hello = {
+            "t": "hello", "version": PROTOCOL_VERSION, "rules": fingerprint(), "key": key,
+            "name": name, "role": "player", "seat": -1, "listen": 0, "have": 0, "head": None,
+            "code": None,
+        }  # fmt: skip
+        connection.send({**hello, **changes})
+        return cls(connection, key)
+
+    async def next(self, timeout: float = 10.0) -> dict:
+        """The next message, entries applied to this guest's own log on the way."""
+        message = await asyncio.wait_for(self.connection.receive(), timeout)
+        self.messages.append(message)
+        if message["t"] == "entry":
+            if self.log is None:
+                self.log = MatchLog(message["e"])
+            else:
+                self.log.apply(message["e"])
+        return message
+
+    async def until(self, predicate, timeout: float = 20.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = await self.next(max(0.01, deadline - time.monotonic()))
+            if predicate(message):
+                return message
+
+    def request(self, entry: dict) -> None:
+        self.connection.send({"t": "request", "e": entry})
+
+    async def closed_reason(self, timeout: float = 10.0) -> str:
+        try:
+            while True:
+                await self.next(timeout)
+        except Closed as closed:
+            return closed.reason
