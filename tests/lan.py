@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 class Process:
     """One ``python -m net`` peer; its JSON events are collected as they come."""
 
-    def __init__(self, *args: str, cwd: Path) -> None:
+    def __init__(self, *args: str, cwd: Path, prefix: tuple[str, ...] = ()) -> None:
         self.args = args
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.popen = subprocess.Popen(
-            [sys.executable, "-m", "net", *args],
+            [*prefix, sys.executable, "-m", "net", *args],
             cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -48,6 +48,10 @@ class Process:
             self.events.append(event)
             self._lines.put(event)
         self._lines.put(None)
+
+    def next_line(self, timeout: float) -> dict | None:
+        """The next JSON line (None once the process has ended)."""
+        return self._lines.get(timeout=timeout)
 
     def wait_for(self, kind: str, timeout: float = 30.0, **fields) -> dict:
         """The next event of ``kind`` (with ``fields``, if given) from now on."""
