@@ -3,6 +3,8 @@
 python tools/bench.py engine  [--seconds S] [--seed N]   rules engine playouts, pydraughts beside
 python tools/bench.py frames  [--repeat N]               frame times at 1920x1080, headless and X11
 python tools/bench.py startup [--runs N]                 process start to first interactive frame
+python tools/bench.py ai      [--games N]                strength, think time, speed of each level
+python tools/bench.py net     [--frames N]               LAN latency, dice, discovery, fuzzed frames
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     ai.add_argument(
         "--only", help="only variants whose names start so (comma-separated), e.g. dama:,numeri"
     )
+    net = commands.add_parser("net", help="LAN latency, fair dice, discovery and a fuzz run")
+    net.add_argument("--frames", type=int, default=200_000, help="fuzzed frames (default 200000)")
+    net.add_argument("--matches", type=int, default=3, help="matches per peer count (default 3)")
+    net.add_argument("--discovery-runs", type=int, default=5)
+    net.add_argument("--fuzz-only", action="store_true", help="only the fuzz run")
     args = parser.parse_args(argv)
     if args.benchmark == "engine":
         from tools.benchmarks.engine import bench_engine
@@ -48,6 +55,15 @@ def main(argv: list[str] | None = None) -> int:
             report = bench_frames.worker(args.worker, args.repeat)
         else:
             report = bench_frames.bench_frames(args.repeat)
+    elif args.benchmark == "net":
+        from tools.benchmarks import net as bench_net
+
+        if args.frames < 1 or args.matches < 1 or args.discovery_runs < 1:
+            parser.error("--frames, --matches and --discovery-runs must be positive")
+        if args.fuzz_only:
+            report = {"benchmark": "net", "fuzz": bench_net.fuzz(args.frames)}
+        else:
+            report = bench_net.bench_net(args.frames, args.matches, args.discovery_runs)
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai
 
