@@ -197,6 +197,11 @@ class MatchLog:
             return max(earliest, self.next_event + 1 if self.reveals else self.next_event)
         return None
 
+    @property
+    def offers(self) -> frozenset[str]:
+        """The peers that offered a draw at the current ply."""
+        return frozenset(self._offers)
+
     def free_seats(self) -> int:
         return sum(1 for s in self.seats if s.human and s.owner is None)
 

@@ -246,3 +246,34 @@ class Driver:
                 return
             self.play_one()
         raise AssertionError(f"no result after {limit} decisions")
+
+    def wait_for_scene(self, name: str, seconds: float = 30.0) -> None:
+        """Run frames (the network works meanwhile) until the scene is ``name``."""
+        import time
+
+        deadline = time.monotonic() + seconds
+        while type(self.scene).__name__ != name:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still on {type(self.scene).__name__}, not {name}")
+            self.frame()
+            time.sleep(0.01)
+
+    def play_lan_to_the_end(self, seconds: float = 120.0) -> None:
+        """In a LAN match: wait for this player's turns and make each move by tapping."""
+        import time
+
+        deadline = time.monotonic() + seconds
+        while type(self.scene).__name__ == "NetPlayScene":
+            if time.monotonic() > deadline:
+                raise AssertionError("the LAN match did not end")
+            play = self.scene
+            self.frame()
+            state = play.state
+            if not play.locked and state.to_move == play.net.my_seat:
+                for step in self.taps(play, state, self.choose(state)):
+                    if isinstance(step, str):
+                        self.press(step)
+                    else:
+                        self.tap(step)
+            else:
+                time.sleep(0.005)

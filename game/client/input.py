@@ -44,7 +44,14 @@ class Back:
     pass
 
 
-UIEvent = Press | Release | Motion | Navigate | Activate | Back
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Characters typed (a keypad screen takes digits from a keyboard too)."""
+
+    text: str
+
+
+UIEvent = Press | Release | Motion | Navigate | Activate | Back | Text
 
 _ARROWS = {
     pygame.K_LEFT: (-1, 0),
@@ -84,6 +91,8 @@ class InputTranslator:
                 self._finger = None
                 return Release(pos)
             return Motion(pos)
+        if kind == pygame.TEXTINPUT:
+            return Text(event.text)
         if kind == pygame.KEYDOWN:
             if event.key in _ARROWS:
                 return Navigate(*_ARROWS[event.key])

@@ -29,6 +29,10 @@ class Settings:
     animation_speed: float = 1.0
     colour_blind: bool = False
     thinking_seconds: float = 1.0
+    player_name: str = ""
+    """The name others see on the LAN; empty: the computer account's name."""
+    lan_interface: str = ""
+    """The address whose network LAN play uses; empty: every LAN interface."""
 
     def valid(self, name: str, value: object) -> bool:
         checks = {
@@ -40,6 +44,8 @@ class Settings:
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
+            "player_name": lambda v: isinstance(v, str) and len(v) <= 40 and v.isprintable(),
+            "lan_interface": lambda v: v == "" or _is_ipv4(v),
         }
         return checks[name](value)
 
@@ -73,3 +79,8 @@ class Settings:
 
     def save(self, path: Path) -> None:
         atomic_write(path, json.dumps(asdict(self), indent=2).encode("utf-8"))
+
+
+def _is_ipv4(text: object) -> bool:
+    parts = text.split(".") if isinstance(text, str) else []
+    return len(parts) == 4 and all(p.isdigit() and int(p) < 256 for p in parts)

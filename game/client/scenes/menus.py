@@ -98,6 +98,7 @@ class TitleScene(MenuScene):
         items.append(
             item(lambda: _("New game"), lambda: self.app.push(ChooseScene(self.app)), "new game")
         )
+        items.append(item(lambda: _("Play on the LAN"), self._lan, "lan"))
         if self.has_finished:
             items.append(item(lambda: _("Finished matches"), self._finished, "finished"))
         items += [
@@ -113,6 +114,11 @@ class TitleScene(MenuScene):
         match = self.resumable.match
         if match is not None:
             self.app.push(PlayScene(self.app, match))
+
+    def _lan(self) -> None:
+        from game.client.scenes.lan import LanScene
+
+        self.app.push(LanScene(self.app))
 
     def _finished(self) -> None:
         from game.client.scenes.replay import FinishedScene
@@ -277,8 +283,24 @@ class SettingsScene(MenuScene):
                 self._next_thinking,
                 "thinking",
             ),
+            item(self._lan_label, self._next_interface, "lan interface"),
             item(lambda: _("Back"), self.app.pop, "back"),
         ]
+
+    def _lan_label(self) -> str:
+        chosen = self.app.settings.lan_interface
+        if not chosen:
+            return _("LAN: every network")
+        return _("LAN: only {address}").format(address=chosen)
+
+    def _next_interface(self) -> None:
+        from net.discovery import lan_addresses
+
+        choices = ["", *(a for a in lan_addresses() if a != "127.0.0.1")]
+        settings = self.app.settings
+        current = choices.index(settings.lan_interface) if settings.lan_interface in choices else 0
+        settings.lan_interface = choices[(current + 1) % len(choices)]
+        self._changed()
 
     def _changed(self) -> None:
         self.app.save_settings()

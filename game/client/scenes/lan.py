@@ -1,0 +1,658 @@
+"""Playing across the LAN: the live list of matches, hosting one, the room where players
+take seats and get ready, a keypad for addresses and join codes, and the match itself.
+
+The network runs on threads of its own (:mod:`net.link`); these screens only read its
+snapshots and post requests, so the frame loop never waits on a socket.
+"""
+
+from __future__ import annotations
+
+import getpass
+import secrets
+import time
+from collections.abc import Callable
+
+import pygame
+
+from game.client import input as ui
+from game.client import theme
+from game.client.scene import Scene
+from game.client.scenes.menus import ChooseScene, Item, MenuScene, SetupScene, TitleScene, item
+from game.client.scenes.play import PlayScene
+from game.client.scenes.results import ResultsScene
+from game.client.widgets import Target, button
+from game.i18n import _
+from game.names import seat_names, variant_title
+from game.rules import MatchRecord, RulesError, start, variant
+from game.session.match import Match
+from game.session.seats import Seat, SeatKind
+from net.identity import Identity, IdentityError
+from net.link import LanBrowser, LinkView, NetLink
+from net.peer import PeerConfig
+
+REFRESH = 0.5
+"""Seconds between looks at the list of matches."""
+DROP_TIMEOUT = 60.0
+"""Seconds a missing player is waited for before the others may decide without them."""
+
+
+def player_name(app) -> str:
+    name = app.settings.player_name
+    if not name:
+        try:
+            name = getpass.getuser().capitalize()
+        except (OSError, KeyError):
+            name = _("Player")
+    return name[:40]
+
+
+def open_link(app, code: str | None = None) -> NetLink | None:
+    """A network link for this player, or None with the reason shown on the title screen."""
+    try:
+        identity = Identity.load(app.paths.data / "identity")
+    except IdentityError as error:
+        app.reset(TitleScene(app, notice=str(error)))
+        return None
+    config = PeerConfig(
+        name=player_name(app),
+        code=code,
+        interface=app.settings.lan_interface,
+        drop_timeout=DROP_TIMEOUT,
+        think_seconds=app.settings.thinking_seconds,
+    )
+    return NetLink(identity, config)
+
+
+class LanScene(MenuScene):
+    """Matches announced on this network, live; hosting; joining by address."""
+
+    def __init__(self, app) -> None:
+        self.browser = LanBrowser(app.settings.lan_interface)
+        self.shown: list = []
+        self._since = 0.0
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Play on the LAN")
+
+    def subtitle(self) -> str:
+        if self.browser.error:
+            return _("Matches cannot be listed here ({error}): join by address").format(
+                error=self.browser.error
+            )
+        if not self.shown:
+            return _("Looking for matches on this network…")
+        return _("Matches on this network")
+
+    def items(self) -> list[Item]:
+        entries: list[Item] = []
+        for index, listing in enumerate(self.shown[:6]):
+            entries.append(
+                item(
+                    lambda listing=listing: _listing_label(listing),
+                    lambda listing=listing: self._join(listing),
+                    f"match {index + 1}",
+                    lambda listing=listing: listing.compatible,
+                )
+            )
+        return [
+            *entries,
+            item(lambda: _("Host a match"), self._host, "host"),
+            item(lambda: _("Join by address"), self._by_address, "address"),
+            item(lambda: _("Back"), self.back, "back"),
+        ]
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self._since += dt
+        if self._since >= REFRESH:
+            self._since = 0.0
+            listings = self.browser.listings()
+            if listings != self.shown:
+                self.shown = listings
+                self.layout(self.app.size)
+
+    @property
+    def animating(self) -> bool:
+        return True  # keeps looking at the list
+
+    def _join(self, listing) -> None:
+        if listing.code:
+            self.app.push(
+                KeypadScene(
+                    self.app,
+                    _("Join code for {host}").format(host=listing.host),
+                    "0123456789",
+                    lambda code: self._connect(listing.address, listing.port, code),
+                )
+            )
+        else:
+            self._connect(listing.address, listing.port, None)
+
+    def _connect(self, address: str, port: int, code: str | None) -> None:
+        link = open_link(self.app, code)
+        if link is None:
+            return
+        link.join(address, port)
+        self.browser.close()
+        self.app.replace(RoomScene(self.app, link))
+
+    def _by_address(self) -> None:
+        self.app.push(
+            KeypadScene(self.app, _("Address and port, e.g. 192.168.1.20:40000"), "0123456789.:",
+                        self._typed_address)
+        )  # fmt: skip
+
+    def _typed_address(self, text: str) -> None:
+        address, _sep, port = text.rpartition(":")
+        if not address or not port.isdigit() or not 0 < int(port) < 65536:
+            self.app.push(
+                KeypadScene(self.app, _("Not an address and port: {text}").format(text=text),
+                            "0123456789.:", self._typed_address)
+            )  # fmt: skip
+            return
+        self.app.push(
+            KeypadScene(self.app, _("Join code (leave empty if none)"), "0123456789",
+                        lambda code: self._connect(address, int(port), code or None),
+                        allow_empty=True)
+        )  # fmt: skip
+
+    def _host(self) -> None:
+        self.browser.close()
+        self.app.replace(LanChooseScene(self.app))
+
+    def back(self) -> None:
+        self.browser.close()
+        self.app.pop()
+
+
+def _listing_label(listing) -> str:
+    game = variant_title(listing.game) if listing.compatible else listing.game
+    if not listing.compatible:
+        state = _("another version of Tavolo")
+    elif listing.state == "lobby":
+        state = _("{n} seats free").format(n=listing.free)
+    else:
+        state = _("under way: watch")
+    lock = " 🔒" if listing.code else ""
+    return f"{game} · {listing.host} · {state}{lock}"
+
+
+class LanChooseScene(ChooseScene):
+    def title(self) -> str:
+        return _("Host a match")
+
+    def choose(self, name: str) -> None:
+        self.app.push(LanSetupScene(self.app, name))
+
+
+class LanSetupScene(SetupScene):
+    """The match setup, with a join code, for a match others join over the LAN."""
+
+    def __init__(self, app, name: str) -> None:
+        self.code: str | None = None
+        super().__init__(app, name)
+
+    def subtitle(self) -> str:
+        return _("Set up the match: seats left to a person are for players on the LAN")
+
+    def items(self) -> list[Item]:
+        items = super().items()
+        code = item(
+            lambda: (
+                _("Join code: {code}").format(code=self.code) if self.code else _("Join code: none")
+            ),
+            self._toggle_code,
+            "code",
+        )
+        return [*items[:-2], code, *items[-2:]]
+
+    def _seat_label(self, index: int) -> str:
+        label = super()._seat_label(index)
+        if index == 0:
+            return _("{seat}: you").format(seat=label.split(":")[0])
+        return label
+
+    def _next_seat(self, index: int) -> None:
+        if index:  # the first seat is the host's own
+            super()._next_seat(index)
+
+    def _toggle_code(self) -> None:
+        self.code = None if self.code else f"{secrets.randbelow(10_000):04d}"
+
+    def _start(self) -> None:
+        chosen = variant(self.spec.name, self.players, self.options)
+        computers = {
+            i: seat.level for i, seat in enumerate(self.seats[: self.players]) if seat.level
+        }
+        link = open_link(self.app, self.code)
+        if link is None:
+            return
+        link.host(chosen, computers, self.code)
+        self.app.reset(TitleScene(self.app))
+        self.app.push(RoomScene(self.app, link))
+
+
+class KeypadScene(Scene):
+    """Digits and a few signs on big keys, for an address or a join code (no keyboard
+    needed on a touch screen; a keyboard's keys work too)."""
+
+    def __init__(
+        self,
+        app,
+        prompt: str,
+        allowed: str,
+        done: Callable[[str], None],
+        allow_empty: bool = False,
+    ) -> None:
+        super().__init__(app)
+        self.prompt, self.allowed, self.done = prompt, allowed, done
+        self.allow_empty = allow_empty
+        self.text = ""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        keys = [c for c in "123456789" if c in self.allowed]
+        keys += [c for c in ".0:" if c in self.allowed]
+        key = 4 * u
+        left = size[0] // 2 - (3 * key + 2 * u) // 2
+        top = 10 * u
+        targets: list[Target] = []
+        for index, char in enumerate(keys):
+            row, col = divmod(index, 3)
+            rect = pygame.Rect(left + col * (key + u), top + row * (key + u // 2), key, key)
+            targets.append(
+                button(rect, lambda c=char: c, lambda c=char: self._type(c), self.palette,
+                       name=f"key {char}")
+            )  # fmt: skip
+        rows = (len(keys) + 2) // 3
+        y = top + rows * (key + u // 2) + u
+        wide = (3 * key + 2 * u - u) // 2
+        targets += [
+            button(pygame.Rect(left, y, wide, 3 * u), lambda: _("Delete"), self._delete,
+                   self.palette, name="delete"),
+            button(pygame.Rect(left + wide + u, y, wide, 3 * u), lambda: _("OK"), self._ok,
+                   self.palette, lambda: bool(self.text) or self.allow_empty, name="ok"),
+            button(pygame.Rect(left, y + 4 * u, 3 * key + 2 * u, 3 * u), lambda: _("Cancel"),
+                   self.app.pop, self.palette, name="cancel"),
+        ]  # fmt: skip
+        self.set_targets(targets)
+
+    def _type(self, char: str) -> None:
+        if len(self.text) < 40:
+            self.text += char
+
+    def _delete(self) -> None:
+        self.text = self.text[:-1]
+
+    def _ok(self) -> None:
+        text = self.text
+        self.app.pop()
+        self.done(text)
+
+    def back(self) -> None:
+        """Backspace and Escape: take back a character, or leave the keypad."""
+        if self.text:
+            self._delete()
+        else:
+            self.app.pop()
+
+    def handle(self, event) -> None:
+        if isinstance(event, ui.Text):
+            for char in event.text:
+                if char in self.allowed:
+                    self._type(char)
+            return
+        super().handle(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u = self.u
+        prompt = theme.text(self.prompt, round(1.3 * u), self.palette.text, True)
+        surface.blit(prompt, prompt.get_rect(midtop=(surface.get_width() // 2, 2 * u)))
+        field = pygame.Rect(0, 0, 24 * u, 3 * u)
+        field.midtop = (surface.get_width() // 2, 5 * u)
+        pygame.draw.rect(surface, self.palette.panel, field, border_radius=u // 2)
+        shown = theme.text(self.text or " ", 2 * u, self.palette.accent, True)
+        surface.blit(shown, shown.get_rect(center=field.center))
+        self.draw_targets(surface)
+
+
+class RoomScene(Scene):
+    """Before the start: who sits where, who is ready; the host starts the match."""
+
+    def __init__(self, app, link: NetLink) -> None:
+        super().__init__(app)
+        self.link = link
+        self.view: LinkView = link.view()
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        view = self.view
+        width = min(size[0] - 4 * u, 30 * u)
+        left = (size[0] - width) // 2
+        y = 9 * u
+        targets: list[Target] = []
+        for index in range(len(view.seats)):
+            rect = pygame.Rect(left, y, width, 3 * u)
+            targets.append(
+                button(rect, lambda i=index: self._seat_label(i), lambda i=index: self._sit(i),
+                       self.palette, lambda i=index: self._can_sit(i), f"seat {index + 1}")
+            )  # fmt: skip
+            y += 3 * u + u // 2
+        y += u
+        half = (width - u) // 2
+        if view.hosting:
+            targets.append(
+                button(pygame.Rect(left, y, half, 3 * u), lambda: _("Start"), self._start,
+                       self.palette, lambda: self.view.can_start, "start")
+            )  # fmt: skip
+        else:
+            targets.append(
+                button(pygame.Rect(left, y, half, 3 * u), self._ready_label, self._toggle_ready,
+                       self.palette, lambda: self.view.my_seat is not None, "ready")
+            )  # fmt: skip
+        targets.append(
+            button(pygame.Rect(left + half + u, y, half, 3 * u), lambda: _("Leave"), self.back,
+                   self.palette, name="leave")
+        )  # fmt: skip
+        self.set_targets(targets)
+
+    def _seat_label(self, index: int) -> str:
+        view = self.view
+        seat = view.seats[index]
+        names = seat_names(start(view.variant)) if view.variant else []
+        where = names[index] if index < len(names) else _("Player {n}").format(n=index + 1)
+        if seat.computer:
+            who = {"easy": _("computer, easy"), "medium": _("computer, medium"),
+                   "hard": _("computer, hard")}[seat.computer]  # fmt: skip
+        elif seat.peer is None:
+            who = _("free: tap to sit here")
+        else:
+            who = seat.name + (" ✓" if seat.ready else "")
+        return _("{seat}: {who}").format(seat=where, who=who)
+
+    def _can_sit(self, index: int) -> bool:
+        seat = self.view.seats[index]
+        return self.view.phase == "lobby" and not seat.computer and seat.peer is None
+
+    def _sit(self, index: int) -> None:
+        self.link.request({"k": "seat", "seat": index})
+
+    def _ready_label(self) -> str:
+        view = self.view
+        mine = view.seats[view.my_seat] if view.my_seat is not None else None
+        return _("Not ready") if mine is not None and mine.ready else _("Ready")
+
+    def _toggle_ready(self) -> None:
+        view = self.view
+        if view.my_seat is not None:
+            self.link.request({"k": "ready", "ready": not view.seats[view.my_seat].ready})
+
+    def _start(self) -> None:
+        self.link.request({"k": "start"})
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        view = self.link.view()
+        if view != self.view:
+            first = not self.view.seats and view.seats
+            self.view = view
+            if first:
+                self.layout(self.app.size)
+        if view.phase in ("playing", "over") and view.variant is not None:
+            self.app.replace(NetPlayScene(self.app, self.link))
+
+    @property
+    def animating(self) -> bool:
+        return True  # keeps listening
+
+    def back(self) -> None:
+        self.link.close()
+        self.app.reset(TitleScene(self.app))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u, view = self.u, self.view
+        centre = surface.get_width() // 2
+        title = variant_title(view.variant.name) if view.variant else _("Connecting…")
+        heading = theme.text(title, 3 * u, self.palette.accent, True)
+        surface.blit(heading, heading.get_rect(midtop=(centre, u)))
+        lines = [self._room_line()]
+        if view.spectators:
+            lines.append(_("Watching: {names}").format(names=", ".join(view.spectators)))
+        if view.error:
+            lines = [_("No connection: {reason}").format(reason=view.error)]
+        elif view.notices:
+            lines.append(view.notices[-1])
+        for n, line in enumerate(lines):
+            text = theme.text(line, round(1.1 * u), self.palette.text)
+            surface.blit(text, text.get_rect(midtop=(centre, 4 * u + n * round(1.5 * u))))
+        self.draw_targets(surface)
+
+    def _room_line(self) -> str:
+        view = self.view
+        if view.hosting:
+            from net.discovery import lan_addresses
+
+            where = f"{(self.app.settings.lan_interface or lan_addresses()[0])}:{view.port}"
+            code = self.link.config.code
+            if code:
+                return _("Others join at {where} with the code {code}").format(
+                    where=where, code=code
+                )
+            return _("Others join at {where}").format(where=where)
+        return _("Hosted by {name}").format(name=view.name) if view.name else ""
+
+
+class NetPlayScene(PlayScene):
+    """The match screen fed by the match log: the moves come from the LAN, this player's
+    own go out to it, dice are decided by all players together."""
+
+    def __init__(self, app, link: NetLink) -> None:
+        self.link = link
+        self.net: LinkView = link.view()
+        assert self.net.variant is not None
+        seats = [
+            Seat() if index == self.net.my_seat else Seat(SeatKind.REMOTE, None, seat.name)
+            for index, seat in enumerate(self.net.seats)
+        ]
+        super().__init__(app, Match(MatchRecord(self.net.variant), seats, 0))
+        self.sent = False
+        self.saved = False
+        self.stale = False
+        """The link's view changed since the buttons were last made."""
+
+    def _autosave(self, match: Match) -> None:
+        """A LAN match is not resumed from here but rejoined: its record is kept at the end."""
+
+    # -- following the log ---------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        Scene.update(self, dt)
+        self.view.update(dt * self.app.settings.animation_speed)
+        net = self.link.view()
+        self.stale = self.stale or net != self.net
+        self.net = net
+        if self.view.animating:
+            self._was_animating = True
+            return
+        if len(self.match.record.actions) < len(net.actions):
+            self._follow(net.actions[len(self.match.record.actions)])
+            return
+        if self._was_animating or self.stale:
+            self._was_animating = self.stale = False
+            self.rebuild()
+        if self.state.is_terminal() or net.phase == "abandoned":
+            self._keep_record()
+            self._wait += dt
+            if self._wait >= 0.9 and self.state.is_terminal():
+                self.app.replace(NetResultsScene(self.app, self.match))
+
+    def _follow(self, text: str) -> None:
+        before = self.state
+        try:
+            action = before.parse_action(text)
+            after = self.match.play(action)
+        except RulesError:  # cannot happen with a log every peer checked; never crash on it
+            self.banner = _("This screen is out of step with the match")
+            return
+        if self.match.variant.game == "numeri" and before.is_chance():
+            self.last_die = action
+        self.view.played(before, action, after)
+        self.sent = False
+        self.draw_offer = None
+        self.rebuild()
+
+    def _keep_record(self) -> None:
+        if self.saved:
+            return
+        self.saved = True
+        from net import records
+
+        log = self.link.peer.log
+        if log is not None:
+            try:
+                records.save(self.app.paths.data / "lan" / f"{log.match_id}.tavolo-net", log)
+            except OSError as error:
+                self.banner = _("The game could not be saved: {error}").format(error=error)
+
+    # -- this player's part --------------------------------------------------------------
+
+    @property
+    def locked(self) -> bool:
+        mine = self.state.to_move >= 0 and self.state.to_move == self.net.my_seat
+        return self.view.animating or self.sent or self.net.paused or not mine
+
+    def _computer_acts(self) -> bool:
+        return False  # every other seat is played elsewhere
+
+    def submit(self, action: int) -> None:
+        state = self.state
+        if self.locked or action not in state.legal_actions():
+            self.gentle_cue()
+            return
+        self.sent = True
+        self.link.decide(state.action_to_str(action))
+        self.rebuild()
+
+    def can_roll(self) -> bool:
+        return False  # dice are decided by every player's reveal, on their own
+
+    def _can_undo(self) -> bool:
+        return False
+
+    def _can_offer_draw(self) -> bool:
+        return self.net.my_seat is not None and self.net.my_seat not in self.net.offers
+
+    def _offer_draw(self) -> None:
+        self.link.request({"k": "offer", "ply": len(self.net.actions)})
+
+    def _can_resign(self) -> bool:
+        return self.net.my_seat is not None and self.net.phase == "playing"
+
+    def _resign(self) -> None:
+        self.confirming_resign = False
+        self.link.resign()
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        super().rebuild()
+        if self.net.paused and self.net.my_seat is not None:
+            u, panel = self.u, self.panel
+            x, width = panel.x + u, panel.width - 2 * u
+            y = panel.bottom - 3 * (3 * u + u // 2) - u
+            decide = self._may_decide
+            self.set_targets(
+                [
+                    *self.targets,
+                    button(pygame.Rect(x, y, width, 3 * u),
+                           lambda: _("Computer takes the seat"), self._hand_over, self.palette,
+                           decide, "hand over"),
+                    button(pygame.Rect(x, y - 3 * u - u // 2, width, 3 * u),
+                           lambda: _("End the match"), self._end, self.palette, decide, "end"),
+                ]
+            )  # fmt: skip
+
+    def _may_decide(self) -> bool:
+        since = self.net.paused_since
+        return since is not None and time.monotonic() - since >= DROP_TIMEOUT
+
+    def _hand_over(self) -> None:
+        for index, seat in enumerate(self.net.seats):
+            if seat.name in self.net.waiting and not seat.computer:
+                self.link.request({"k": "computer", "seat": index, "level": "medium"})
+
+    def _end(self) -> None:
+        self.link.request({"k": "end", "reason": "a player left and did not come back"})
+
+    @property
+    def animating(self) -> bool:
+        return True  # the other players' moves may come at any moment
+
+    def status(self) -> str:
+        net = self.net
+        if net.error:
+            return _("No connection: {reason}").format(reason=net.error)
+        if net.phase == "abandoned":
+            return _("The match was ended")
+        if net.paused:
+            return _("Waiting for {names}…").format(names=", ".join(net.waiting))
+        state = self.state
+        if state.to_move >= 0 and state.to_move != net.my_seat and not state.is_terminal():
+            names = seat_names(state)
+            return _("{name} to play").format(name=names[state.to_move])
+        if state.is_chance():
+            return _("The dice are rolled by everyone together…")
+        return super().status()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        notices = self.net.notices
+        if notices:
+            u = self.u
+            line = theme.text(notices[-1], round(0.8 * u), self.palette.warning)
+            surface.blit(line, (u, surface.get_height() - round(1.4 * u)))
+
+    def open_menu(self) -> None:
+        self.app.push(NetPauseScene(self.app, self))
+
+
+class NetPauseScene(MenuScene):
+    """Over a LAN match: the match goes on meanwhile; leaving leaves it (you may rejoin)."""
+
+    def __init__(self, app, play: NetPlayScene) -> None:
+        self.play = play
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Menu")
+
+    def subtitle(self) -> str:
+        return _(
+            "The match goes on meanwhile. If you leave, you can join it again from the LAN list."
+        )
+
+    def items(self) -> list[Item]:
+        from game.client.scenes.menus import RulesScene, SettingsScene
+
+        return [
+            item(lambda: _("Continue"), self.app.pop, "continue"),
+            item(lambda: _("Rules"),
+                 lambda: self.app.push(RulesScene(self.app, self.play.match.variant.name)),
+                 "rules"),
+            item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
+            item(lambda: _("Leave the match"), self._leave, "leave"),
+        ]  # fmt: skip
+
+    def _leave(self) -> None:
+        self.play.link.close()
+        self.app.reset(TitleScene(self.app))
+
+
+class NetResultsScene(ResultsScene):
+    """Results of a LAN match: a rematch is hosted anew, so only the way to the title."""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        super().layout(size)
+        self.set_targets([t for t in self.targets if t.name != "rematch"])

@@ -1,0 +1,300 @@
+"""LAN play for a frame loop that must never wait on the network.
+
+:class:`NetLink` runs a :class:`net.peer.Peer` on an asyncio loop in a thread of its own.
+The frame loop calls its methods (they only schedule work on that loop and return at once)
+and reads :meth:`NetLink.view`: an immutable snapshot of the match, remade on the network
+thread after every change.  :class:`LanBrowser` does the same for the live list of matches
+announced on the LAN.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from game.rules import RulesError, Variant
+from net.connection import Closed
+from net.discovery import Advertiser, Browser, Listing, txt_record
+from net.identity import Identity
+from net.matchlog import LOBBY, MatchLog
+from net.peer import Peer, PeerConfig
+
+
+@dataclass(frozen=True)
+class SeatView:
+    name: str
+    """Who sits there ('' for a free seat)."""
+    peer: str | None
+    computer: str
+    ready: bool
+    present: bool
+
+
+@dataclass(frozen=True)
+class LinkView:
+    """The match as the frame loop may read it at any moment."""
+
+    phase: str = "connecting"
+    variant: Variant | None = None
+    name: str = ""
+    hosting: bool = False
+    port: int = 0
+    me: str = ""
+    my_seat: int | None = None
+    seats: tuple[SeatView, ...] = ()
+    spectators: tuple[str, ...] = ()
+    actions: tuple[str, ...] = ()
+    paused: bool = False
+    waiting: tuple[str, ...] = ()
+    paused_since: float | None = None
+    offers: frozenset[int] = frozenset()
+    """Seats that offered a draw at the current ply."""
+    code_required: bool = False
+    error: str = ""
+    notices: tuple[str, ...] = field(default=())
+
+    @property
+    def can_start(self) -> bool:
+        return (
+            self.hosting
+            and self.phase == LOBBY
+            and all(s.computer or (s.peer and (s.ready or s.peer == self.me)) for s in self.seats)
+        )
+
+
+class NetLink:
+    def __init__(self, identity: Identity, config: PeerConfig, advertise: bool = True) -> None:
+        self.identity = identity
+        self.config = config
+        self.advertise = advertise
+        self._view = LinkView(me=identity.peer)
+        self._notices: list[str] = []
+        self._lock = threading.Lock()
+        self._paused_since: float | None = None
+        self._advertiser: Advertiser | None = None
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="lan")
+        self._thread.start()
+        self.peer: Peer = self._call(self._make_peer)
+
+    # -- what the frame loop calls -------------------------------------------------------
+
+    def host(self, setup: Variant, computers: dict[int, str], code: str | None) -> None:
+        self._submit(self._host(setup, computers, code))
+
+    def join(self, address: str, port: int) -> None:
+        self._submit(self._join(address, port))
+
+    def decide(self, action_text: str) -> None:
+        self._loop.call_soon_threadsafe(self.peer.decide, action_text)
+
+    def request(self, entry: dict) -> None:
+        self._loop.call_soon_threadsafe(self.peer.request, entry)
+
+    def resign(self) -> None:
+        self._loop.call_soon_threadsafe(self._resign)
+
+    def view(self) -> LinkView:
+        with self._lock:
+            return self._view
+
+    def close(self) -> None:
+        """Leave the match and stop the thread (waits at most two seconds)."""
+        if not self._loop.is_running():
+            return
+        future = asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop)
+        with contextlib.suppress(Exception):  # leaving must never hang or fail the screen
+            future.result(2.0)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(2.0)
+
+    # -- on the network thread -----------------------------------------------------------
+
+    def _call(self, function: Callable):
+        async def run():
+            return function()
+
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(5.0)
+
+    def _submit(self, coroutine) -> None:
+        asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+
+    def _make_peer(self) -> Peer:
+        return Peer(self.identity, self.config, self._observe)
+
+    async def _host(self, setup: Variant, computers: dict[int, str], code: str | None) -> None:
+        try:
+            port = await self.peer.host(setup, computers, 0, code, self.config.name)
+        except (OSError, RulesError) as error:
+            self._fail(str(error))
+            return
+        if self.advertise:
+            try:
+                self._advertiser = Advertiser(self.config.interface)
+                await self._advertiser.start(self.config.name, port, self._txt())
+            except Exception as error:  # no multicast here: joining by address still works
+                self._advertiser = None
+                self._notice(f"the match is not announced on the LAN ({error})")
+        self._refresh()
+
+    async def _join(self, address: str, port: int) -> None:
+        try:
+            await self.peer.join(address, port)
+        except (Closed, OSError) as error:
+            self._fail(getattr(error, "reason", str(error)))
+            return
+        self._refresh()
+
+    def _resign(self) -> None:
+        log = self.peer.log
+        seat = None if log is None else log.seat_of(self.peer.me)
+        if log is None or seat is None or log.phase != "playing":
+            return
+        state = log.state
+        text = f"resign{seat + 1}"
+        after = state.apply(state.parse_action(text))
+        self.peer.request(
+            {"k": "act", "seat": seat, "ply": log.ply, "a": text, "d": after.digest()}
+        )
+
+    async def _shutdown(self) -> None:
+        if self._advertiser is not None:
+            await self._advertiser.stop()
+        await self.peer.close("left the match")
+        await _cancel_the_rest()
+
+    def _observe(self, kind: str, data: dict) -> None:
+        if kind in ("notice", "rejected", "error"):
+            self._notice(data.get("text") or data.get("reason", ""))
+        if kind == "error":
+            self._fail(data["text"])
+        if kind == "entry" and self._advertiser is not None and self.peer.hosting:
+            asyncio.get_running_loop().create_task(self._advertiser.update(self._txt()))
+        if kind in ("entry", "host", "paused", "resumed", "over", "match"):
+            self._refresh()
+
+    def _notice(self, text: str) -> None:
+        with self._lock:
+            self._notices = [*self._notices[-4:], text]
+            self._view = replace(self._view, notices=tuple(self._notices))
+
+    def _fail(self, reason: str) -> None:
+        with self._lock:
+            self._view = replace(self._view, error=reason)
+
+    def _txt(self) -> dict[str, str]:
+        log = self.peer.log
+        assert log is not None
+        state = "paused" if log.phase == "playing" and log.paused else log.phase
+        return txt_record(
+            game=log.variant.name,
+            players=log.variant.players,
+            free=log.free_seats() if log.phase == LOBBY else 0,
+            code=log.code_required,
+            state=state,
+            host=log.name,
+            match=log.match_id,
+        )
+
+    def _refresh(self) -> None:
+        log: MatchLog | None = self.peer.log
+        if log is None:
+            return
+        paused = log.paused
+        if paused and self._paused_since is None:
+            self._paused_since = time.monotonic()
+        elif not paused:
+            self._paused_since = None
+        members = log.members
+        seats = tuple(
+            SeatView(
+                members[s.owner].name if s.owner in members else "",
+                s.owner,
+                s.computer,
+                bool(s.owner in members and members[s.owner].ready),
+                bool(s.owner in members and members[s.owner].present),
+            )
+            for s in log.seats
+        )
+        offers = frozenset(
+            i for i, s in enumerate(log.seats) if s.owner is not None and s.owner in log.offers
+        )
+        with self._lock:
+            self._view = LinkView(
+                phase=log.phase,
+                variant=log.variant,
+                name=log.name,
+                hosting=self.peer.hosting,
+                port=self.peer.listen_port,
+                me=self.peer.me,
+                my_seat=log.seat_of(self.peer.me),
+                seats=seats,
+                spectators=tuple(
+                    m.name for m in members.values() if m.role == "spectator" and m.present
+                ),
+                actions=log.record.actions,
+                paused=paused,
+                waiting=tuple(members[p].name for p in log.waiting_for()),
+                paused_since=self._paused_since,
+                offers=offers,
+                code_required=log.code_required,
+                error=self._view.error,
+                notices=tuple(self._notices),
+            )
+
+
+class LanBrowser:
+    """The matches announced on the LAN, kept current on a thread of its own."""
+
+    def __init__(self, interface: str = "") -> None:
+        self._listings: dict[str, Listing] = {}
+        self._lock = threading.Lock()
+        self.error = ""
+        self._loop = asyncio.new_event_loop()
+        self._browser = Browser(interface, self._changed)
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="lan")
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop)
+
+    async def _start(self) -> None:
+        try:
+            await self._browser.start()
+        except Exception as error:  # no multicast here: joining by address still works
+            self.error = str(error)
+
+    def _changed(self, change: str, listing: Listing) -> None:
+        with self._lock:
+            if change == "gone":
+                self._listings.pop(listing.name, None)
+            else:
+                self._listings[listing.name] = listing
+
+    def listings(self) -> list[Listing]:
+        with self._lock:
+            return sorted(self._listings.values(), key=lambda item: (item.state, item.name))
+
+    def close(self) -> None:
+        if not self._loop.is_running():
+            return
+
+        async def stop() -> None:
+            await self._browser.stop()
+            await _cancel_the_rest()
+
+        future = asyncio.run_coroutine_threadsafe(stop(), self._loop)
+        with contextlib.suppress(Exception):  # leaving the lobby must never hang
+            future.result(2.0)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(2.0)
+
+
+async def _cancel_the_rest() -> None:
+    """End every other task of this loop, so that it stops with nothing left half done."""
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in others:
+        task.cancel()
+    await asyncio.gather(*others, return_exceptions=True)

@@ -1,0 +1,117 @@
+"""LAN play through the real client, driven by synthetic taps and keys: hosting from the
+setup screen, joining by address on the keypad, a paused match — against headless peers
+over loopback sockets.  The client's LAN settings keep everything on 127.0.0.1."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import pytest
+
+from net import records
+from tests.client_driver import Driver
+from tests.lan import guest, host
+
+
+@pytest.fixture
+def driver(tmp_path: Path):
+    driver = Driver(tmp_path)
+    driver.app.settings.lan_interface = "127.0.0.1"
+    driver.app.settings.player_name = "Carla"
+    yield driver
+    for scene in driver.app.scenes:
+        for attribute in ("link", "browser"):
+            if hasattr(scene, attribute):
+                getattr(scene, attribute).close()
+    driver.app.close()
+
+
+def _port(driver: Driver) -> int:
+    import time
+
+    for _ in range(500):
+        port = driver.scene.link.view().port
+        if port:
+            return port
+        driver.frame()
+        time.sleep(0.01)
+    raise AssertionError("the client never listened")
+
+
+def test_hosting_from_the_client_and_playing_a_guest_to_the_end(
+    driver: Driver, tmp_path: Path
+) -> None:
+    driver.press("lan")
+    driver.press("host")
+    driver.press("dama:classic")
+    driver.press("code")  # a join code others must type
+    code = driver.scene.code
+    assert code and len(code) == 4
+    driver.press("start")
+    assert type(driver.scene).__name__ == "RoomScene"
+    anna = guest(tmp_path, _port(driver), "anna", "--ai", "easy", "--code", code)
+    while not driver.scene.view.can_start:
+        driver.frame()
+    assert driver.scene._seat_label(1).endswith("anna ✓")
+    driver.press("start")
+    driver.wait_for_scene("NetPlayScene")
+    driver.play_lan_to_the_end()
+    assert type(driver.scene).__name__ == "NetResultsScene"
+    assert anna.finish() == 0, anna.tail()
+    saved = list((tmp_path / "data" / "lan").glob("*.tavolo-net"))
+    assert len(saved) == 1
+    report = records.verify(records.load(saved[0]))
+    assert report["ok"] and report["digest"] == anna.last("over")["digest"]
+    assert "rematch" not in [t.name for t in driver.scene.targets]
+
+
+def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
+    driver: Driver, tmp_path: Path
+) -> None:
+    server, port = host(tmp_path, "numeri", "--ai", "easy")
+    driver.press("lan")
+    driver.press("address")
+    for char in f"127.0.0.1:{port}":
+        driver.press(f"key {char}")
+    driver.press("ok")
+    driver.press("ok")  # no join code
+    driver.wait_for_scene("RoomScene")
+    while driver.scene.view.my_seat is None:
+        driver.frame()
+    driver.frame()
+    driver.press("ready")
+    driver.wait_for_scene("NetPlayScene")
+    driver.play_lan_to_the_end()
+    assert type(driver.scene).__name__ == "NetResultsScene"
+    assert server.finish() == 0, server.tail()
+    assert driver.scene.match.state.digest() == server.last("over")["digest"]
+
+
+def test_a_dropped_player_pauses_the_match_on_the_screen(driver: Driver, tmp_path: Path) -> None:
+    driver.press("lan")
+    driver.press("host")
+    driver.press("dama:classic")
+    driver.press("start")
+    anna = guest(tmp_path, _port(driver), "anna", "--ai", "easy", "--pace", "0.05")
+    while not driver.scene.view.can_start:
+        driver.frame()
+    driver.frame()
+    driver.press("start")
+    driver.wait_for_scene("NetPlayScene")
+    play = driver.scene
+    while play.state.to_move != 1:  # our first move, then anna's turn
+        driver.frame()
+        if not play.locked:
+            step = driver.taps(play, play.state, driver.choose(play.state))
+            for tap in step:
+                driver.tap(tap)
+    anna.popen.send_signal(signal.SIGKILL)
+    anna.finish()
+    for _ in range(600):
+        driver.frame()
+        if play.net.paused:
+            break
+    driver.frame(30)  # the last move's animation ends, the buttons are remade
+    assert play.status() == "Waiting for anna…"
+    assert not driver.target("hand over").enabled()  # not before the drop timeout
