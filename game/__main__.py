@@ -1,7 +1,10 @@
 """``tavolo``: start the game.
 
     tavolo [--fullscreen | --windowed] [--size WIDTHxHEIGHT] [--language en|it|de]
-           [--home DIR] [--start GAME[:VARIANT] [--players N]]
+           [--home DIR] [--start GAME[:VARIANT] [--players N]] [--kiosk]
+
+``--kiosk`` runs a public games table: full screen, touch-first, no way out but the
+operator's PIN (docs/kiosk.md); its settings are ``kiosk.toml`` in the config directory.
 
 Settings are kept in the user's config directory and matches in the user's data directory
 (``--home DIR``, or the environment variable TAVOLO_HOME, puts both under DIR instead).
@@ -50,6 +53,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "e.g. dama:mangia (see 'python -m game.rules games')",
     )
     parser.add_argument("--players", type=int, help="players for --start (Numeri: 2-4)")
+    parser.add_argument(
+        "--kiosk", action="store_true", help="a public games table (see docs/kiosk.md)"
+    )
     args = parser.parse_args(argv)
     if args.start is not None:
         from game.rules import RulesError, variant
@@ -79,7 +85,28 @@ def main(argv: list[str] | None = None) -> int:
     from game.client.app import App
     from game.client.scenes.menus import TitleScene
 
-    app = App(paths(args.home), size=args.size, fullscreen=args.fullscreen)
+    where = paths(args.home)
+    kiosk = None
+    if args.kiosk:
+        from logging.handlers import RotatingFileHandler
+
+        from game.client.kiosk_config import KioskConfig
+
+        try:
+            where.data.mkdir(parents=True, exist_ok=True)
+            handler = RotatingFileHandler(
+                where.data / "tavolo.log", maxBytes=1 << 20, backupCount=3
+            )
+            handler.setFormatter(
+                logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
+            )
+            logging.getLogger().addHandler(handler)
+        except OSError as error:
+            logging.warning(
+                "no log file in %s (%s): logging to the terminal only", where.data, error
+            )
+        kiosk = KioskConfig.load(where.config)
+    app = App(where, size=args.size, fullscreen=args.fullscreen, kiosk=kiosk)
     if args.language:
         from game import i18n
 

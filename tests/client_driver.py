@@ -25,8 +25,12 @@ FRAME = 0.1
 class Driver:
     """An app on the dummy video driver, and hands to tap, click and type on it."""
 
-    def __init__(self, home: Path, size: tuple[int, int] = (1280, 720), seed: int = 1) -> None:
-        self.app = App(Paths(home / "config", home / "data"), size=size, fullscreen=False)
+    def __init__(
+        self, home: Path, size: tuple[int, int] = (1280, 720), seed: int = 1, kiosk=None
+    ) -> None:
+        self.app = App(
+            Paths(home / "config", home / "data"), size=size, fullscreen=False, kiosk=kiosk
+        )
         self.app.push(TitleScene(self.app))
         self.rng = random.Random(seed)
         self.inputs = ("mouse", "touch", "keyboard")

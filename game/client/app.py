@@ -17,6 +17,7 @@ from game import i18n
 from game.ai.worker import Thinker
 from game.client import theme
 from game.client.input import InputTranslator
+from game.client.kiosk_config import KioskConfig
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import SoundBank
@@ -26,6 +27,10 @@ log = logging.getLogger(__name__)
 
 MIN_SIZE = (1024, 600)
 IDLE_WAIT_MS = 250
+LONG_PRESS = 3.0
+"""Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
+KIOSK_SCALE = 1.12
+"""A kiosk's controls are this much bigger: at 1080p every button is at least 64 px."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +53,18 @@ class App:
         size: tuple[int, int] | None = None,
         fullscreen: bool | None = None,
         fps: int = 60,
+        kiosk: KioskConfig | None = None,
     ) -> None:
         pygame.init()
         self.paths = paths
         self.settings = Settings.load(paths.settings)
+        self.kiosk = kiosk
+        if kiosk is not None:
+            fullscreen = True if fullscreen is None else fullscreen
+            theme.set_scale(KIOSK_SCALE)
+            self.settings.volume = kiosk.volume
+            if self.settings.language not in kiosk.languages:
+                self.settings.language = kiosk.languages[0]
         if fullscreen is not None:
             self.settings.fullscreen = fullscreen
         i18n.set_language(self.settings.language)
@@ -66,6 +79,12 @@ class App:
         self._translator = InputTranslator()
         self._clock = pygame.time.Clock()
         self._thinker: Thinker | None = None
+        self.time = 0.0
+        """Seconds the app has run (advanced by each frame's ``dt``, so tools can hurry it)."""
+        self.last_input = 0.0
+        self.recovered = 0
+        """Errors a kiosk caught inside a scene and recovered from."""
+        self._corner_since: float | None = None
 
     # -- window ---------------------------------------------------------------------------
 
@@ -149,27 +168,92 @@ class App:
 
     def dispatch(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
-            self.quit()
+            if self.kiosk is None:
+                self.quit()
+            else:  # closing the window, Alt+F4: the public cannot leave a kiosk
+                log.info("kiosk: a request to quit was ignored")
         elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             self._resized((event.x, event.y))
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
-            self.toggle_fullscreen()
+            if self.kiosk is None:
+                self.toggle_fullscreen()
         else:
             translated = self._translator.translate(event, self.size)
             if translated is not None:
+                self.last_input = self.time
+                if self.kiosk is not None and self._operator_gesture(translated):
+                    return
                 self.scene.handle(translated)
+
+    def _operator_gesture(self, event) -> bool:
+        """A long press in the top-left corner asks for the operator's PIN; True if the
+        event was that gesture's end (and so is no tap for the scene)."""
+        from game.client import input as ui
+
+        if not isinstance(event, ui.Press | ui.Release):
+            return False
+        corner = 3 * theme.unit(self.size)
+        inside = event.pos[0] < corner and event.pos[1] < corner
+        if isinstance(event, ui.Press):
+            self._corner_since = self.time if inside else None
+            return False
+        since, self._corner_since = self._corner_since, None
+        if inside and since is not None and self.time - since >= LONG_PRESS:
+            from game.client.scenes.kiosk import ask_pin
+
+            ask_pin(self)
+            return True
+        return False
 
     def frame(self, dt: float | None = None) -> None:
         """Handle the waiting events, advance by ``dt`` seconds (or the time since the last
         frame) and draw."""
         elapsed = self._clock.tick(self.fps) / 1000 if dt is None else dt
+        self.time += elapsed
+        if self.kiosk is None:
+            self._step(min(elapsed, 0.1))
+            return
+        try:
+            self._step(min(elapsed, 0.1))
+            self._watch_idle()
+        except Exception:  # a kiosk logs it and starts over; the public sees no traceback
+            log.exception("kiosk: an error inside %s; back to the title", type(self.scene).__name__)
+            self.recovered += 1
+            self._recover()
+
+    def _step(self, dt: float) -> None:
         for event in pygame.event.get():
             self.dispatch(event)
             if not self.running:
                 return
-        self.scene.update(min(elapsed, 0.1))
+        self.scene.update(dt)
         self.scene.draw(self.screen)
         pygame.display.flip()
+
+    def _recover(self) -> None:
+        from game.client.scenes.menus import TitleScene
+
+        for scene in self.scenes:
+            stop = getattr(scene, "_stop_thinking", None)
+            if stop is not None:
+                stop()
+        self.reset(TitleScene(self))
+
+    def _watch_idle(self) -> None:
+        """Attract mode after the idle time; the countdown over a match nobody touches."""
+        from game.client.scenes.kiosk import AbandonScene, AttractScene
+        from game.client.scenes.play import PlayScene
+
+        assert self.kiosk is not None
+        idle = self.time - self.last_input
+        scene = self.scene
+        if isinstance(scene, AttractScene | AbandonScene):
+            return
+        if isinstance(scene, PlayScene):
+            if idle >= self.kiosk.abandon_after and not scene.state.is_terminal():
+                self.push(AbandonScene(self, scene))
+        elif idle >= self.kiosk.attract_after:
+            self.reset(AttractScene(self))
 
     def run(self) -> int:
         if os.environ.get("TAVOLO_EXIT_AFTER_FIRST_FRAME"):  # for tools/bench.py startup

@@ -81,10 +81,19 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
         return pygame.font.Font(None, max(8, size))
 
 
+_SCALE = [1.0]
+
+
+def set_scale(scale: float) -> None:
+    """Make every control bigger (a touch-screen kiosk: fingers, not mouse pointers)."""
+    _SCALE[0] = scale
+
+
 def unit(size: tuple[int, int]) -> int:
-    """The layout unit for a window: 1/54 of the smaller of its height and 16:9 width."""
+    """The layout unit for a window: 1/54 of the smaller of its height and 16:9 width (times
+    the scale set for a kiosk)."""
     width, height = size
-    return max(8, round(min(height, width * 9 / 16) / 54))
+    return max(8, round(_SCALE[0] * min(height, width * 9 / 16) / 54))
 
 
 @lru_cache(maxsize=1024)

@@ -98,15 +98,33 @@ class TitleScene(MenuScene):
         items.append(
             item(lambda: _("New game"), lambda: self.app.push(ChooseScene(self.app)), "new game")
         )
-        items.append(item(lambda: _("Play on the LAN"), self._lan, "lan"))
-        if self.has_finished:
+        kiosk = self.app.kiosk
+        if kiosk is None or kiosk.lan_hosting:
+            items.append(item(lambda: _("Play on the LAN"), self._lan, "lan"))
+        if self.has_finished and kiosk is None:
             items.append(item(lambda: _("Finished matches"), self._finished, "finished"))
+        items.append(
+            item(lambda: _("Rules"), lambda: self.app.push(RulesIndexScene(self.app)), "rules")
+        )
+        if kiosk is not None:  # the public changes the language, and nothing else
+            if len(kiosk.languages) > 1:
+                items.append(item(self._language_label, self._next_language, "language"))
+            return items
         items += [
-            item(lambda: _("Rules"), lambda: self.app.push(RulesIndexScene(self.app)), "rules"),
             item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
             item(lambda: _("Quit"), self.app.quit, "quit"),
         ]
         return items
+
+    def _language_label(self) -> str:
+        return _("Language: {name}").format(name=i18n.LANGUAGES[self.app.settings.language])
+
+    def _next_language(self) -> None:
+        allowed = self.app.kiosk.languages
+        current = self.app.settings.language
+        index = allowed.index(current) if current in allowed else -1
+        self.app.settings.language = i18n.set_language(allowed[(index + 1) % len(allowed)])
+        self.layout(self.app.size)
 
     def _resume(self) -> None:
         from game.client.scenes.play import PlayScene
@@ -136,9 +154,11 @@ class ChooseScene(MenuScene):
         return _("Choose a game")
 
     def items(self) -> list[Item]:
+        allowed = self.app.kiosk.games if self.app.kiosk is not None else VARIANTS
         games: list[Item] = [
             item(lambda n=name: variant_title(n), lambda n=name: self.choose(n), name)
             for name in VARIANTS
+            if name in allowed
         ]
         return [*games, item(lambda: _("Back"), self.app.pop, "back")]
 
@@ -354,7 +374,7 @@ class PauseScene(MenuScene):
         return _("The match is saved: you can come back to it from the title screen.")
 
     def items(self) -> list[Item]:
-        return [
+        entries = [
             item(lambda: _("Continue"), self.app.pop, "continue"),
             item(
                 lambda: _("Rules"),
@@ -364,6 +384,9 @@ class PauseScene(MenuScene):
             item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
             item(lambda: _("Leave to the title screen"), self._leave, "leave"),
         ]
+        if self.app.kiosk is not None:  # settings are the operator's
+            entries = [e for e in entries if e[3] != "settings"]
+        return entries
 
     def _leave(self) -> None:
         self.play._stop_thinking()

@@ -1,0 +1,326 @@
+"""The kiosk's own screens: attract mode, the countdown of an abandoned match, the PIN and
+the operator menu.
+
+*Attract mode* cycles computer-against-computer demos of the allowed games under a "touch
+to play" banner; after a long idle it dims the screen and keeps the banner drifting, so no
+pixel burns in.  Demos never touch the saves.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game import i18n
+from game.client import theme
+from game.client.scene import Scene
+from game.client.scenes.lan import KeypadScene
+from game.client.scenes.menus import Item, MenuScene, TitleScene, item
+from game.client.scenes.play import PlayScene
+from game.i18n import _
+from game.names import variant_title
+from game.rules import variant
+from game.session.match import Match
+from game.session.seats import Seat, SeatKind
+
+DEMO_SECONDS = 90.0
+"""A demo match gives way to the next game after this long, finished or not."""
+VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
+ATTRACT_CHOICES = (30.0, 60.0, 90.0, 180.0, 300.0)
+ABANDON_CHOICES = (60.0, 120.0, 180.0, 300.0, 600.0)
+
+
+class DemoPlayScene(PlayScene):
+    """A match between computers, for show: no autosave, no results screen."""
+
+    def _autosave(self, match: Match) -> None:
+        """Demos are not kept."""
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def update(self, dt: float) -> None:
+        if self.state.is_terminal():
+            self.view.update(dt)
+            return
+        super().update(dt)
+
+
+class AttractScene(Scene):
+    """Computer demos of the allowed games, one after another, until someone touches."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.index = 0
+        self.elapsed = 0.0
+        self.demo = self._demo()
+
+    def _demo(self) -> DemoPlayScene:
+        games = self.app.kiosk.games
+        name = games[self.index % len(games)]
+        self.index += 1
+        chosen = variant(name)
+        seats = [Seat(SeatKind.COMPUTER, "easy") for _ in range(chosen.players)]
+        demo = DemoPlayScene(self.app, Match.new(chosen, seats, self.index))
+        demo.layout(self.app.size)
+        return demo
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = theme.unit(size)
+        self.demo.layout(size)
+        self.targets = []
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.elapsed += dt
+        self.demo.update(dt)
+        if (self.demo.finished and self.elapsed > 4.0) or self.elapsed >= DEMO_SECONDS:
+            self.demo._stop_thinking()
+            self.demo = self._demo()
+            self.elapsed = 0.0
+
+    @property
+    def idle(self) -> float:
+        return self.app.time - self.app.last_input
+
+    @property
+    def dimmed(self) -> bool:
+        return self.idle >= self.app.kiosk.dim_after
+
+    def handle(self, event) -> None:
+        from game.client import input as ui
+
+        if isinstance(event, ui.Press | ui.Activate | ui.Text):
+            self.wake()
+
+    def wake(self) -> None:
+        self.demo._stop_thinking()
+        self.app.reset(TitleScene(self.app))
+
+    @property
+    def animating(self) -> bool:
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.demo.draw(surface)
+        width, height = surface.get_size()
+        veil = pygame.Surface((width, height), pygame.SRCALPHA)
+        veil.fill((0, 0, 0, 200 if self.dimmed else 90))
+        surface.blit(veil, (0, 0))
+        u = self.u
+        # The banner wanders slowly, so that nothing stays lit in one place for hours.
+        t = self.idle
+        x = width // 2 + round(width * 0.2 * math.sin(t / 23))
+        y = height // 2 + round(height * 0.25 * math.sin(t / 31))
+        title = theme.text(_("Touch to play"), 4 * u, self.palette.accent, True)
+        surface.blit(title, title.get_rect(center=(x, y)))
+        game = theme.text(variant_title(self.demo.match.variant.name), 2 * u, self.palette.text)
+        surface.blit(game, game.get_rect(center=(x, y + 4 * u)))
+
+
+class AbandonScene(Scene):
+    """Over a match nobody touches: a visible countdown; a touch goes back to the match."""
+
+    def __init__(self, app, play: PlayScene) -> None:
+        super().__init__(app)
+        self.play = play
+        self.deadline = app.time + app.kiosk.countdown
+
+    @property
+    def left(self) -> float:
+        return self.deadline - self.app.time
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = theme.unit(size)
+        self.play.layout(size)
+
+    def handle(self, event) -> None:
+        from game.client import input as ui
+
+        if isinstance(event, ui.Press | ui.Activate | ui.Text | ui.Navigate):
+            self.app.pop()
+
+    def back(self) -> None:
+        self.app.pop()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.left <= 0:
+            self.play._stop_thinking()
+            self.app.saves.current_path.unlink(missing_ok=True)  # nobody comes back for it
+            self.app.reset(AttractScene(self.app))
+
+    @property
+    def animating(self) -> bool:
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.play.draw(surface)
+        width, height = surface.get_size()
+        veil = pygame.Surface((width, height), pygame.SRCALPHA)
+        veil.fill((0, 0, 0, 150))
+        surface.blit(veil, (0, 0))
+        u = self.u
+        lines = [
+            (_("Still playing?"), 3 * u, self.palette.accent),
+            (
+                _("This match ends in {seconds} s").format(seconds=max(0, math.ceil(self.left))),
+                2 * u,
+                self.palette.text,
+            ),
+            (_("Touch the screen to go on"), round(1.4 * u), self.palette.text),
+        ]
+        y = height // 2 - 4 * u
+        for text, size, colour in lines:
+            rendered = theme.text(text, size, colour, True)
+            surface.blit(rendered, rendered.get_rect(midtop=(width // 2, y)))
+            y += size + u
+
+
+def ask_pin(app) -> None:
+    """The keypad for the operator's PIN; the right one opens the operator menu."""
+
+    def check(typed: str) -> None:
+        if typed == app.kiosk.pin:
+            app.push(OperatorScene(app))
+        else:
+            app.sound.play("nope")
+
+    app.push(KeypadScene(app, _("Operator PIN"), "0123456789", check))
+
+
+class OperatorScene(MenuScene):
+    """For staff only: everything the kiosk allows, and the way out."""
+
+    columns = 2
+
+    def title(self) -> str:
+        return _("Operator")
+
+    def subtitle(self) -> str:
+        return _("Changes are saved in {path}").format(path=self.app.paths.config / "kiosk.toml")
+
+    def items(self) -> list[Item]:
+        kiosk = self.app.kiosk
+        return [
+            item(lambda: _("Games allowed: {n}").format(n=len(kiosk.games)),
+                 lambda: self.app.push(GamesScene(self.app)), "games"),
+            item(lambda: _("Languages: {codes}").format(codes=", ".join(kiosk.languages)),
+                 self._next_languages, "languages"),
+            item(lambda: _("Volume: {percent}%").format(percent=round(kiosk.volume * 100)),
+                 self._next_volume, "volume"),
+            item(lambda: _("Demos after {seconds} s idle").format(
+                     seconds=round(kiosk.attract_after)), self._next_attract, "attract"),
+            item(lambda: _("Matches end after {seconds} s idle").format(
+                     seconds=round(kiosk.abandon_after)), self._next_abandon, "abandon"),
+            item(lambda: _("LAN hosting: on") if kiosk.lan_hosting else _("LAN hosting: off"),
+                 self._toggle_lan, "lan"),
+            item(lambda: _("Change the PIN"), self._change_pin, "pin"),
+            item(lambda: _("Quit Tavolo"), self.app.quit, "quit"),
+            item(lambda: _("Back to the games"), self._done, "back"),
+        ]  # fmt: skip
+
+    def _saved(self) -> None:
+        try:
+            self.app.kiosk.save(self.app.paths.config)
+        except OSError as error:
+            self.app.sound.play("nope")
+            import logging
+
+            logging.getLogger(__name__).error("kiosk settings not saved: %s", error)
+        self.layout(self.app.size)
+
+    def _next_languages(self) -> None:
+        codes = list(i18n.LANGUAGES)
+        options = [codes, *([c] for c in codes)]
+        kiosk = self.app.kiosk
+        index = options.index(kiosk.languages) if kiosk.languages in options else -1
+        kiosk.languages = list(options[(index + 1) % len(options)])
+        if self.app.settings.language not in kiosk.languages:
+            self.app.settings.language = i18n.set_language(kiosk.languages[0])
+        self._saved()
+
+    def _next_volume(self) -> None:
+        kiosk = self.app.kiosk
+        kiosk.volume = _next(VOLUMES, kiosk.volume)
+        self.app.sound.set_volume(kiosk.volume)
+        self._saved()
+
+    def _next_attract(self) -> None:
+        self.app.kiosk.attract_after = _next(ATTRACT_CHOICES, self.app.kiosk.attract_after)
+        self._saved()
+
+    def _next_abandon(self) -> None:
+        self.app.kiosk.abandon_after = _next(ABANDON_CHOICES, self.app.kiosk.abandon_after)
+        self._saved()
+
+    def _toggle_lan(self) -> None:
+        self.app.kiosk.lan_hosting = not self.app.kiosk.lan_hosting
+        self._saved()
+
+    def _change_pin(self) -> None:
+        def first(pin: str) -> None:
+            if not 4 <= len(pin) <= 8:
+                self.app.sound.play("nope")
+                return
+            self.app.push(
+                KeypadScene(self.app, _("The new PIN again"), "0123456789",
+                            lambda again: self._set_pin(pin, again))
+            )  # fmt: skip
+
+        self.app.push(KeypadScene(self.app, _("New PIN (4 to 8 digits)"), "0123456789", first))
+
+    def _set_pin(self, pin: str, again: str) -> None:
+        if pin != again:
+            self.app.sound.play("nope")
+            return
+        self.app.kiosk.pin = pin
+        self._saved()
+
+    def _done(self) -> None:
+        self.app.reset(TitleScene(self.app))
+
+    def back(self) -> None:
+        self._done()
+
+
+class GamesScene(MenuScene):
+    """Which games the public may choose (at least one stays allowed)."""
+
+    columns = 2
+
+    def title(self) -> str:
+        return _("Games allowed")
+
+    def items(self) -> list[Item]:
+        from game.rules import VARIANTS
+
+        kiosk = self.app.kiosk
+        entries = [
+            item(lambda n=name: ("✓ " if n in kiosk.games else "✗ ") + variant_title(n),
+                 lambda n=name: self._toggle(n), name)
+            for name in VARIANTS
+        ]  # fmt: skip
+        return [*entries, item(lambda: _("Back"), self.app.pop, "back")]
+
+    def _toggle(self, name: str) -> None:
+        from game.rules import VARIANTS
+
+        kiosk = self.app.kiosk
+        if name in kiosk.games:
+            if len(kiosk.games) > 1:
+                kiosk.games.remove(name)
+        else:
+            kiosk.games = [g for g in VARIANTS if g in kiosk.games or g == name]
+        try:
+            kiosk.save(self.app.paths.config)
+        except OSError:
+            self.app.sound.play("nope")
+        self.layout(self.app.size)
+
+
+def _next(choices: tuple[float, ...], value: float) -> float:
+    later = [c for c in choices if c > value]
+    return later[0] if later else choices[0]
