@@ -499,7 +499,8 @@ class NetPlayScene(PlayScene):
             return
         if self.match.variant.game == "numeri" and before.is_chance():
             self.last_die = action
-        self.view.played(before, action, after)
+        if action >= 0:  # a resignation or an agreed draw moves nothing on the board
+            self.view.played(before, action, after)
         self.sent = False
         self.draw_offer = None
         self.rebuild()

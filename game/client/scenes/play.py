@@ -230,7 +230,8 @@ class PlayScene(Scene):
         except IllegalActionError:
             self.gentle_cue()
             return
-        self.view.played(before, action, after)
+        if action >= 0:  # a resignation or an agreed draw moves nothing on the board
+            self.view.played(before, action, after)
         self.draw_offer = None
         self._after_change()
 

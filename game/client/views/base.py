@@ -43,7 +43,10 @@ class BoardView:
 
     @property
     def state(self) -> State:
-        return self.play.state
+        """The position to draw: after a resignation or an agreed draw, the board as it was
+        left (the concluded state keeps it as ``before``)."""
+        state = self.play.state
+        return getattr(state, "before", state)
 
     # -- hooks ----------------------------------------------------------------------------
 

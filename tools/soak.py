@@ -1,0 +1,203 @@
+"""``python tools/soak.py --kiosk --minutes N``: the kiosk under a monkey, headless.
+
+Runs the real client in kiosk mode on SDL's dummy drivers with accelerated time (each frame
+advances the game by ``--dt`` seconds without waiting for the clock), while a seeded monkey
+taps buttons and random places, drags across the board, and leaves the screen alone for
+long stretches so that attract mode, dimming and abandoned-match countdowns come round.
+Prints one JSON report: frames, taps, drags, matches started and finished, attract cycles,
+unhandled exceptions (errors the kiosk had to recover from, and any that escaped), frame
+time percentiles and resident memory over time.  Stops at ``--frames`` or ``--minutes``,
+whichever comes first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pygame  # after the SDL drivers are chosen
+
+SAMPLES = 20
+"""Memory samples over the run."""
+
+
+def resident_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class Monkey:
+    """Random people at the table: bursts of taps and drags, then walking away."""
+
+    def __init__(self, rng: random.Random, size: tuple[int, int]) -> None:
+        self.rng = rng
+        self.size = size
+        self.quiet = 0  # frames left without any touch
+        self.burst = 0
+        self.held: tuple[int, int] | None = None
+        self.taps = self.drags = 0
+
+    def act(self, app) -> None:
+        rng = self.rng
+        if self.held is not None:  # a drag in progress: move, then let go
+            x, y = self.held
+            x = max(0, min(self.size[0] - 1, x + rng.randint(-60, 60)))
+            y = max(0, min(self.size[1] - 1, y + rng.randint(-60, 60)))
+            if rng.random() < 0.3:
+                _post(pygame.MOUSEBUTTONUP, (x, y))
+                self.held = None
+            else:
+                _post(pygame.MOUSEMOTION, (x, y), buttons=(1, 0, 0), rel=(0, 0))
+                self.held = (x, y)
+            return
+        if self.quiet:
+            self.quiet -= 1
+            return
+        if self.burst == 0:
+            if rng.random() < 0.002:  # someone walks away for a while (up to 5 minutes)
+                self.quiet = rng.randint(300, 9000)
+                return
+            self.burst = rng.randint(1, 40)
+        if rng.random() > 0.35:
+            return  # people do not tap every frame
+        self.burst -= 1
+        pos = self._somewhere(app)
+        _post(pygame.MOUSEBUTTONDOWN, pos)
+        if rng.random() < 0.15:
+            self.held = pos
+            self.drags += 1
+        else:
+            _post(pygame.MOUSEBUTTONUP, pos)
+            self.taps += 1
+
+    def _somewhere(self, app) -> tuple[int, int]:
+        targets = [t for t in app.scene.targets if t.rect.width > 0]
+        if targets and self.rng.random() < 0.8:
+            target = self.rng.choice(targets)
+            return target.rect.center
+        # anywhere but the operator's corner (the monkey knows no PIN anyway)
+        return (self.rng.randrange(100, self.size[0]), self.rng.randrange(100, self.size[1]))
+
+
+def _post(kind: int, pos: tuple[int, int], **extra) -> None:
+    if kind == pygame.MOUSEMOTION:
+        pygame.event.post(pygame.event.Event(kind, pos=pos, touch=False, **extra))
+    else:
+        pygame.event.post(pygame.event.Event(kind, pos=pos, button=1, touch=False))
+
+
+def soak(frames: int, minutes: float, dt: float, seed: int, size: tuple[int, int]) -> dict:
+    from game.client.app import App, Paths
+    from game.client.kiosk_config import KioskConfig
+    from game.client.scenes.kiosk import AttractScene
+    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.play import PlayScene
+    from game.client.scenes.results import ResultsScene
+
+    home = Path(tempfile.mkdtemp(prefix="tavolo-soak-"))
+    config = KioskConfig(attract_after=30, abandon_after=60, countdown=10, dim_after=120)
+    app = App(Paths(home / "config", home / "data"), size=size, fullscreen=False, kiosk=config)
+    app.push(TitleScene(app))
+    monkey = Monkey(random.Random(seed), size)
+    times: list[float] = []
+    memory: list[tuple[int, float]] = []
+    escaped: list[str] = []
+    started = finished = attract = 0
+    seen_match = seen_results = None
+    attract_scene = None
+    deadline = time.monotonic() + 60 * minutes
+    began = time.monotonic()
+    frame = 0
+    for frame in range(1, frames + 1):
+        monkey.act(app)
+        start = time.perf_counter()
+        try:
+            app.frame(dt)
+        except Exception as error:  # escaped the kiosk's own recovery: counted, and go on
+            escaped.append(f"{type(error).__name__}: {error}")
+            app.reset(TitleScene(app))
+        times.append(time.perf_counter() - start)
+        scene = app.scene
+        if isinstance(scene, PlayScene) and scene.match is not seen_match:
+            seen_match = scene.match
+            started += 1
+        if isinstance(scene, ResultsScene) and scene is not seen_results:
+            seen_results = scene
+            finished += 1
+        if isinstance(scene, AttractScene) and scene is not attract_scene:
+            attract_scene = scene
+            attract += 1
+        if not app.running:  # the monkey found the way out: that must never happen
+            escaped.append("the kiosk quit")
+            app.running = True
+        if frame % max(1, frames // SAMPLES) == 0:
+            memory.append((frame, resident_bytes() / 2**20))
+        if time.monotonic() > deadline:
+            break
+    app.close()
+    warm = memory[len(memory) // 5] if memory else (0, 0.0)
+    last = memory[-1] if memory else (0, 0.0)
+    ordered = sorted(times)
+    return {
+        "tool": "soak",
+        "frames": frame,
+        "game_seconds": round(frame * dt),
+        "wall_seconds": round(time.monotonic() - began, 1),
+        "taps": monkey.taps,
+        "drags": monkey.drags,
+        "matches_started": started,
+        "matches_finished": finished,
+        "attract_cycles": attract,
+        "unhandled_exceptions": app.recovered + len(escaped),
+        "recovered_in_kiosk": app.recovered,
+        "escaped": escaped[:5],
+        "frame_ms": {
+            "p50": round(1000 * ordered[len(ordered) // 2], 2),
+            "p99": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 2),
+            "max": round(1000 * ordered[-1], 2),
+        },
+        "resident_mb": [[f, round(mb, 1)] for f, mb in memory],
+        "memory_growth_after_warmup_percent": (
+            round(100 * (last[1] - warm[1]) / warm[1], 2) if warm[1] else None
+        ),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kiosk", action="store_true", required=True, help="(the mode soaked)")
+    parser.add_argument("--minutes", type=float, default=15.0, help="wall-clock cap")
+    parser.add_argument("--frames", type=int, default=200_000)
+    parser.add_argument("--dt", type=float, default=1 / 30, help="game seconds per frame")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT")
+    args = parser.parse_args(argv)
+    try:
+        width, height = (int(n) for n in args.size.lower().split("x"))
+    except ValueError:
+        parser.error("--size takes WIDTHxHEIGHT")
+    if args.minutes <= 0 or args.frames < 1 or not 0 < args.dt <= 1:
+        parser.error("--minutes and --frames must be positive, --dt in (0, 1]")
+    report = soak(args.frames, args.minutes, args.dt, args.seed, (width, height))
+    print(json.dumps(report, indent=2))
+    return 0 if report["unhandled_exceptions"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
