@@ -15,7 +15,7 @@ import random
 from game.dice import random_action
 from game.rules.numeri import OFF, PAWNS, NumeriState
 
-ROLLOUTS = {"medium": 30, "hard": 40}
+ROLLOUTS = {"medium": 30, "hard": 100}
 """Playouts per candidate move."""
 
 
@@ -25,8 +25,7 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget=None) -> i
         return legal[0]
     seat = state.to_move
     if level != "easy":
-        hard = level == "hard"
-        return _rollouts(state, seat, legal, rng, budget, ROLLOUTS[level], paired=hard, greedy=hard)
+        return _rollouts(state, seat, legal, rng, budget, ROLLOUTS[level], paired=level == "hard")
     judged = sorted(legal, key=lambda a: (-_judge(state._successor(a), seat), a))
     if len(judged) > 1 and rng.random() < 0.35:
         return rng.choice(judged[:3])
@@ -58,7 +57,6 @@ def _rollouts(
     budget,
     rollouts: int,
     paired: bool,
-    greedy: bool = False,
 ) -> int:
     """The move with the best share of wins over ``rollouts`` playouts each.
 
@@ -82,12 +80,8 @@ def _rollouts(
                 dice = choices = rng
             final = after
             while not final.is_terminal():
-                if final.is_chance():
-                    final = final._successor(random_action(final, dice))
-                elif greedy:
-                    final = final._successor(_greedy(final, choices))
-                else:
-                    final = final._successor(random_action(final, choices))
+                source = dice if final.is_chance() else choices
+                final = final._successor(random_action(final, source))
             scores = final.result().scores
             top = max(scores)
             if scores[seat] == top:
@@ -97,12 +91,3 @@ def _rollouts(
         if best_key is None or key > best_key:
             best, best_key = action, key
     return best
-
-
-def _greedy(state: NumeriState, rng: random.Random) -> int:
-    """A playout's move for a sensible player: the one the judge likes best."""
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    seat = state.to_move
-    return max(legal, key=lambda a: (_judge(state._successor(a), seat), rng.random()))

@@ -96,7 +96,7 @@ def unit(size: tuple[int, int]) -> int:
     return max(8, round(_SCALE[0] * min(height, width * 9 / 16) / 54))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def text(message: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
     """Rendered text, cached: labels change rarely and redraw every frame."""
     return font(size, bold).render(message, True, colour)

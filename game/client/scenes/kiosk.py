@@ -9,6 +9,7 @@ pixel burns in.  Demos never touch the saves.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import pygame
 
@@ -106,9 +107,7 @@ class AttractScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         self.demo.draw(surface)
         width, height = surface.get_size()
-        veil = pygame.Surface((width, height), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, 200 if self.dimmed else 90))
-        surface.blit(veil, (0, 0))
+        surface.blit(_veil((width, height), 200 if self.dimmed else 90), (0, 0))
         u = self.u
         # The banner wanders slowly, so that nothing stays lit in one place for hours.
         t = self.idle
@@ -159,9 +158,7 @@ class AbandonScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         self.play.draw(surface)
         width, height = surface.get_size()
-        veil = pygame.Surface((width, height), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, 150))
-        surface.blit(veil, (0, 0))
+        surface.blit(_veil((width, height), 150), (0, 0))
         u = self.u
         lines = [
             (_("Still playing?"), 3 * u, self.palette.accent),
@@ -319,6 +316,15 @@ class GamesScene(MenuScene):
         except OSError:
             self.app.sound.play("nope")
         self.layout(self.app.size)
+
+
+@lru_cache(maxsize=4)
+def _veil(size: tuple[int, int], alpha: int) -> pygame.Surface:
+    """A translucent black layer, made once per size: a kiosk runs for weeks, and a full
+    screen allocated anew every frame would fragment its memory."""
+    veil = pygame.Surface(size, pygame.SRCALPHA)
+    veil.fill((0, 0, 0, alpha))
+    return veil
 
 
 def _next(choices: tuple[float, ...], value: float) -> float:
