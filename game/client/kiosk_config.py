@@ -20,7 +20,6 @@ from game.session.saves import atomic_write
 log = logging.getLogger(__name__)
 
 FILE = "kiosk.toml"
-LEVELS = ("easy", "medium", "hard")
 
 
 def _seconds(low: float, high: float):
@@ -37,7 +36,6 @@ CHECKS = {
     "countdown": _seconds(5, 120),
     "dim_after": _seconds(30, 86400),
     "lan_hosting": lambda v: isinstance(v, bool),
-    "computer_level": lambda v: v in LEVELS,
 }
 """What each key accepts (docs/kiosk.md says the same in words)."""
 
@@ -53,7 +51,6 @@ class KioskConfig:
     countdown: float = 15.0
     dim_after: float = 900.0
     lan_hosting: bool = False
-    computer_level: str = "medium"
 
     @classmethod
     def load(cls, directory: Path) -> KioskConfig:
