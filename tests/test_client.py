@@ -63,7 +63,7 @@ def test_keyboard_plays_a_move_and_navigates_menus(driver: Driver) -> None:
     driver.key(pygame.K_DOWN)  # the focus goes to the first button: New game
     assert driver.scene.focus is not None and driver.scene.focus.name == "new game"
     driver.key(pygame.K_DOWN)
-    assert driver.scene.focus.name == "rules"
+    assert driver.scene.focus.name == "lan"
     driver.key(pygame.K_UP)
     driver.key(pygame.K_SPACE)
     assert type(driver.scene).__name__ == "ChooseScene"
