@@ -135,17 +135,18 @@ class App:
 
     def replace(self, scene: Scene) -> None:
         if self.scenes:
-            self.scenes.pop()
+            self.scenes.pop().discard()
         self.push(scene)
 
     def reset(self, scene: Scene) -> None:
         """Make ``scene`` the only one (back to the title, say)."""
-        self.scenes.clear()
+        while self.scenes:
+            self.scenes.pop().discard()
         self.push(scene)
 
     def pop(self) -> None:
         if len(self.scenes) > 1:
-            self.scenes.pop()
+            self.scenes.pop().discard()
             self.scene.layout(self.size)
 
     def quit(self) -> None:
@@ -159,7 +160,10 @@ class App:
         return self._thinker
 
     def close(self) -> None:
-        """Stop the worker process (the window closes with the interpreter)."""
+        """Let every screen let go of what it holds (network links, the computer's work) and
+        stop the worker process (the window closes with the interpreter)."""
+        while self.scenes:
+            self.scenes.pop().discard()
         if self._thinker is not None:
             self._thinker.close()
             self._thinker = None
@@ -233,10 +237,6 @@ class App:
     def _recover(self) -> None:
         from game.client.scenes.menus import TitleScene
 
-        for scene in self.scenes:
-            stop = getattr(scene, "_stop_thinking", None)
-            if stop is not None:
-                stop()
         self.reset(TitleScene(self))
 
     def _watch_idle(self) -> None:

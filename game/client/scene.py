@@ -46,6 +46,10 @@ class Scene:
         """What Escape does here (by default: the previous screen)."""
         self.app.pop()
 
+    def discard(self) -> None:
+        """The screen leaves the stack for good: let go of threads, links and work under way
+        (called once; a screen handed on to another keeps what it hands over)."""
+
     @property
     def animating(self) -> bool:
         """True while something moves, so the app keeps drawing frames."""

@@ -78,7 +78,7 @@ class AttractScene(Scene):
         self.elapsed += dt
         self.demo.update(dt)
         if (self.demo.finished and self.elapsed > 4.0) or self.elapsed >= DEMO_SECONDS:
-            self.demo._stop_thinking()
+            self.demo.discard()
             self.demo = self._demo()
             self.elapsed = 0.0
 
@@ -97,8 +97,10 @@ class AttractScene(Scene):
             self.wake()
 
     def wake(self) -> None:
-        self.demo._stop_thinking()
         self.app.reset(TitleScene(self.app))
+
+    def discard(self) -> None:
+        self.demo.discard()
 
     @property
     def animating(self) -> bool:
@@ -147,7 +149,6 @@ class AbandonScene(Scene):
     def update(self, dt: float) -> None:
         super().update(dt)
         if self.left <= 0:
-            self.play._stop_thinking()
             self.app.saves.current_path.unlink(missing_ok=True)  # nobody comes back for it
             self.app.reset(AttractScene(self.app))
 

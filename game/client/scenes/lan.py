@@ -134,7 +134,6 @@ class LanScene(MenuScene):
         if link is None:
             return
         link.join(address, port)
-        self.browser.close()
         self.app.replace(RoomScene(self.app, link))
 
     def _by_address(self) -> None:
@@ -158,12 +157,10 @@ class LanScene(MenuScene):
         )  # fmt: skip
 
     def _host(self) -> None:
-        self.browser.close()
         self.app.replace(LanChooseScene(self.app))
 
-    def back(self) -> None:
+    def discard(self) -> None:
         self.browser.close()
-        self.app.pop()
 
 
 def _listing_label(listing) -> str:
@@ -323,7 +320,7 @@ class RoomScene(Scene):
 
     def __init__(self, app, link: NetLink) -> None:
         super().__init__(app)
-        self.link = link
+        self.link: NetLink | None = link
         self.view: LinkView = link.view()
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -377,6 +374,7 @@ class RoomScene(Scene):
         return self.view.phase == "lobby" and not seat.computer and seat.peer is None
 
     def _sit(self, index: int) -> None:
+        assert self.link is not None
         self.link.request({"k": "seat", "seat": index})
 
     def _ready_label(self) -> str:
@@ -401,15 +399,19 @@ class RoomScene(Scene):
             if first:
                 self.layout(self.app.size)
         if view.phase in ("playing", "over") and view.variant is not None:
-            self.app.replace(NetPlayScene(self.app, self.link))
+            link, self.link = self.link, None  # handed on to the match screen
+            self.app.replace(NetPlayScene(self.app, link))
 
     @property
     def animating(self) -> bool:
         return True  # keeps listening
 
     def back(self) -> None:
-        self.link.close()
         self.app.reset(TitleScene(self.app))
+
+    def discard(self) -> None:
+        if self.link is not None:
+            self.link.close()
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)
@@ -465,6 +467,9 @@ class NetPlayScene(PlayScene):
 
     def _autosave(self, match: Match) -> None:
         """A LAN match is not resumed from here but rejoined: its record is kept at the end."""
+
+    def discard(self) -> None:
+        self.link.close()
 
     # -- following the log ---------------------------------------------------------------
 
@@ -647,8 +652,7 @@ class NetPauseScene(MenuScene):
         ]  # fmt: skip
 
     def _leave(self) -> None:
-        self.play.link.close()
-        self.app.reset(TitleScene(self.app))
+        self.app.reset(TitleScene(self.app))  # the match screen closes its link
 
 
 class NetResultsScene(ResultsScene):

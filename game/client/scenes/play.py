@@ -220,6 +220,9 @@ class PlayScene(Scene):
             self.app.thinker.cancel()
             self.thinking = None
 
+    def discard(self) -> None:
+        self._stop_thinking()
+
     def _running(self) -> bool:
         return not self.state.is_terminal() and not self.locked
 
