@@ -28,7 +28,7 @@ from net import records
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
 from net.identity import Identity, IdentityError
-from net.matchlog import LOBBY, MatchLog
+from net.matchlog import MatchLog
 from net.messages import LEVEL_NAMES
 from net.peer import Peer, PeerConfig
 
@@ -174,7 +174,7 @@ async def _run_peer(args: argparse.Namespace) -> int:
             port = await _host(peer, args)
             if not args.no_advertise:
                 advertiser = Advertiser(args.interface)
-                await advertiser.start(config.name, port, _txt(peer))
+                await advertiser.start(config.name, port, txt_record(peer.log))
                 _emit("advertised", {"port": port})
         else:
             address, port = await _resolve(args.target, args.interface, args.browse_timeout)
@@ -242,23 +242,6 @@ async def _resolve(target: str, interface: str, timeout: float) -> tuple[str, in
     return listing.address, listing.port
 
 
-def _txt(peer: Peer) -> dict[str, str]:
-    log = peer.log
-    assert log is not None
-    state = log.phase
-    if state == "playing" and log.paused:
-        state = "paused"
-    return txt_record(
-        game=log.variant.name,
-        players=log.variant.players,
-        free=log.free_seats() if log.phase == LOBBY else 0,
-        code=log.code_required,
-        state=state,
-        host=log.name,
-        match=log.match_id,
-    )
-
-
 def _observer(peer_of, terminal: bool, advertiser_of):
     """What a headless peer prints, and what it does at its turn and on changes."""
     quiet = {"entry"} if _TRACE["on"] else {"entry", "sent", "pending"}
@@ -268,7 +251,7 @@ def _observer(peer_of, terminal: bool, advertiser_of):
         if kind == "entry":
             advertiser = advertiser_of()
             if advertiser is not None and peer.log is not None:
-                asyncio.get_running_loop().create_task(advertiser.update(_txt(peer)))
+                asyncio.get_running_loop().create_task(advertiser.update(txt_record(peer.log)))
         if kind not in quiet:
             _emit(kind, data)
         if terminal and (kind == "your_turn" or (kind == "rejected" and data["kind"] == "act")):

@@ -18,6 +18,7 @@ import contextlib
 import socket
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
@@ -25,6 +26,9 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from game.rules.registry import fingerprint
 from net.messages import PROTOCOL_VERSION
+
+if TYPE_CHECKING:
+    from net.matchlog import MatchLog
 
 SERVICE = "_tavolo._tcp.local."
 INFO_TIMEOUT_MS = 3000
@@ -51,19 +55,19 @@ class Listing:
         return asdict(self)
 
 
-def txt_record(
-    *, game: str, players: int, free: int, code: bool, state: str, host: str, match: str
-) -> dict[str, str]:
+def txt_record(log: MatchLog) -> dict[str, str]:
+    """The TXT record announcing the match ``log`` is of, as it stands."""
+    state = "paused" if log.phase == "playing" and log.paused else log.phase
     return {
         "v": str(PROTOCOL_VERSION),
         "rules": fingerprint()[:16],
-        "game": game,
-        "players": str(players),
-        "free": str(free),
-        "code": "1" if code else "0",
+        "game": log.variant.name,
+        "players": str(log.variant.players),
+        "free": str(log.free_seats() if log.phase == "lobby" else 0),
+        "code": "1" if log.code_required else "0",
         "state": state,
-        "host": host[:40],
-        "match": match,
+        "host": log.name[:40],
+        "match": log.match_id,
     }
 
 

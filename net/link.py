@@ -135,7 +135,7 @@ class NetLink:
         if self.advertise:
             try:
                 self._advertiser = Advertiser(self.config.interface)
-                await self._advertiser.start(self.config.name, port, self._txt())
+                await self._advertiser.start(self.config.name, port, txt_record(self.peer.log))
             except Exception as error:  # no multicast here: joining by address still works
                 self._advertiser = None
                 self._notice(f"the match is not announced on the LAN ({error})")
@@ -173,7 +173,9 @@ class NetLink:
         if kind == "error":
             self._fail(data["text"])
         if kind == "entry" and self._advertiser is not None and self.peer.hosting:
-            asyncio.get_running_loop().create_task(self._advertiser.update(self._txt()))
+            asyncio.get_running_loop().create_task(
+                self._advertiser.update(txt_record(self.peer.log))
+            )
         if kind in ("entry", "host", "paused", "resumed", "over", "match"):
             self._refresh()
 
@@ -185,20 +187,6 @@ class NetLink:
     def _fail(self, reason: str) -> None:
         with self._lock:
             self._view = replace(self._view, error=reason)
-
-    def _txt(self) -> dict[str, str]:
-        log = self.peer.log
-        assert log is not None
-        state = "paused" if log.phase == "playing" and log.paused else log.phase
-        return txt_record(
-            game=log.variant.name,
-            players=log.variant.players,
-            free=log.free_seats() if log.phase == LOBBY else 0,
-            code=log.code_required,
-            state=state,
-            host=log.name,
-            match=log.match_id,
-        )
 
     def _refresh(self) -> None:
         log: MatchLog | None = self.peer.log
