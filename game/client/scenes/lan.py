@@ -563,22 +563,24 @@ class NetPlayScene(PlayScene):
         self.rebuild()
 
     def rebuild(self) -> None:
+        """The match screen's targets, less what a LAN match has no use for (undo, a roll
+        button: dice are thrown by everyone's reveals); while a player is missing, the
+        decisions about their seat take the place of the move history."""
         super().rebuild()
+        targets = [t for t in self.targets if t.name not in ("undo", "roll", "offer draw")]
         if self.net.paused and self.net.my_seat is not None:
             u, panel = self.u, self.panel
-            x, width = panel.x + u, panel.width - 2 * u
-            y = panel.bottom - 3 * (3 * u + u // 2) - u
+            x, width, row = panel.x + u, panel.width - 2 * u, 3 * u
+            y = panel.bottom - u - 2 * row - u // 2  # where undo was, and one row above
             decide = self._may_decide
-            self.set_targets(
-                [
-                    *self.targets,
-                    button(pygame.Rect(x, y, width, 3 * u),
-                           lambda: _("Computer takes the seat"), self._hand_over, self.palette,
-                           decide, "hand over"),
-                    button(pygame.Rect(x, y - 3 * u - u // 2, width, 3 * u),
-                           lambda: _("End the match"), self._end, self.palette, decide, "end"),
-                ]
-            )  # fmt: skip
+            targets += [
+                button(pygame.Rect(x, y, width, row), lambda: _("Computer takes the seat"),
+                       self._hand_over, self.palette, decide, "hand over"),
+                button(pygame.Rect(x, y - row - u // 2, width, row), lambda: _("End the match"),
+                       self._end, self.palette, decide, "end"),
+            ]  # fmt: skip
+            self.history = []
+        self.set_targets(targets)
 
     def _may_decide(self) -> bool:
         since = self.net.paused_since
@@ -610,6 +612,8 @@ class NetPlayScene(PlayScene):
             return _("{name} to play").format(name=names[state.to_move])
         if state.is_chance():
             return _("The dice are rolled by everyone together…")
+        if state.to_move >= 0 and state.to_move == net.my_seat and not self.sent:
+            return _("Your turn ({name})").format(name=seat_names(state)[state.to_move])
         return super().status()
 
     def draw(self, surface: pygame.Surface) -> None:
