@@ -120,3 +120,25 @@ def test_a_dropped_player_pauses_the_match_on_the_screen(driver: Driver, tmp_pat
     driver.frame(30)  # the last move's animation ends, the buttons are remade
     assert play.status() == "Waiting for anna…"
     assert not driver.target("hand over").enabled()  # not before the drop timeout
+
+
+def test_joining_a_match_under_way_watches_it_from_where_it_stands(
+    driver: Driver, tmp_path: Path
+) -> None:
+    server, port = host(tmp_path, "dama", "--ai", "easy", "--pace", "0.05")
+    anna = guest(tmp_path, port, "anna", "--ai", "easy", "--pace", "0.05")
+    server.wait_for("action", ply=6)
+    driver.press("lan")
+    driver.press("address")
+    for char in f"127.0.0.1:{port}":
+        driver.press(f"key {char}")
+    driver.press("ok")
+    driver.press("ok")
+    driver.wait_for_scene("NetPlayScene")
+    play = driver.scene
+    assert play.net.my_seat is None and "Carla" in play.net.spectators
+    assert len(play.match.record.actions) >= 6  # caught up at once, not move by move
+    assert play.locked
+    driver.wait_for_scene("NetResultsScene", seconds=60)
+    assert anna.finish() == 0 and server.finish() == 0
+    assert driver.scene.match.state.digest() == server.last("over")["digest"]

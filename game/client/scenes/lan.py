@@ -460,6 +460,8 @@ class NetPlayScene(PlayScene):
             for index, seat in enumerate(self.net.seats)
         ]
         super().__init__(app, Match(MatchRecord(self.net.variant), seats, 0))
+        for text in self.net.actions:  # joining a match under way: catch up without animation
+            self.match.play(self.match.state.parse_action(text))
         self.sent = False
         self.saved = False
         self.stale = False
