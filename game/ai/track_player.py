@@ -87,7 +87,7 @@ def _rollouts(
             if scores[seat] == top:
                 wins += 1 / scores.count(top)
             margin += scores[seat] - max(s for who, s in enumerate(scores) if who != seat)
-        key = (margin, wins, -action) if paired else (wins, margin, -action)
+        key = (wins, margin, -action)
         if best_key is None or key > best_key:
             best, best_key = action, key
     return best
