@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from game.rules import RulesError, variant
+from game.rules.variants import options_from_text
 from net import records
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
@@ -195,14 +196,8 @@ async def _run_peer(args: argparse.Namespace) -> int:
 
 
 async def _host(peer: Peer, args: argparse.Namespace) -> int:
-    options = {}
-    for text in args.option:
-        name, sep, value = text.partition("=")
-        if not sep:
-            raise _UsageError(f"--option takes NAME=VALUE, not {text!r}")
-        options[name.strip()] = value
     try:
-        setup = variant(args.game, args.players, options)
+        setup = variant(args.game, args.players, options_from_text(args.option))
     except RulesError as error:
         raise _UsageError(str(error)) from error
     computers: dict[int, str] = {}

@@ -22,6 +22,7 @@ from game.rules import (
     perft,
     variant,
 )
+from game.rules.variants import options_from_text
 
 
 def _variant_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,12 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _start(args: argparse.Namespace) -> MatchRecord:
-    options = {}
-    for item in args.option:
-        key, equals, value = item.partition("=")
-        if not equals:
-            raise RulesError(f"--option {item!r}: expected KEY=VALUE")
-        options[key.strip()] = value
+    options = options_from_text(args.option)
     return MatchRecord(variant(args.game, args.players, options), tuple(args.moves.split()))
 
 

@@ -89,6 +89,17 @@ class Variant:
         return f"{self.name} players={self.players}{opts}"
 
 
+def options_from_text(texts: list[str]) -> dict[str, str]:
+    """Options written ``NAME=VALUE`` (as on a command line), not yet checked."""
+    options = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        if not equals:
+            raise RulesError(f"an option is NAME=VALUE, not {text!r}")
+        options[name.strip()] = value
+    return options
+
+
 def make_variant(spec: VariantSpec, players: int | None, options: Mapping[str, object]) -> Variant:
     """The :class:`Variant` of ``spec`` for ``players`` with ``options`` checked and completed
     with defaults, in a canonical order."""
