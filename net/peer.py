@@ -35,6 +35,9 @@ from net.messages import PROTOCOL_VERSION
 
 REQUESTABLE = {"seat", "ready", "commit", "reveal", "act", "computer", "offer", "end"}
 """Entry kinds a guest may ask the host to log (the others are the host's own)."""
+ONLY_ASKED = REQUESTABLE - {"seat"}
+"""Kinds the host never logs in a guest's name unasked (it seats a newcomer itself): one in
+this peer's name that this peer did not send means the host forged it."""
 PROMOTION_WAIT = 5.0
 """Seconds a guest that was contacted as the new host waits to notice the old host gone."""
 RECONNECT_TRIES = 5
@@ -94,6 +97,9 @@ class Peer:
         self._drop_watch: asyncio.Task | None = None
         self._rolls_seen = 0
         self._pending_seen: int | None = None
+        self._requested: list[dict] = []
+        """What this guest asked the host to log, not yet seen in the log."""
+        self._history_until = 0
         self._asked: set[str] = set()
         self._over_reported = False
 
@@ -170,6 +176,7 @@ class Peer:
         if self.hosting:
             self._handle_request(self.me, entry, None)
         elif self._upstream is not None:
+            self._requested.append(dict(entry))
             self._upstream.send({"t": "request", "e": entry})
 
     def decide(self, action_text: str) -> None:
@@ -386,6 +393,7 @@ class Peer:
             raise Closed("that peer hosts a different match")
         self._upstream = connection
         connection.peer = answer["host"]
+        self._history_until = answer["seq"]  # what came before this connection is history
 
     async def _follow(self, connection: Connection) -> None:
         """Apply what the host relays until the match ends or the host is lost."""
@@ -432,6 +440,7 @@ class Peer:
             return  # already have it (catching up after a host change)
         if seq > len(self.log):
             raise _Fatal(f"the host skipped log entries ({len(self.log)} to {seq - 1})")
+        self._check_own(seq, entry)
         try:
             self.log.apply(entry)
         except Rejected as error:
@@ -441,6 +450,21 @@ class Peer:
             ) from error
         self._entry_applied(entry)
         self._after_change()
+
+    def _check_own(self, seq: int, entry: dict) -> None:
+        """An entry in this peer's name must be one this peer asked for."""
+        if seq < self._history_until or entry.get("peer") != self.me:
+            return
+        if entry.get("k") not in ONLY_ASKED:
+            return
+        asked = {key: value for key, value in entry.items() if key != "peer"}
+        if asked in self._requested:
+            self._requested.remove(asked)
+            return
+        raise _Fatal(
+            f"the host logged a {entry.get('k')!r} in this player's name that this player never "
+            "sent: it cannot be trusted with this match"
+        )
 
     def _push_from(self, connection: Connection, start: int) -> None:
         log = self.log

@@ -240,3 +240,51 @@ def test_a_spectator_watches_but_cannot_act(tmp_path: Path) -> None:
 
     _run(scenario())
     assert anna.finish() == 0 and server.finish() == 0
+
+
+def test_a_host_that_forges_a_request_in_a_guests_name_is_caught(tmp_path: Path) -> None:
+    """A dishonest host (played here by the test) logs an entry in the guest's name that the
+    guest never sent: the guest stops following it and says why."""
+    from game.rules import variant
+    from net.connection import Connection
+    from net.identity import peer_id
+
+    forger = "f0" * 16
+
+    async def scenario() -> None:
+        done = asyncio.Event()
+
+        async def serve(reader, writer) -> None:
+            connection = Connection(reader, writer)
+            hello = await connection.receive()
+            guest_id = peer_id(hello["key"])
+            connection.send({"t": "welcome", "match": "ab" * 16, "you": guest_id,
+                             "host": forger, "seq": 0})  # fmt: skip
+            entries = [
+                {"k": "match", "id": "ab" * 16, "setup": variant("dama").to_fields(),
+                 "seats": ["", ""], "code": False, "host": forger, "name": "Forger",
+                 "chain": 64},
+                {"k": "join", "peer": forger, "name": "Forger", "role": "player", "addr": ""},
+                {"k": "seat", "peer": forger, "seat": 0},
+                {"k": "join", "peer": guest_id, "name": "anna", "role": "player", "addr": ""},
+                {"k": "seat", "peer": guest_id, "seat": 1},
+                {"k": "offer", "peer": guest_id, "ply": 0},  # anna never offered anything
+            ]  # fmt: skip
+            for seq, entry in enumerate(entries):
+                connection.send({"t": "entry", "seq": seq, "e": entry})
+            try:
+                while True:
+                    await connection.receive(20)
+            except Exception:
+                done.set()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        anna = guest(tmp_path, port, "anna", "--ai", "easy")
+        await asyncio.wait_for(done.wait(), 30)
+        assert await asyncio.to_thread(anna.finish) == 1
+        error = anna.last("error")["text"]
+        assert "'offer' in this player's name that this player never sent" in error
+        server.close()
+
+    _run(scenario())
