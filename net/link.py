@@ -20,7 +20,7 @@ from game.rules import RulesError, Variant
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
 from net.identity import Identity
-from net.matchlog import LOBBY, MatchLog
+from net.matchlog import MatchLog
 from net.peer import Peer, PeerConfig
 
 
@@ -43,7 +43,6 @@ class LinkView:
     name: str = ""
     hosting: bool = False
     port: int = 0
-    me: str = ""
     my_seat: int | None = None
     seats: tuple[SeatView, ...] = ()
     spectators: tuple[str, ...] = ()
@@ -51,19 +50,11 @@ class LinkView:
     paused: bool = False
     waiting: tuple[str, ...] = ()
     paused_since: float | None = None
-    offers: frozenset[int] = frozenset()
-    """Seats that offered a draw at the current ply."""
+    can_start: bool = False
+    """This peer hosts and the match can start now."""
     code_required: bool = False
     error: str = ""
     notices: tuple[str, ...] = field(default=())
-
-    @property
-    def can_start(self) -> bool:
-        return (
-            self.hosting
-            and self.phase == LOBBY
-            and all(s.computer or (s.peer and (s.ready or s.peer == self.me)) for s in self.seats)
-        )
 
 
 class NetLink:
@@ -71,7 +62,7 @@ class NetLink:
         self.identity = identity
         self.config = config
         self.advertise = advertise
-        self._view = LinkView(me=identity.peer)
+        self._view = LinkView()
         self._notices: list[str] = []
         self._lock = threading.Lock()
         self._paused_since: float | None = None
@@ -208,9 +199,6 @@ class NetLink:
             )
             for s in log.seats
         )
-        offers = frozenset(
-            i for i, s in enumerate(log.seats) if s.owner is not None and s.owner in log.offers
-        )
         with self._lock:
             self._view = LinkView(
                 phase=log.phase,
@@ -218,7 +206,6 @@ class NetLink:
                 name=log.name,
                 hosting=self.peer.hosting,
                 port=self.peer.listen_port,
-                me=self.peer.me,
                 my_seat=log.seat_of(self.peer.me),
                 seats=seats,
                 spectators=tuple(
@@ -228,7 +215,7 @@ class NetLink:
                 paused=paused,
                 waiting=tuple(members[p].name for p in log.waiting_for()),
                 paused_since=self._paused_since,
-                offers=offers,
+                can_start=self.peer.hosting and log.start_problem() is None,
                 code_required=log.code_required,
                 error=self._view.error,
                 notices=tuple(self._notices),

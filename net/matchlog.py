@@ -197,10 +197,19 @@ class MatchLog:
             return max(earliest, self.next_event + 1 if self.reveals else self.next_event)
         return None
 
-    @property
-    def offers(self) -> frozenset[str]:
-        """The peers that offered a draw at the current ply."""
-        return frozenset(self._offers)
+    def start_problem(self) -> str | None:
+        """Why the host cannot start the match now, or None if it can: every person's seat
+        taken, and everyone seated but the host present and ready."""
+        if self.phase != LOBBY:
+            return "the match has already started"
+        for number, seat in enumerate(self.seats, 1):
+            if seat.human and seat.owner is None:
+                return f"seat {number} is still free"
+            if seat.human and seat.owner != self.host:
+                member = self.members[seat.owner]
+                if not (member.present and member.ready):
+                    return f"{member.name} is not ready"
+        return None
 
     def free_seats(self) -> int:
         return sum(1 for s in self.seats if s.human and s.owner is None)
@@ -318,12 +327,9 @@ class MatchLog:
     def _on_start(self, entry: dict) -> None:
         self._require(self.phase == LOBBY, "the match has already started")
         self._require(entry["peer"] == self.host, "only the host starts the match")
-        for number, seat in enumerate(self.seats, 1):
-            if seat.human and seat.owner is None:
-                raise Rejected(f"seat {number} is still free")
-            if seat.human and seat.owner != self.host:
-                member = self.members[seat.owner]
-                self._require(member.present and member.ready, f"{member.name} is not ready")
+        problem = self.start_problem()
+        if problem is not None:
+            raise Rejected(problem)
         self.phase = PLAYING
         self.dice_group = {s.owner for s in self.seats if s.human} | {self.host}
 

@@ -100,7 +100,7 @@ class Peer:
         self._requested: list[dict] = []
         """What this guest asked the host to log, not yet seen in the log."""
         self._history_until = 0
-        self._asked: set[str] = set()
+        self._readied = False
         self._over_reported = False
 
     @property
@@ -165,10 +165,6 @@ class Peer:
         connection = await Connection.open(address, port)
         await self._handshake(connection)
         self._spawn(self._follow(connection))
-
-    def start_match(self) -> None:
-        """As host: start the match (the log refuses while seats are free or not ready)."""
-        self.request({"k": "start"})
 
     def request(self, entry: dict) -> None:
         """Ask for ``entry`` (without ``peer``) to be logged: as host at once, as guest by
@@ -573,24 +569,14 @@ class Peer:
             and log.phase == LOBBY
             and seat is not None
             and not log.members[self.me].ready
-            and "ready" not in self._asked
+            and not self._readied
         ):
-            self._asked.add("ready")
+            self._readied = True
             self.request({"k": "ready", "ready": True})
         turn = self.agent.turn(log)
         if turn is not None and (turn.seat, turn.ply) not in self._decided:
             self._begin_turn(turn)
-        if (
-            self.hosting
-            and self.config.autostart
-            and log.phase == LOBBY
-            and all(not s.human or s.owner for s in log.seats)
-            and all(
-                log.members[s.owner].ready or s.owner == self.me
-                for s in log.seats
-                if s.human and s.owner
-            )
-        ):
+        if self.hosting and self.config.autostart and log.start_problem() is None:
             self.request({"k": "start"})
         if log.phase not in (LOBBY, PLAYING) and not self._over_reported:
             self._over_reported = True

@@ -19,6 +19,7 @@ SETUPS = [(v.name, v.players, dict(v.options)) for v in every_setup()]
 def driver(tmp_path: Path):
     drive = Driver(tmp_path)
     yield drive
+    drive.app.close()  # the computer's worker process too
     pygame.event.clear()
 
 
@@ -227,38 +228,30 @@ def test_a_match_against_the_computer(tmp_path: Path, name: str, level: str) -> 
         drive.app.close()
 
 
-def test_the_screen_keeps_moving_while_the_computer_thinks(tmp_path: Path) -> None:
+def test_the_screen_keeps_moving_while_the_computer_thinks(driver: Driver) -> None:
     import time
 
-    drive = Driver(tmp_path)
-    try:
-        drive.start("dama:classic", computers={1: "hard"})
-        play = drive.scene
-        drive.click(play.view.square_center(21))
-        drive.click(play.view.square_center(17))  # 22-18: now the computer thinks
-        longest, began = 0.0, time.monotonic()
-        while play.match.state.to_move == 1 and time.monotonic() - began < 20:
-            start = time.perf_counter()
-            drive.frame()
-            longest = max(longest, time.perf_counter() - start)
-            time.sleep(1 / 60)
-        assert play.match.state.to_move == 0, "the computer answered"
-        assert longest < 1 / 55, f"a frame took {longest * 1000:.1f} ms while it thought"
-    finally:
-        drive.app.close()
+    driver.start("dama:classic", computers={1: "hard"})
+    play = driver.scene
+    driver.click(play.view.square_center(21))
+    driver.click(play.view.square_center(17))  # 22-18: now the computer thinks
+    longest, began = 0.0, time.monotonic()
+    while play.match.state.to_move == 1 and time.monotonic() - began < 20:
+        start = time.perf_counter()
+        driver.frame()
+        longest = max(longest, time.perf_counter() - start)
+        time.sleep(1 / 60)
+    assert play.match.state.to_move == 0, "the computer answered"
+    assert longest < 1 / 55, f"a frame took {longest * 1000:.1f} ms while it thought"
 
 
-def test_undo_interrupts_the_computer_at_once(tmp_path: Path) -> None:
-    drive = Driver(tmp_path)
-    try:
-        drive.start("mulino:classic", computers={1: "hard"})
-        play = drive.scene
-        drive.click(play.view.point_center(0))  # a1: the computer starts thinking
-        drive.frame(3)
-        assert play.thinking is not None or len(play.match.record.actions) >= 1
-        drive.press("undo")
-        assert play.match.record.actions == () and play.thinking is None
-        drive.frame(30)
-        assert play.match.record.actions == ()  # no late answer lands
-    finally:
-        drive.app.close()
+def test_undo_interrupts_the_computer_at_once(driver: Driver) -> None:
+    driver.start("mulino:classic", computers={1: "hard"})
+    play = driver.scene
+    driver.click(play.view.point_center(0))  # a1: the computer starts thinking
+    driver.frame(3)
+    assert play.thinking is not None or len(play.match.record.actions) >= 1
+    driver.press("undo")
+    assert play.match.record.actions == () and play.thinking is None
+    driver.frame(30)
+    assert play.match.record.actions == ()  # no late answer lands

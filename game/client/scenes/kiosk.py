@@ -8,6 +8,7 @@ pixel burns in.  Demos never touch the saves.
 
 from __future__ import annotations
 
+import logging
 import math
 from functools import lru_cache
 
@@ -24,6 +25,8 @@ from game.names import variant_title
 from game.rules import variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
+
+log = logging.getLogger(__name__)
 
 DEMO_SECONDS = 90.0
 """A demo match gives way to the next game after this long, finished or not."""
@@ -221,13 +224,7 @@ class OperatorScene(MenuScene):
         ]  # fmt: skip
 
     def _saved(self) -> None:
-        try:
-            self.app.kiosk.save(self.app.paths.config)
-        except OSError as error:
-            self.app.sound.play("nope")
-            import logging
-
-            logging.getLogger(__name__).error("kiosk settings not saved: %s", error)
+        _save_settings(self.app)
         self.layout(self.app.size)
 
     def _next_languages(self) -> None:
@@ -312,11 +309,17 @@ class GamesScene(MenuScene):
                 kiosk.games.remove(name)
         else:
             kiosk.games = [g for g in VARIANTS if g in kiosk.games or g == name]
-        try:
-            kiosk.save(self.app.paths.config)
-        except OSError:
-            self.app.sound.play("nope")
+        _save_settings(self.app)
         self.layout(self.app.size)
+
+
+def _save_settings(app) -> None:
+    """Write the operator's change to kiosk.toml; a failure is logged and felt, not fatal."""
+    try:
+        app.kiosk.save(app.paths.config)
+    except OSError as error:
+        app.sound.play("nope")
+        log.error("kiosk settings not saved: %s", error)
 
 
 @lru_cache(maxsize=4)

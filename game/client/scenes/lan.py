@@ -17,13 +17,22 @@ import pygame
 from game.client import input as ui
 from game.client import theme
 from game.client.scene import Scene
-from game.client.scenes.menus import ChooseScene, Item, MenuScene, SetupScene, TitleScene, item
+from game.client.scenes.menus import (
+    ChooseScene,
+    Item,
+    MenuScene,
+    SetupScene,
+    TitleScene,
+    computer_label,
+    item,
+    setup_seat_names,
+)
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
 from game.client.widgets import Target, button
 from game.i18n import _
 from game.names import seat_names, variant_title
-from game.rules import MatchRecord, RulesError, start, variant
+from game.rules import MatchRecord, RulesError, variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
 from net.identity import Identity, IdentityError
@@ -205,10 +214,10 @@ class LanSetupScene(SetupScene):
         return [*items[:-2], code, *items[-2:]]
 
     def _seat_label(self, index: int) -> str:
-        label = super()._seat_label(index)
         if index == 0:
-            return _("{seat}: you").format(seat=label.split(":")[0])
-        return label
+            names = setup_seat_names(self.spec.name, self.players)
+            return _("{seat}: you").format(seat=names[0])
+        return super()._seat_label(index)
 
     def _next_seat(self, index: int) -> None:
         if index:  # the first seat is the host's own
@@ -358,11 +367,10 @@ class RoomScene(Scene):
     def _seat_label(self, index: int) -> str:
         view = self.view
         seat = view.seats[index]
-        names = seat_names(start(view.variant)) if view.variant else []
+        names = setup_seat_names(view.variant.name, view.variant.players) if view.variant else []
         where = names[index] if index < len(names) else _("Player {n}").format(n=index + 1)
         if seat.computer:
-            who = {"easy": _("computer, easy"), "medium": _("computer, medium"),
-                   "hard": _("computer, hard")}[seat.computer]  # fmt: skip
+            who = computer_label(seat.computer)
         elif seat.peer is None:
             who = _("free: tap to sit here")
         else:
@@ -509,7 +517,6 @@ class NetPlayScene(PlayScene):
         if action >= 0:  # a resignation or an agreed draw moves nothing on the board
             self.view.played(before, action, after)
         self.sent = False
-        self.draw_offer = None
         self.rebuild()
 
     def _keep_record(self) -> None:
@@ -547,15 +554,6 @@ class NetPlayScene(PlayScene):
     def can_roll(self) -> bool:
         return False  # dice are decided by every player's reveal, on their own
 
-    def _can_undo(self) -> bool:
-        return False
-
-    def _can_offer_draw(self) -> bool:
-        return self.net.my_seat is not None and self.net.my_seat not in self.net.offers
-
-    def _offer_draw(self) -> None:
-        self.link.request({"k": "offer", "ply": len(self.net.actions)})
-
     def _can_resign(self) -> bool:
         return self.net.my_seat is not None and self.net.phase == "playing"
 
@@ -569,7 +567,7 @@ class NetPlayScene(PlayScene):
         button: dice are thrown by everyone's reveals); while a player is missing, the
         decisions about their seat take the place of the move history."""
         super().rebuild()
-        targets = [t for t in self.targets if t.name not in ("undo", "roll", "offer draw")]
+        targets = [t for t in self.targets if t.name not in ("undo", "roll")]
         if self.net.paused and self.net.my_seat is not None:
             u, panel = self.u, self.panel
             x, width, row = panel.x + u, panel.width - 2 * u, 3 * u
@@ -590,7 +588,7 @@ class NetPlayScene(PlayScene):
 
     def _hand_over(self) -> None:
         for index, seat in enumerate(self.net.seats):
-            if seat.name in self.net.waiting and not seat.computer:
+            if seat.peer is not None and not seat.present and not seat.computer:
                 self.link.request({"k": "computer", "seat": index, "level": "medium"})
 
     def _end(self) -> None:

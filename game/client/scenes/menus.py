@@ -213,16 +213,9 @@ class SetupScene(MenuScene):
         return items
 
     def _seat_label(self, index: int) -> str:
-        names = _seat_names(self.spec.name, self.players, i18n.language())
+        names = setup_seat_names(self.spec.name, self.players)
         seat = self.seats[index]
-        if seat.is_human:
-            who = _("a person")
-        else:
-            who = {
-                "easy": _("computer, easy"),
-                "medium": _("computer, medium"),
-                "hard": _("computer, hard"),
-            }[seat.level or "medium"]
+        who = _("a person") if seat.is_human else computer_label(seat.level or "medium")
         return _("{seat}: {who}").format(seat=names[index], who=who)
 
     def _next_seat(self, index: int) -> None:
@@ -437,10 +430,24 @@ class RulesScene(Scene):
         self.draw_targets(surface)
 
 
+def setup_seat_names(name: str, players: int) -> list[str]:
+    """The seats' names of a game for labels, in the current language (worked out once per
+    game, player count and language, not at every frame)."""
+    return _seat_names(name, players, i18n.language())
+
+
 @cache
 def _seat_names(name: str, players: int, language: str) -> list[str]:
-    """The seats' names for the setup labels (worked out once, not at every frame)."""
     return seat_names(new_game(name, players))
+
+
+def computer_label(level: str) -> str:
+    """A computer seat as labels show it."""
+    return {
+        "easy": _("computer, easy"),
+        "medium": _("computer, medium"),
+        "hard": _("computer, hard"),
+    }[level]
 
 
 def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
