@@ -15,9 +15,11 @@ from game.rules import Variant, every_setup, new_game, start, variant
 from game.rules.checkerboard import NEIGHBOURS, STEPS, WHITE, coords, squares_of
 from game.rules.lupo import LupoState
 from game.rules.mulino import MulinoState
+from game.rules.numeri import OFF, STAR
 
 from .helpers import play
 from .test_dama import cap, position
+from .test_numeri import setup as numeri_position
 
 FAST = 1_500  # nodes for "hard" where a test walks through many positions
 
@@ -31,12 +33,11 @@ def test_every_level_answers_legally_throughout_a_game(setup: Variant) -> None:
         if state.is_chance():
             state = state.apply(random_action(state, rng))
             continue
-        fast = 40 if setup.game == "numeri" else FAST  # there a node is a whole rollout
         for level in LEVELS:
-            nodes = fast if level == "hard" else None
+            nodes = FAST if level == "hard" else None
             action = choose(state, level, seed=decisions, nodes=nodes).action
             assert action in state.legal_actions(), (level, state.action_to_str(action))
-        state = state.apply(choose(state, LEVELS[decisions % 3], seed=1, nodes=fast).action)
+        state = state.apply(choose(state, LEVELS[decisions % 3], seed=1, nodes=FAST).action)
         decisions += 1
 
 
@@ -94,6 +95,39 @@ def test_mulino_runs_a_double_mill_to_the_win() -> None:
         else:
             state = state.apply(rng.choice(state.legal_actions()))
     assert state.result() is not None and state.result().winners() == (0,)
+
+
+def test_numeri_takes_the_end_of_the_game_that_wins() -> None:
+    # The star: pawn 1 to the 30 fills the end spaces, the first seat leading 228 to 211.
+    state = numeri_position([[33, OFF, 8, 34, 35], [20, 22, 24, 27, 32]], die=STAR)
+    for level in ("medium", "hard"):
+        for seed in range(4):
+            after = state.apply(choose(state, level, seed=seed).action)
+            assert after.result() is not None and after.result().winners() == (0,)
+
+
+def test_numeri_does_not_end_a_game_it_would_lose() -> None:
+    # The same move would end it 210 to 211: every other move keeps a chance.
+    state = numeri_position([[33, OFF, OFF, 34, 35], [20, 22, 24, 27, 32]], die=STAR)
+    assert state.apply(1).result().winners() == (1,)
+    for level in ("medium", "hard"):
+        for seed in range(4):
+            assert state.apply(choose(state, level, seed=seed).action).result() is None
+
+
+def test_numeri_hard_out_of_budget_plays_its_judgement() -> None:
+    rng = random.Random(8)
+    state = new_game("numeri", players=3)
+    compared = 0
+    while not state.is_terminal() and compared < 12:
+        if state.is_chance():
+            state = state.apply(random_action(state, rng))
+            continue
+        medium = choose(state, "medium", seed=1).action
+        cut_short = choose(state, "hard", seed=1, nodes=1)
+        assert cut_short.action == medium and cut_short.nodes <= 1
+        compared += len(state.legal_actions()) > 1
+        state = state.apply(medium)
 
 
 def test_lupo_hard_sheep_close_the_trap() -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from game.ai import sheet_player, track_player
 from game.ai.evaluators import DamaEvaluator, LupoEvaluator, MillEvaluator
 from game.ai.lupo_table import lookup
-from game.ai.search import AlphaBeta, Budget, Stopped
+from game.ai.search import AlphaBeta, Budget
 from game.rules import RulesError
 from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.checkerboard import squares_of
@@ -33,7 +33,7 @@ NODES = {
     "mulino": {"easy": 300, "medium": 3_000, "hard": 30_000},
     "dama": {"easy": 200, "medium": 2_500, "hard": 16_000},
     "lupo": {"easy": 200, "medium": 2_000, "hard": 0},
-    "numeri": {"easy": 0, "medium": 1_000_000, "hard": 1_000_000},
+    "numeri": {"easy": 0, "medium": 0, "hard": 50_000},
     "ausgeblockt": {"easy": 0, "medium": 0, "hard": 0},
 }
 """Search nodes per decision: hard stays under a second on the project's machine."""
@@ -82,10 +82,7 @@ def choose(
     if isinstance(state, AusgeblocktState):
         decision = Decision(sheet_player.choose(state, level, rng), level)
     elif isinstance(state, NumeriState):
-        try:
-            action = track_player.choose(state, level, rng, budget)
-        except Stopped:
-            action = track_player.choose(state, "easy", rng)
+        action = track_player.choose(state, level, rng, budget)
         decision = Decision(action, level, budget.used)
     elif isinstance(state, LupoState):
         decision = _lupo(state, level, rng, budget)
