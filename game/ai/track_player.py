@@ -1,19 +1,21 @@
 """Numeri: a judgement of the pawns for the weaker levels, Monte-Carlo playouts for *hard*.
 
-*Easy* and *medium* judge each move by the position it leaves — the points on the board, a
-push towards the end spaces, a discount for pawns still waiting, a bonus for an extra roll,
-all against the best placed other seat — and a move that ends the game is a win or a loss
-before it is points.  *Medium* plays the move it judges best; *easy*, now and then, any of
-its three best, as a casual player does.
+A judgement scores each seat's pawns — pawn number times the value of its space, plus an
+allowance for how far it has come (a pawn far along will end on a high value), a charge for a
+pawn still waiting, a bonus for the seat that rolls next — and compares the seat with the best
+placed other one; a move that ends the game is a win or a loss before it is points.
+*Easy* judges by the points as they stand, as a casual player counts them, and now and then
+plays any of its three best moves; *medium* plays the best move by the weights tuned by
+self-play (``WEIGHTS["numeri"]``, ``tools/tune_weights.py``).
 
 *Hard* takes a win that is there at once; otherwise it looks further: it plays its most
 promising moves out to the end of the game many times, every player (itself included)
-moving as the judgement says, and keeps the move that wins most often.  All candidates are
-played out on the same dice (common random numbers), so they are compared on equal luck.
-Playouts go in rounds — one more for every surviving candidate — and after a few rounds the
-weaker half is dropped, so the time goes to the moves that matter.  The node budget counts
-positions visited in playouts; when it runs out, the rounds finished so far decide, so the
-answer never depends on the clock.
+moving as the tuned judgement says, and keeps the move that wins most often.  All
+candidates are played out on the same dice (common random numbers), so they are compared
+on equal luck.  Playouts go in rounds — one more for every surviving candidate — and after a
+few rounds the weaker half is dropped, so the time goes to the moves that matter.  The node
+budget counts positions visited in playouts; when it runs out, the rounds finished so far
+decide, so the answer never depends on the clock.
 """
 
 from __future__ import annotations
@@ -22,16 +24,21 @@ import random
 from typing import TYPE_CHECKING
 
 from game.ai.search import Stopped
-from game.rules.numeri import CHOOSE, OFF, PAWNS, ROLL, NumeriState
+from game.ai.weights import WEIGHTS
+from game.rules.numeri import CHOOSE, OFF, OFF_TRACK_VALUE, PAWNS, ROLL, NumeriState
 
 if TYPE_CHECKING:
     from game.ai.search import Budget
 
-SLIP = 0.35
-"""How often *easy* plays one of its second and third choices instead of the first."""
+POINTS = {"waiting": OFF_TRACK_VALUE, "advance": 0, "to_roll": 0}
+"""*Easy*'s judgement: the score as it stands."""
 
-ENDED = 1000.0
-"""What the judgement adds for a game that ends won (and takes off for one that ends lost)."""
+SLIP = 0.25
+"""How often *easy* picks at random among its three best moves instead of the best."""
+
+ENDED = 100_000
+"""What the judgement adds for a game that ends won (and takes off for one that ends lost):
+more than any position can be worth."""
 
 CANDIDATES = 4
 """*Hard* plays out at most this many moves, the ones the judgement likes best."""
@@ -48,44 +55,44 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget: Budget | 
     if len(legal) == 1:
         return legal[0]
     seat = state.to_move
-    judged = sorted(legal, key=lambda a: (-judge(state._successor(a), seat), a))
-    if level == "hard" and judge(state._successor(judged[0]), seat) < ENDED:
+    weights = POINTS if level == "easy" else WEIGHTS["numeri"]
+    judged = sorted(legal, key=lambda a: (-judge(state._successor(a), seat, weights), a))
+    best = state._successor(judged[0]).result()
+    if level == "hard" and (best is None or best.winners() != (seat,)):
         return _played_out(state, judged[:CANDIDATES], rng, budget)
     if level == "easy" and rng.random() < SLIP:
         return rng.choice(judged[:3])
     return judged[0]
 
 
-def judge(state: NumeriState, seat: int) -> float:
+def judge(state: NumeriState, seat: int, weights: dict[str, int]) -> int:
     """How good the pawns stand for ``seat`` against the best placed other seat; a game
     that has ended counts as won or lost before anything else."""
     result = state.result()
     if result is not None:
         scores = result.scores
         margin = scores[seat] - max(s for who, s in enumerate(scores) if who != seat)
-        return margin + (ENDED if margin > 0 else -ENDED if margin < 0 else 0.0)
+        return margin + (ENDED if margin > 0 else -ENDED if margin < 0 else 0)
     values = state.track.values
+    waiting, advance = weights["waiting"], weights["advance"]
     totals = []
     for who, own in enumerate(state.pawns):
-        score = 0.0
+        score = 0
         for pawn, at in zip(PAWNS, own, strict=True):
-            if at == OFF:
-                score -= 3.0 * pawn
-            else:
-                score += pawn * (values[at] + 0.15 * at)
+            score += pawn * (waiting if at == OFF else values[at] + advance * at)
         if who == state.side and state.stage == ROLL:
-            score += 2.0  # this seat rolls next
+            score += weights["to_roll"]
         totals.append(score)
     return totals[seat] - max(t for who, t in enumerate(totals) if who != seat)
 
 
 def _judged_best(state: NumeriState) -> int:
-    """The move the judgement prefers (the lowest action among equals)."""
+    """The move the tuned judgement prefers (the lowest action among equals)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    seat = state.side
-    return max(legal, key=lambda a: (judge(state._successor(a), seat), -a))
+    seat, weights = state.side, WEIGHTS["numeri"]
+    return max(legal, key=lambda a: (judge(state._successor(a), seat, weights), -a))
 
 
 def _played_out(
@@ -129,10 +136,8 @@ def _play_out(state: NumeriState, dice: random.Random, budget: Budget | None) ->
     while state.result() is None:
         if budget is not None:
             budget.spend()
-        if state.stage == CHOOSE:
-            state = state._successor(_judged_best(state))
-        elif state.stage == ROLL:
-            state = state._successor(dice.randint(1, 6))
-        else:
-            state = state._successor(dice.randrange(state.players))
+        # After a move the only chance event left is the die (who begins is long decided).
+        state = state._successor(
+            _judged_best(state) if state.stage == CHOOSE else dice.randint(1, 6)
+        )
     return state.result().scores
