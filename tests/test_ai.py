@@ -10,6 +10,8 @@ import pytest
 from game.ai.lupo_table import lookup
 from game.ai.players import LEVELS, choose
 from game.ai.sheet_player import connection, plan_roll
+from game.ai.track_player import judged_best
+from game.ai.weights import WEIGHTS
 from game.dice import random_action
 from game.rules import Variant, every_setup, new_game, start, variant
 from game.rules.checkerboard import NEIGHBOURS, STEPS, WHITE, coords, squares_of
@@ -123,11 +125,11 @@ def test_numeri_hard_out_of_budget_plays_its_judgement() -> None:
         if state.is_chance():
             state = state.apply(random_action(state, rng))
             continue
-        medium = choose(state, "medium", seed=1).action
+        judged = judged_best(state, WEIGHTS["numeri"])
         cut_short = choose(state, "hard", seed=1, nodes=1)
-        assert cut_short.action == medium and cut_short.nodes <= 1
+        assert cut_short.action == judged and cut_short.nodes <= 1
         compared += len(state.legal_actions()) > 1
-        state = state.apply(medium)
+        state = state.apply(judged)
 
 
 def test_lupo_hard_sheep_close_the_trap() -> None:

@@ -1,19 +1,19 @@
-"""Numeri: a judgement of the pawns for the weaker levels, Monte-Carlo playouts for *hard*.
+"""Numeri: judgements of the pawns for every level, and Monte-Carlo playouts for *hard*.
 
 A judgement scores each seat's pawns — pawn number times the value of its space, plus an
-allowance for how far it has come (a pawn far along will end on a high value), a charge for a
-pawn still waiting, a bonus for the seat that rolls next — and compares the seat with the best
-placed other one; a move that ends the game is a win or a loss before it is points.
-*Easy* judges by the points as they stand, as a casual player counts them, and now and then
-plays any of its three best moves; *medium* plays the best move by the weights tuned by
-self-play (``WEIGHTS["numeri"]``, ``tools/tune_weights.py``).
+allowance for how far it has come (a pawn far along will end on a high value), a charge for
+a pawn still waiting, a bonus for the seat that rolls next — and compares the seat with the
+best placed other one; a move that ends the game is a win or a loss before it is points.
+*Easy* judges by the points as they stand, as a casual player counts them, and often plays
+any of its three best moves; *medium* plays its best move by a rough judgement set by hand.
 
-*Hard* takes a win that is there at once; otherwise it looks further: it plays its most
-promising moves out to the end of the game many times, every player (itself included)
-moving as the tuned judgement says, and keeps the move that wins most often.  All
-candidates are played out on the same dice (common random numbers), so they are compared
-on equal luck.  Playouts go in rounds — one more for every surviving candidate — and after a
-few rounds the weaker half is dropped, so the time goes to the moves that matter.  The node
+*Hard* judges with the weights tuned by self-play (``WEIGHTS["numeri"]``,
+``tools/tune_weights.py``), takes a win that is there at once and otherwise checks its
+choice by playing its most promising moves out to the end of the game, every player moving
+as the tuned judgement says.  All candidates meet the same dice (common random numbers), so
+they are compared on equal luck; after a few rounds only the judgement's choice and its
+strongest rival go on.  The rival is played only when it wins more often beyond doubt —
+playouts are noisy, and a move picked by noise is worse than the judgement's.  The node
 budget counts positions visited in playouts; when it runs out, the rounds finished so far
 decide, so the answer never depends on the clock.
 """
@@ -33,7 +33,11 @@ if TYPE_CHECKING:
 POINTS = {"waiting": OFF_TRACK_VALUE, "advance": 0, "to_roll": 0}
 """*Easy*'s judgement: the score as it stands."""
 
-SLIP = 0.25
+ROUGH = {"waiting": -3, "advance": 0.15, "to_roll": 2}
+"""*Medium*'s judgement, set by hand: the score, a little for being further on, waiting pawns
+charged less than their penalty, a bonus for the next roll."""
+
+SLIP = 0.4
 """How often *easy* picks at random among its three best moves instead of the best."""
 
 ENDED = 100_000
@@ -46,8 +50,11 @@ CANDIDATES = 4
 ROUNDS = 100
 """Playouts per candidate move at most (fewer when the budget runs out)."""
 
-CULL_AFTER = (16, 40)
-"""Rounds after which the weaker half of the candidates is dropped (never below two)."""
+DUEL_AFTER = 16
+"""Rounds after which only the judgement's choice and the best other candidate go on."""
+
+PROOF = 2.0
+"""How many standard errors a candidate must win more by to overrule the judgement."""
 
 
 def choose(state: NumeriState, level: str, rng: random.Random, budget: Budget | None = None) -> int:
@@ -55,7 +62,7 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget: Budget | 
     if len(legal) == 1:
         return legal[0]
     seat = state.to_move
-    weights = POINTS if level == "easy" else WEIGHTS["numeri"]
+    weights = {"easy": POINTS, "medium": ROUGH}.get(level, WEIGHTS["numeri"])
     judged = sorted(legal, key=lambda a: (-judge(state._successor(a), seat, weights), a))
     best = state._successor(judged[0]).result()
     if level == "hard" and (best is None or best.winners() != (seat,)):
@@ -65,7 +72,7 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget: Budget | 
     return judged[0]
 
 
-def judge(state: NumeriState, seat: int, weights: dict[str, int]) -> int:
+def judge(state: NumeriState, seat: int, weights: dict[str, float]) -> float:
     """How good the pawns stand for ``seat`` against the best placed other seat; a game
     that has ended counts as won or lost before anything else."""
     result = state.result()
@@ -86,58 +93,80 @@ def judge(state: NumeriState, seat: int, weights: dict[str, int]) -> int:
     return totals[seat] - max(t for who, t in enumerate(totals) if who != seat)
 
 
-def _judged_best(state: NumeriState) -> int:
-    """The move the tuned judgement prefers (the lowest action among equals)."""
+def judged_best(state: NumeriState, weights: dict[str, float]) -> int:
+    """The move the judgement with ``weights`` prefers (the lowest action among equals)."""
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    seat, weights = state.side, WEIGHTS["numeri"]
+    seat = state.side
     return max(legal, key=lambda a: (judge(state._successor(a), seat, weights), -a))
 
 
 def _played_out(
     state: NumeriState, candidates: list[int], rng: random.Random, budget: Budget | None
 ) -> int:
-    """The candidate that wins most often in judgement-driven playouts on common dice
-    (the better score margin, then the better judgement, breaking ties)."""
+    """The judgement's first choice, unless judgement-driven playouts on common dice show
+    another candidate winning more often beyond doubt (by ``PROOF`` standard errors of the
+    paired differences, over at least ``DUEL_AFTER`` rounds).
+    """
     seat = state.to_move
+    reference = candidates[0]
     base = rng.getrandbits(64)
     after = {action: state._successor(action) for action in candidates}
     wins = dict.fromkeys(candidates, 0.0)
     margin = dict.fromkeys(candidates, 0)
+    gain = dict.fromkeys(candidates, 0.0)  # paired differences with the reference: sum
+    spread = dict.fromkeys(candidates, 0.0)  # and sum of squares
     alive = list(candidates)
+    rounds = 0
 
     def standing(action: int) -> tuple[float, int, int]:
         return wins[action], margin[action], -candidates.index(action)
 
+    def proven(action: int) -> bool:
+        if action == reference:
+            return True
+        mean = gain[action] / rounds
+        variance = spread[action] / rounds - mean * mean
+        return rounds >= DUEL_AFTER and mean > 0 and mean * mean * rounds > PROOF**2 * variance
+
     try:
         for playout in range(ROUNDS):
-            if playout in CULL_AFTER and len(alive) > 2:
-                alive = sorted(alive, key=standing, reverse=True)[: max(2, len(alive) // 2)]
+            if playout == DUEL_AFTER:
+                alive = [reference, max(alive[1:], key=standing)]
             finals = {
                 action: _play_out(after[action], random.Random(base + playout), budget)
                 for action in alive
             }
+            shares = {}
             for action, scores in finals.items():
                 top = max(scores)
-                if scores[seat] == top:
-                    wins[action] += 1 / scores.count(top)
+                shares[action] = 1 / scores.count(top) if scores[seat] == top else 0.0
                 margin[action] += scores[seat] - max(
                     s for who, s in enumerate(scores) if who != seat
                 )
+            for action, share in shares.items():
+                wins[action] += share
+                difference = share - shares[reference]
+                gain[action] += difference
+                spread[action] += difference * difference
+            rounds += 1
     except Stopped:
         pass  # the finished rounds decide: a round cut short is not counted
-    return max(alive, key=standing)
+    if rounds == 0:
+        return reference
+    return max(filter(proven, alive), key=standing)
 
 
 def _play_out(state: NumeriState, dice: random.Random, budget: Budget | None) -> tuple[int, ...]:
     """The final scores after playing ``state`` to the end, every seat following the
     judgement and the die drawn from ``dice``."""
+    weights = WEIGHTS["numeri"]
     while state.result() is None:
         if budget is not None:
             budget.spend()
         # After a move the only chance event left is the die (who begins is long decided).
         state = state._successor(
-            _judged_best(state) if state.stage == CHOOSE else dice.randint(1, 6)
+            judged_best(state, weights) if state.stage == CHOOSE else dice.randint(1, 6)
         )
     return state.result().scores
