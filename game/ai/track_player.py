@@ -37,7 +37,7 @@ ROUGH = {"waiting": -3, "advance": 0.15, "to_roll": 2}
 """*Medium*'s judgement, set by hand: the score, a little for being further on, waiting pawns
 charged less than their penalty, a bonus for the next roll."""
 
-SLIP = 0.4
+SLIP = 0.5
 """How often *easy* picks at random among its three best moves instead of the best."""
 
 ENDED = 100_000
