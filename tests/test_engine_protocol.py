@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 
 def talk(*lines: str) -> list[str]:
@@ -72,3 +74,12 @@ def test_malformed_commands_get_an_error_and_the_engine_goes_on() -> None:
 def test_same_seed_same_answer() -> None:
     script = ("seed 7", "position mulino:misto moves a1 g7 d1", "go level easy")
     assert talk(*script)[-1] == talk(*script)[-1]
+
+
+def test_the_documented_example_is_what_the_engine_answers() -> None:
+    text = (Path(__file__).parent.parent / "docs" / "ENGINE_PROTOCOL.md").read_text()
+    example = text.split("## Example", 1)[1].split("```")[1].splitlines()
+    asked = [line[2:] for line in example if line.startswith("> ")]
+    answered = [line[2:] for line in example if line.startswith("< ")]
+    without_time = [re.sub(r" time \d+", "", line) for line in talk(*asked)]
+    assert without_time == [re.sub(r" time \d+", "", line) for line in answered]
