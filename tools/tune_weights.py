@@ -71,7 +71,7 @@ def _play_numeri(challenger: dict, incumbent: dict, game: int) -> float:
     from game.rules import new_game
 
     dice = random.Random(f"tune:numeri:{game}")
-    state = new_game("numeri")
+    state = new_game(GAMES["numeri"])
     challenger_seat = game % 2
     while not state.is_terminal():
         if state.is_chance():

@@ -77,8 +77,7 @@ def judge(state: NumeriState, seat: int, weights: dict[str, float]) -> float:
     that has ended counts as won or lost before anything else."""
     result = state.result()
     if result is not None:
-        scores = result.scores
-        margin = scores[seat] - max(s for who, s in enumerate(scores) if who != seat)
+        margin = _lead(result.scores, seat)
         return margin + (ENDED if margin > 0 else -ENDED if margin < 0 else 0)
     values = state.track.values
     waiting, advance = weights["waiting"], weights["advance"]
@@ -90,6 +89,11 @@ def judge(state: NumeriState, seat: int, weights: dict[str, float]) -> float:
         if who == state.side and state.stage == ROLL:
             score += weights["to_roll"]
         totals.append(score)
+    return _lead(totals, seat)
+
+
+def _lead(totals: list[float] | tuple[int, ...], seat: int) -> float:
+    """How far ``seat``'s total is ahead of the best other seat's (negative: behind)."""
     return totals[seat] - max(t for who, t in enumerate(totals) if who != seat)
 
 
@@ -115,8 +119,7 @@ def _played_out(
     after = {action: state._successor(action) for action in candidates}
     wins = dict.fromkeys(candidates, 0.0)
     margin = dict.fromkeys(candidates, 0)
-    gain = dict.fromkeys(candidates, 0.0)  # paired differences with the reference: sum
-    spread = dict.fromkeys(candidates, 0.0)  # and sum of squares
+    spread = dict.fromkeys(candidates, 0.0)  # squared differences with the reference, summed
     alive = list(candidates)
     rounds = 0
 
@@ -126,9 +129,11 @@ def _played_out(
     def proven(action: int) -> bool:
         if action == reference:
             return True
-        mean = gain[action] / rounds
+        if rounds < DUEL_AFTER:
+            return False
+        mean = (wins[action] - wins[reference]) / rounds  # both played every round
         variance = spread[action] / rounds - mean * mean
-        return rounds >= DUEL_AFTER and mean > 0 and mean * mean * rounds > PROOF**2 * variance
+        return mean > 0 and mean * mean * rounds > PROOF**2 * variance
 
     try:
         for playout in range(ROUNDS):
@@ -142,19 +147,13 @@ def _played_out(
             for action, scores in finals.items():
                 top = max(scores)
                 shares[action] = 1 / scores.count(top) if scores[seat] == top else 0.0
-                margin[action] += scores[seat] - max(
-                    s for who, s in enumerate(scores) if who != seat
-                )
+                margin[action] += _lead(scores, seat)
             for action, share in shares.items():
                 wins[action] += share
-                difference = share - shares[reference]
-                gain[action] += difference
-                spread[action] += difference * difference
+                spread[action] += (share - shares[reference]) ** 2
             rounds += 1
     except Stopped:
         pass  # the finished rounds decide: a round cut short is not counted
-    if rounds == 0:
-        return reference
     return max(filter(proven, alive), key=standing)
 
 
