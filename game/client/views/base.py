@@ -18,6 +18,15 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a match: the state before it, the action, and the state after."""
+
+    before: State
+    action: int
+    after: State
+
+
+@dataclass(frozen=True, slots=True)
 class Control:
     """A game-specific button for the side panel (Roll, Stop, Pass …)."""
 
@@ -36,6 +45,10 @@ class BoardView:
         self.rect = pygame.Rect(0, 0, 1, 1)
         self.tray = pygame.Rect(0, 0, 1, 1)
         self.tweens: list[Tween] = []
+        self.last_turn: tuple[Step, ...] = ()
+        """The actions of the turn played last, chance outcomes included, oldest first: the
+        view keeps them visible (highlighted squares, a fading ghost, the dice thrown) until
+        the next turn is played."""
 
     @property
     def palette(self):
@@ -73,6 +86,25 @@ class BoardView:
 
     def clear_selection(self) -> None:
         """Forget a half-made choice (after undo, say)."""
+
+    def show_last_turn(self, steps: tuple[Step, ...]) -> None:
+        """Keep ``steps`` (the turn played last) visible until the next call."""
+        self.last_turn = steps
+
+    def highlighted(self) -> frozenset[str]:
+        """The names of the targets (``point d2``, ``square 22``, ``cell 12``, ``space 7``)
+        that the last turn touched, as drawn: for tests and for a screen reader's summary."""
+        return frozenset()
+
+    def prompt(self) -> str:
+        """What the person to act must do now, in the player's language ("Place a piece (6
+        left)", "Split: choose the second pawn"), or "" when nobody here has to act."""
+        return ""
+
+    def counts(self) -> list[tuple[int, str]]:
+        """Lines of counts for the side panel, each with the seat it is about (-1: nobody):
+        pieces in hand and on the board, points, attempts left."""
+        return []
 
     # -- shared ---------------------------------------------------------------------------
 
