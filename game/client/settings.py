@@ -29,6 +29,9 @@ class Settings:
     animation_speed: float = 1.0
     colour_blind: bool = False
     thinking_seconds: float = 1.0
+    show_coordinates: bool = True
+    """Letters and numbers along the Mulino board and the Ausgeblockt sheet, as the move
+    lists write them."""
     player_name: str = ""
     """The name others see on the LAN; empty: the computer account's name."""
     lan_interface: str = ""
@@ -43,6 +46,7 @@ class Settings:
             "fullscreen": lambda v: isinstance(v, bool),
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),
+            "show_coordinates": lambda v: isinstance(v, bool),
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
             "player_name": lambda v: isinstance(v, str) and len(v) <= 40 and v.isprintable(),
             "lan_interface": lambda v: v == "" or _is_ipv4(v),
