@@ -209,24 +209,26 @@ class App:
             return True
         return False
 
-    def frame(self, dt: float | None = None) -> None:
-        """Handle the waiting events, advance by ``dt`` seconds (or the time since the last
+    def frame(self, dt: float | None = None, first: pygame.event.Event | None = None) -> None:
+        """Handle ``first`` (an event already taken from the queue) and then the waiting
+        events, in the order they came, advance by ``dt`` seconds (or the time since the last
         frame) and draw."""
         elapsed = self._clock.tick(self.fps) / 1000 if dt is None else dt
         self.time += elapsed
         if self.kiosk is None:
-            self._step(min(elapsed, 0.1))
+            self._step(min(elapsed, 0.1), first)
             return
         try:
-            self._step(min(elapsed, 0.1))
+            self._step(min(elapsed, 0.1), first)
             self._watch_idle()
         except Exception:  # a kiosk logs it and starts over; the public sees no traceback
             log.exception("kiosk: an error inside %s; back to the title", type(self.scene).__name__)
             self.recovered += 1
             self._recover()
 
-    def _step(self, dt: float) -> None:
-        for event in pygame.event.get():
+    def _step(self, dt: float, first: pygame.event.Event | None = None) -> None:
+        events = pygame.event.get()
+        for event in events if first is None else [first, *events]:
             self.dispatch(event)
             if not self.running:
                 return
@@ -268,11 +270,14 @@ class App:
 
     def _loop(self) -> None:
         while self.running:
+            waited = None
             if not self.scene.animating:
-                event = pygame.event.wait(IDLE_WAIT_MS)
-                if event.type != pygame.NOEVENT:
-                    pygame.event.post(event)
-            self.frame()
+                # The event waited for is handled first: posting it back would queue it behind
+                # the ones that came meanwhile (a button-up before its button-down: a lost click).
+                waited = pygame.event.wait(IDLE_WAIT_MS)
+                if waited.type == pygame.NOEVENT:
+                    waited = None
+            self.frame(first=waited)
 
 
 def _default_window_size() -> tuple[int, int]:
