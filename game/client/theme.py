@@ -29,6 +29,8 @@ class Palette:
     focus: Colour
     legal: Colour
     warning: Colour
+    last_move: Colour
+    """Where the last turn moved from and to, apart from legal moves, focus and warnings."""
     seats: tuple[Colour, Colour, Colour, Colour]
 
 
@@ -43,6 +45,7 @@ STANDARD = Palette(
     focus=(255, 220, 120),
     legal=(120, 220, 140),
     warning=(230, 110, 90),
+    last_move=(96, 200, 255),
     seats=((222, 64, 56), (58, 120, 220), (70, 170, 80), (240, 200, 40)),
 )
 # Okabe–Ito colours: told apart with every common colour-vision deficiency.
@@ -57,6 +60,7 @@ COLOUR_BLIND_SAFE = Palette(
     focus=(240, 228, 66),
     legal=(86, 180, 233),
     warning=(213, 94, 0),
+    last_move=(204, 121, 167),
     seats=((213, 94, 0), (0, 114, 178), (0, 158, 115), (240, 228, 66)),
 )
 
