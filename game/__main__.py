@@ -8,6 +8,9 @@ operator's PIN (docs/kiosk.md); its settings are ``kiosk.toml`` in the config di
 
 Settings are kept in the user's config directory and matches in the user's data directory
 (``--home DIR``, or the environment variable TAVOLO_HOME, puts both under DIR instead).
+
+With no display to open a window on, ``tavolo`` says so and exits with status 1 (unless
+SDL_VIDEODRIVER names a driver, e.g. ``dummy`` to run without a window on purpose).
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def paths(home: Path | None):
 def main(argv: list[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO, format="tavolo: %(levelname)s %(message)s")
-    from game.client.app import App
+    from game.client.app import App, NoDisplayError
     from game.client.scenes.menus import TitleScene
 
     where = paths(args.home)
@@ -106,7 +109,11 @@ def main(argv: list[str] | None = None) -> int:
                 "no log file in %s (%s): logging to the terminal only", where.data, error
             )
         kiosk = KioskConfig.load(where.config)
-    app = App(where, size=args.size, fullscreen=args.fullscreen, kiosk=kiosk)
+    try:
+        app = App(where, size=args.size, fullscreen=args.fullscreen, kiosk=kiosk)
+    except NoDisplayError as error:
+        print(f"tavolo: {error}", file=sys.stderr)
+        return 1
     if args.language:
         from game import i18n
 

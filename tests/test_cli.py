@@ -1,9 +1,11 @@
-"""The rules engine's command line, run as a real subprocess."""
+"""The command lines — the rules engine's and ``tavolo`` itself — run as real subprocesses."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -65,3 +67,22 @@ def test_play_is_a_reproducible_playout_to_the_end() -> None:
     assert first.stdout.splitlines()[-1].startswith("result: ")
     numeri = run("play", "numeri", "--players", "4", "--seed", "3").stdout
     assert "points" in numeri.splitlines()[-1]
+
+
+def test_tavolo_without_a_display_says_so_and_exits(tmp_path: Path) -> None:
+    """Bug 7: with no display and no driver asked for, SDL drew off screen and the game ran
+    where nobody could see it, for ever."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.pop("SDL_VIDEODRIVER", None)  # set to "dummy" for the tests: here none is asked for
+    env.update(SDL_AUDIODRIVER="dummy", TAVOLO_HOME=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-m", "game"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "tavolo: no display found (is DISPLAY or WAYLAND_DISPLAY set?)" in done.stderr
+    assert "Traceback" not in done.stderr

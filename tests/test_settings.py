@@ -61,3 +61,31 @@ def test_missing_font_falls_back_to_pygames_own(monkeypatch: pytest.MonkeyPatch)
     finally:
         theme.font.cache_clear()
         theme._font_bytes.cache_clear()
+
+
+def test_examples_in_the_settings_module_run() -> None:
+    import doctest
+
+    from game.client import settings
+
+    assert doctest.testmod(settings).failed == 0
+
+
+def test_volume_steps_stay_within_0_and_1_and_reach_both_ends() -> None:
+    from game.client.settings import stepped_volume
+
+    volume, heard = 0.7, []
+    for steps in [1] * 12 + [-1] * 14:
+        volume = stepped_volume(volume, steps)
+        heard.append(volume)
+    assert all(0 <= v <= 1 for v in heard)
+    assert 1.0 in heard and heard[-1] == 0.0
+
+
+def test_muted_and_name_are_kept_and_checked(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    Settings(volume=0.3, muted=True, player_name="Jürgen Groß").save(path)
+    assert Settings.load(path) == Settings(volume=0.3, muted=True, player_name="Jürgen Groß")
+    for bad in ('"muted": 1', '"player_name": " Carla"', '"player_name": "' + "x" * 21 + '"'):
+        path.write_text("{" + bad + "}")
+        assert Settings.load(path) == Settings()

@@ -31,6 +31,12 @@ LONG_PRESS = 3.0
 """Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
 KIOSK_SCALE = 1.12
 """A kiosk's controls are this much bigger: at 1080p every button is at least 64 px."""
+OFFSCREEN_DRIVERS = frozenset({"offscreen", "dummy"})
+"""SDL's video drivers that draw nowhere: SDL falls back to them when it finds no display."""
+
+
+class NoDisplayError(RuntimeError):
+    """There is no screen to show the game on, and running without one was not asked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +62,7 @@ class App:
         kiosk: KioskConfig | None = None,
     ) -> None:
         pygame.init()
+        _require_a_display()
         self.paths = paths
         self.settings = Settings.load(paths.settings)
         self.kiosk = kiosk
@@ -63,13 +70,14 @@ class App:
             fullscreen = True if fullscreen is None else fullscreen
             theme.set_scale(KIOSK_SCALE)
             self.settings.volume = kiosk.volume
+            self.settings.muted = False  # the operator's volume, not a past visitor's mute
             if self.settings.language not in kiosk.languages:
                 self.settings.language = kiosk.languages[0]
         if fullscreen is not None:
             self.settings.fullscreen = fullscreen
         i18n.set_language(self.settings.language)
         self.saves = SaveStore(paths.data)
-        self.sound = SoundBank(self.settings.volume)
+        self.sound = SoundBank(self.settings.volume, self.settings.muted)
         self.fps = fps
         self.window_size = size or _default_window_size()
         self.screen = self._open_window()
@@ -116,6 +124,33 @@ class App:
     def _relayout(self) -> None:
         for scene in self.scenes:
             scene.layout(self.size)
+
+    # -- sound --------------------------------------------------------------------------
+
+    def set_volume(self, volume: float) -> None:
+        """Play sounds at ``volume``, 0 (silent) to 1 (anything beyond is brought within),
+        and unmute: whoever changes the volume wants to hear it.  Kept in the settings — a
+        kiosk's in its own configuration, which the operator menu saves."""
+        self.settings.volume = min(max(round(volume, 2), 0.0), 1.0)
+        self.settings.muted = False
+        if self.kiosk is not None:
+            self.kiosk.volume = self.settings.volume
+        self.sound.set_volume(self.settings.volume)
+        self.sound.set_muted(False)
+        self._keep_sound_settings()
+
+    def set_muted(self, muted: bool) -> None:
+        self.settings.muted = muted
+        self.sound.set_muted(muted)
+        self._keep_sound_settings()
+
+    def toggle_mute(self) -> None:
+        """Sounds off, or on again at the volume they had (the match screen's speaker)."""
+        self.set_muted(not self.settings.muted)
+
+    def _keep_sound_settings(self) -> None:
+        if self.kiosk is None:  # a kiosk never writes the player's settings: a visitor's
+            self.save_settings()  # mute lasts until the demos start (see AttractScene)
 
     def save_settings(self) -> None:
         try:
@@ -278,6 +313,21 @@ class App:
                 if waited.type == pygame.NOEVENT:
                     waited = None
             self.frame(first=waited)
+
+
+def _require_a_display() -> None:
+    """Raise :class:`NoDisplayError` when SDL found no display and fell back to drawing
+    off screen: the game would run where nobody sees it and never end.  A driver asked for by
+    name (``SDL_VIDEODRIVER=dummy`` in tests and tools) is respected."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return
+    driver = pygame.display.get_driver() if pygame.display.get_init() else None
+    if driver is None or driver in OFFSCREEN_DRIVERS:
+        pygame.quit()
+        raise NoDisplayError(
+            "no display found (is DISPLAY or WAYLAND_DISPLAY set?); "
+            "to run without a window on purpose, set SDL_VIDEODRIVER=dummy"
+        )
 
 
 def _default_window_size() -> tuple[int, int]:

@@ -6,8 +6,10 @@ the default, never a crash.  Saving is atomic, like every save.
 
 from __future__ import annotations
 
+import getpass
 import json
 import logging
+import math
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -19,12 +21,19 @@ log = logging.getLogger(__name__)
 ANIMATION_SPEEDS = (0.5, 1.0, 2.0)
 THINKING_SECONDS = (0.5, 1.0, 2.0, 5.0)
 """How long the computer may think per decision; its search budget scales with it."""
+VOLUME_STEP = 0.1
+"""One press of "−" or "+": the volume moves on a grid of tenths, from 0 to 1."""
+NAME_LENGTH = 20
+"""The longest name a player may give: it has to fit on seat buttons and in lists."""
 
 
 @dataclass
 class Settings:
     language: str = "en"
     volume: float = 0.7
+    """Loudness of the sounds, 0 (silent) to 1 (full)."""
+    muted: bool = False
+    """Sounds off, whatever the volume: one tap away on the match screen."""
     fullscreen: bool = False
     animation_speed: float = 1.0
     colour_blind: bool = False
@@ -33,7 +42,7 @@ class Settings:
     """Letters and numbers along the Mulino board and the Ausgeblockt sheet, as the move
     lists write them."""
     player_name: str = ""
-    """The name others see on the LAN; empty: the computer account's name."""
+    """The name others see on the LAN; empty: not given yet (the LAN screen asks for it)."""
     lan_interface: str = ""
     """The address whose network LAN play uses; empty: every LAN interface."""
 
@@ -43,12 +52,13 @@ class Settings:
             "volume": lambda v: (
                 isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1
             ),
+            "muted": lambda v: isinstance(v, bool),
             "fullscreen": lambda v: isinstance(v, bool),
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),
             "show_coordinates": lambda v: isinstance(v, bool),
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
-            "player_name": lambda v: isinstance(v, str) and len(v) <= 40 and v.isprintable(),
+            "player_name": lambda v: v == "" or (isinstance(v, str) and clean_name(v) == v),
             "lan_interface": lambda v: v == "" or _is_ipv4(v),
         }
         return checks[name](value)
@@ -83,6 +93,50 @@ class Settings:
 
     def save(self, path: Path) -> None:
         atomic_write(path, json.dumps(asdict(self), indent=2).encode("utf-8"))
+
+
+def stepped_volume(volume: float, steps: int) -> float:
+    """The volume ``steps`` presses louder (fewer than 0: quieter), on the grid of
+    :data:`VOLUME_STEP` and never outside 0–1; a volume between two marks of the grid (an old
+    setting of 0.75, say) goes to the next mark in that direction.
+
+    >>> stepped_volume(0.7, 1), stepped_volume(0.75, -1), stepped_volume(0.95, 3)
+    (0.8, 0.7, 1.0)
+    >>> stepped_volume(0.1, -1), stepped_volume(0.0, -1)
+    (0.0, 0.0)
+    """
+    marks = round(1 / VOLUME_STEP)
+    tenths = volume * marks
+    if steps > 0:
+        tenths = math.floor(tenths + 1e-9) + steps
+    elif steps < 0:
+        tenths = math.ceil(tenths - 1e-9) + steps
+    return round(min(max(tenths, 0), marks) / marks, 2)
+
+
+def clean_name(text: str) -> str | None:
+    """``text`` as a player's name: trimmed of spaces at both ends, 1 to :data:`NAME_LENGTH`
+    printable characters; None if it is not a name.
+
+    >>> clean_name("  Carla "), clean_name("Jürgen Groß"), clean_name("   "), clean_name("a\\tb")
+    ('Carla', 'Jürgen Groß', None, None)
+    """
+    name = text.strip()
+    if 1 <= len(name) <= NAME_LENGTH and name.isprintable():
+        return name
+    return None
+
+
+def suggested_name() -> str:
+    """A name to offer a player who has not given one: their login name, capitalised, if it
+    can be one — never the administrator's account ("Root" names nobody)."""
+    try:
+        login = getpass.getuser()
+    except (OSError, KeyError):
+        return ""
+    if login.lower() in ("root", "administrator"):
+        return ""
+    return clean_name(login.capitalize()) or ""
 
 
 def _is_ipv4(text: object) -> bool:

@@ -1,6 +1,8 @@
 """Sound effects: short WAV files made by ``tools/build_sounds.py`` under assets/sounds.
 
 With no audio device, or a missing file, the game goes on silently (and says so in the log).
+The bank plays at the player's volume (kept within 0–1 whatever it is given) and not at all
+while muted.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ EFFECTS = ("roll", "move", "capture", "mill", "win", "nope", "tap")
 
 
 class SoundBank:
-    def __init__(self, volume: float) -> None:
+    def __init__(self, volume: float, muted: bool = False) -> None:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
-        self.volume = volume
+        self.volume = _within_range(volume)
+        self.muted = muted
         try:
             if not pygame.mixer.get_init():
                 pygame.mixer.init()
@@ -37,11 +40,25 @@ class SoundBank:
         self.set_volume(volume)
 
     def set_volume(self, volume: float) -> None:
-        self.volume = volume
+        self.volume = _within_range(volume)
         for sound in self._sounds.values():
-            sound.set_volume(volume)
+            sound.set_volume(self.volume)
+
+    def set_muted(self, muted: bool) -> None:
+        """Silence the sounds (those playing stop at once), or let them be heard again."""
+        self.muted = muted
+        if muted and self._sounds:
+            pygame.mixer.stop()
+
+    @property
+    def audible(self) -> bool:
+        return not self.muted and self.volume > 0
 
     def play(self, name: str) -> None:
         sound = self._sounds.get(name)
-        if sound is not None and self.volume > 0:
+        if sound is not None and self.audible:
             sound.play()
+
+
+def _within_range(volume: float) -> float:
+    return min(max(float(volume), 0.0), 1.0)
