@@ -99,6 +99,40 @@ def test_mulino_runs_a_double_mill_to_the_win() -> None:
     assert state.result() is not None and state.result().winners() == (0,)
 
 
+def test_mulino_ceylonese_takes_its_extra_placement() -> None:
+    # White's g1 closed a1-d1-g1: placing again is worth more than declining.
+    state = play(new_game("mulino:ceylonese"), "a1 b2 d1 f2 a7 c3 g1")
+    assert "pass" in [state.action_to_str(a) for a in state.legal_actions()]
+    for level in ("medium", "hard"):
+        assert state.action_to_str(choose(state, level, seed=1).action) != "pass"
+
+
+def test_mulino_ceylonese_extra_move_does_not_hand_over_a_mill() -> None:
+    # White's last piece, g1, closes a1-d1-g1 and grants a move: b4-b2 would let b6-b4
+    # close Black's a4-b4-c4; the other moves and passing are safe.
+    setup = MulinoState.setup(
+        variant("mulino:ceylonese"), "a1 d1 b4 d5 e3", "a4 d2 g4 c4 b6", hand=(1, 0)
+    )
+    state = play(setup, "g1")
+    legal = [state.action_to_str(a) for a in state.legal_actions()]
+    assert legal[0] == "b4-b2" and legal[-1] == "pass"
+    for level in ("medium", "hard"):
+        assert state.action_to_str(choose(state, level, seed=1).action) != "b4-b2"
+
+
+def test_mulino_ceylonese_runs_its_extra_moves_to_the_win() -> None:
+    # White's last piece closes a1-d1-g1; the extra move d1-d2 closes b2-d2-f2, removes and
+    # grants another, d2-d1, which removes again: Black is down to two before it moves.
+    state = MulinoState.setup(
+        variant("mulino:ceylonese"), "a1 d1 b2 f2", "a7 g7 d6 b6", hand=(1, 0)
+    )
+    for level in LEVELS:
+        line = state
+        while line.to_move == 0:
+            line = line.apply(choose(line, level, seed=1).action)
+        assert line.result() is not None and line.result().winners() == (0,), level
+
+
 def test_numeri_takes_the_end_of_the_game_that_wins() -> None:
     # The star: pawn 1 to the 30 fills the end spaces, the first seat leading 228 to 211.
     state = numeri_position([[33, OFF, 8, 34, 35], [20, 22, 24, 27, 32]], die=STAR)

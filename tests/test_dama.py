@@ -203,3 +203,12 @@ def test_a_blocking_move_wins_even_on_the_eightieth_quiet_ply() -> None:
     blocked = play(state, mv("e5", "b2"))
     assert blocked.result().outcomes == (Outcome.WIN, Outcome.LOSS)
     assert blocked.result().reason == "no_moves"
+
+
+def test_mangia_a_blocking_move_lets_the_blocked_side_win_even_on_the_eightieth_ply() -> None:
+    fields = position(white_kings="e5", white_men="c1", black_men="a3", chosen=MANGIA).to_fields()
+    fields[4] = 79
+    state = DamaState.from_fields(MANGIA, fields)
+    blocked = play(state, mv("e5", "b2"))
+    assert blocked.result().outcomes == (Outcome.LOSS, Outcome.WIN)
+    assert blocked.result().reason == "no_moves"

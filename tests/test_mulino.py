@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.rules import IllegalActionError, Outcome, new_game, perft, variant
-from game.rules.mulino import ADJACENT, MILLS, POINTS, MulinoState
+from game.rules.mulino import ADJACENT, EXTRA, MILLS, NORMAL, POINTS, REMOVE, MulinoState
 
 from .helpers import legal, play
 
@@ -48,6 +48,31 @@ def test_perft_of_hand_reasoned_sliding_position() -> None:
     state = MulinoState.setup(CLASSIC, "d1 a4 g4 d7", "d2 b4 f4 d6")
     assert perft(state, 1) == 8
     assert perft(state, 2) == 8 * 13
+
+
+def test_ceylonese_perft_around_the_first_placing_mill() -> None:
+    # White a1 d1, Black g7 f6, White to place: 20 empty points, of which only g1 closes a
+    # mill (a1-d1-g1). Depth 2: the 19 other placements leave Black 19 points; g1 grants an
+    # extra placement, 19 points or pass. Depth 3: after the 19 · 19 quiet lines White has
+    # 18 points (Black's two pieces share no mill, so Black cannot close one with a third);
+    # after g1, pass leaves Black 19 points and each of the 19 extra placements (none closes
+    # a second mill: a4, a7, d2, d3, g4 are free or Black's) leaves Black 18.
+    state = play(new_game("mulino:ceylonese"), "a1 g7 d1 f6")
+    assert perft(state, 1) == 20
+    assert perft(state, 2) == 19 * 19 + 20
+    assert perft(state, 3) == 19 * 19 * 18 + 19 + 19 * 18
+
+
+def test_ceylonese_perft_around_a_mill_with_the_last_piece_in_hand() -> None:
+    # White a1 d1 c4, Black a7 g7 d6, one piece each in hand, White to place: 18 empty points,
+    # only g1 closes a mill. Depth 2: the 17 other placements leave Black 17 points; g1, the
+    # last White piece, grants an extra move — a1-a4, d1-d2, g1-g4, c4-b4/c3/c5 — or pass.
+    # After g1, depth 2: none of the six moves closes a mill, so each, like pass, leaves
+    # Black its last piece to place on one of 17 points.
+    state = MulinoState.setup(CEYLONESE, "a1 d1 c4", "a7 g7 d6", hand=(1, 1))
+    assert perft(state, 1) == 18
+    assert perft(state, 2) == 17 * 17 + 7
+    assert perft(play(state, "g1"), 2) == 7 * 17
 
 
 def test_placing_alternates_white_first_then_moving() -> None:
@@ -146,9 +171,66 @@ def test_misto_places_or_moves_while_pieces_remain() -> None:
 
 def test_ceylonese_mill_while_placing_places_again_without_removal() -> None:
     state = play(new_game("mulino:ceylonese"), "a1 g7 d1 f6 g1")
-    assert state.to_move == 0 and state.stage == 0
-    assert not any(a.startswith("x") for a in legal(state))
+    assert state.to_move == 0 and state.stage == EXTRA
+    empty = [p for p in POINTS if p not in ("a1", "g7", "d1", "f6", "g1")]
+    assert legal(state) == [*empty, "pass"]
     assert play(state, "b2").to_move == 1
+
+
+def test_ceylonese_extra_placement_may_be_declined() -> None:
+    state = play(new_game("mulino:ceylonese"), "a1 g7 d1 f6 g1")
+    declined = play(state, "pass")
+    assert declined.to_move == 1 and declined.stage == NORMAL
+    assert declined.hand == (6, 7) and declined.men == state.men
+    assert "pass" not in legal(declined)
+    with pytest.raises(IllegalActionError, match="only a ceylonese extra placement or move"):
+        declined.parse_action("pass")
+
+
+def test_ceylonese_mill_with_the_last_piece_in_hand_grants_a_move_that_may_pass() -> None:
+    state = MulinoState.setup(CEYLONESE, "a1 d1 c4", "a7 g7 d6", hand=(1, 1))
+    extra = play(state, "g1")  # White's last piece closes a1-d1-g1; Black has one to place
+    assert extra.to_move == 0 and extra.stage == EXTRA and extra.hand == (0, 1)
+    assert legal(extra) == ["a1-a4", "d1-d2", "g1-g4", "c4-b4", "c4-c3", "c4-c5", "pass"]
+    moved = play(extra, "c4-c5")
+    assert moved.to_move == 1 and moved.hand == (0, 1)
+    assert moved.men[0] == extra.men[0] ^ 1 << POINTS.index("c4") ^ 1 << POINTS.index("c5")
+    assert play(extra, "pass").to_move == 1
+    with pytest.raises(IllegalActionError, match="only 3 pieces may fly"):
+        extra.parse_action("c4-e4")
+
+
+def test_ceylonese_extra_move_flies_with_three_pieces() -> None:
+    extra = play(MulinoState.setup(CEYLONESE, "a1 d1", "a7 g7 d6", hand=(1, 1)), "g1")
+    assert len(legal(extra)) == 3 * (24 - 6) + 1  # any piece to any empty point, or pass
+
+
+def test_ceylonese_extra_move_mill_while_the_other_places_removes_nothing() -> None:
+    state = MulinoState.setup(CEYLONESE, "a1 d1 b2 f2", "a7 g7 d6", hand=(1, 1))
+    again = play(state, "g1 d1-d2")  # the extra move closes b2-d2-f2: Black is still placing
+    assert again.to_move == 0 and again.stage == EXTRA and again.hand == (0, 1)
+    assert again.men[1] == state.men[1] and "pass" in legal(again)
+    assert not any(a.startswith("x") for a in legal(again))
+    assert play(again, "d2-d3").to_move == 1
+
+
+def test_ceylonese_extra_moves_to_and_fro_between_two_mills_draw_on_the_third_time() -> None:
+    state = MulinoState.setup(CEYLONESE, "a1 d1 b2 f2", "a7 g7 d6", hand=(1, 1))
+    twice = play(state, "g1 d1-d2 d2-d1 d1-d2")  # back on d1 once, on d2 twice
+    assert not twice.is_terminal() and twice.to_move == 0
+    third = play(twice, "d2-d1")
+    assert third.result().outcomes == (Outcome.DRAW, Outcome.DRAW)
+    assert third.result().reason == "repetition"
+
+
+def test_ceylonese_last_placement_of_the_game_grants_a_move_whose_mill_removes() -> None:
+    state = MulinoState.setup(CEYLONESE, "a1 d1 b2 f2", "a7 g7 d6 b6", hand=(1, 0))
+    extra = play(state, "g1")  # both hands are now empty: the extra move is a moving one
+    assert extra.to_move == 0 and extra.stage == EXTRA and extra.hand == (0, 0)
+    closed = play(extra, "d1-d2")  # closes b2-d2-f2 in the moving phase
+    assert closed.stage == REMOVE and sorted(legal(closed)) == ["xa7", "xb6", "xd6", "xg7"]
+    again = play(closed, "xa7")
+    assert again.to_move == 0 and again.stage == EXTRA and "pass" in legal(again)
 
 
 def test_ceylonese_hand_exhausted_early_leaves_the_other_placing() -> None:

@@ -16,6 +16,7 @@ from game.rules.mulino import (
     MILLS,
     MILLS_AT,
     MOVE_BASE,
+    PASS,
     REMOVE,
     REMOVE_BASE,
     MulinoState,
@@ -76,6 +77,8 @@ class MillEvaluator:
         return score
 
     def noisy(self, state: MulinoState, action: int) -> bool:
+        if action == PASS:  # declining a ceylonese extra action changes nothing on the board
+            return False
         if action >= REMOVE_BASE:
             return True
         own = state.men[state.side]

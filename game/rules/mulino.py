@@ -7,7 +7,7 @@ join bit ``i`` to ``i ± 8``.  Adjacency, mills and per-point move lists are tab
 once at import.
 
 Actions: placing on point ``p`` is ``p``; moving from ``a`` to ``b`` is ``24 + 24·a + b``;
-removing the piece on ``p`` is ``600 + p``; declining a ceylonese extra move is ``624``.
+removing the piece on ``p`` is ``600 + p``; declining a ceylonese extra action is ``624``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ SIDE_NAMES = ("White", "Black")
 # Stages of a turn.
 NORMAL = 0  # place or move
 REMOVE = 1  # remove an opponent piece after closing a mill
-EXTRA = 2  # ceylonese: one more move after a removal, or pass
+EXTRA = 2  # ceylonese: one more placement or move after a mill, or pass
 
 QUIET_PLY_LIMIT = 100
 
@@ -187,18 +187,17 @@ class MulinoState(State):
             removable = (opp & ~pieces_in_mills(opp)) or opp
             return list(_LOW_REMOVALS[removable & 0xFFF] + _HIGH_REMOVALS[removable >> 12])
         if self.hand[side]:
-            placements = list(_LOW_POINTS[empty & 0xFFF] + _HIGH_POINTS[empty >> 12])
+            actions = list(_LOW_POINTS[empty & 0xFFF] + _HIGH_POINTS[empty >> 12])
             if self.variant.name == "mulino:misto":
-                placements += _steps(own, empty)
-            return placements
-        if own.bit_count() == 3:
+                actions += _steps(own, empty)
+        elif own.bit_count() == 3:
             empties = points_of(empty)
-            moves = [MOVE_BASE + 24 * a + b for a in points_of(own) for b in empties]
+            actions = [MOVE_BASE + 24 * a + b for a in points_of(own) for b in empties]
         else:
-            moves = _steps(own, empty)
+            actions = _steps(own, empty)
         if self.stage == EXTRA:
-            moves.append(PASS)
-        return moves
+            actions.append(PASS)
+        return actions
 
     # -- applying -------------------------------------------------------------------------
 
@@ -235,9 +234,25 @@ class MulinoState(State):
         if own & first == first or own & second == second:
             if variant.name != "mulino:ceylonese" or not placing:
                 return _make(variant, men_t, hand, side, REMOVE, quiet, self.history, None)
-            if hand[side]:  # ceylonese: a mill while placing means placing once more
-                return _make(variant, men_t, hand, side, NORMAL, 0, (), None)
+            return self._extra_action(men_t, hand, irreversible=action < MOVE_BASE)
         return self._next_turn(men_t, hand, other, quiet, irreversible=action < MOVE_BASE)
+
+    def _extra_action(
+        self, men: tuple[int, int], hand: tuple[int, int], irreversible: bool
+    ) -> MulinoState:
+        """Ceylonese, a mill closed while placing: the same player places once more, or with
+        an empty hand moves once more, or passes.
+
+        While the other still has pieces to place, a piece going to and fro between two mills
+        grants extra move after extra move; the repetition rule, counted over these positions,
+        ends such a turn in a draw on the third occurrence."""
+        side = self.side
+        if hand[side] or hand == (0, 0):
+            return _make(self.variant, men, hand, side, EXTRA, 0, (), None)
+        key = position_key(men, hand, side)
+        history = (key,) if irreversible else (*self.history, key)
+        result = Result.draw(2, "repetition") if history.count(key) >= 3 else None
+        return _make(self.variant, men, hand, side, EXTRA, 0, history, result)
 
     def _next_turn(
         self,
@@ -295,6 +310,8 @@ class MulinoState(State):
     def _why_illegal(self, action: int, legal: list[int]) -> str:
         if self.stage == REMOVE:
             return f"a mill was closed: remove an opponent piece first ({self._listing(legal)})"
+        if action == PASS:
+            return "only a ceylonese extra placement or move may be declined"
         if action < MOVE_BASE and not self.hand[self.side]:
             return "no pieces left in hand to place"
         if action < MOVE_BASE and (self.men[0] | self.men[1]) >> action & 1:
