@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from game.client.settings import clean_name
 from game.i18n import LANGUAGES
 from game.rules import VARIANTS
 from game.session.saves import atomic_write
@@ -36,6 +37,7 @@ CHECKS = {
     "countdown": _seconds(5, 120),
     "dim_after": _seconds(30, 86400),
     "lan_hosting": lambda v: isinstance(v, bool),
+    "lan_name": lambda v: isinstance(v, str) and clean_name(v) == v,
 }
 """What each key accepts (docs/kiosk.md says the same in words)."""
 
@@ -51,6 +53,8 @@ class KioskConfig:
     countdown: float = 15.0
     dim_after: float = 900.0
     lan_hosting: bool = False
+    lan_name: str = "Tavolo"
+    """The name others on the LAN see for whoever plays at the kiosk (nobody types one)."""
 
     @classmethod
     def load(cls, directory: Path) -> KioskConfig:

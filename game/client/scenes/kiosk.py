@@ -57,6 +57,7 @@ class AttractScene(Scene):
 
     def __init__(self, app) -> None:
         super().__init__(app)
+        app.set_muted(False)  # a visitor's mute ends with their visit
         self.index = 0
         self.elapsed = 0.0
         self.demo = self._demo()
@@ -238,9 +239,7 @@ class OperatorScene(MenuScene):
         self._saved()
 
     def _next_volume(self) -> None:
-        kiosk = self.app.kiosk
-        kiosk.volume = _next(VOLUMES, kiosk.volume)
-        self.app.sound.set_volume(kiosk.volume)
+        self.app.set_volume(_next(VOLUMES, self.app.kiosk.volume))  # the kiosk's, 0–100 %
         self._saved()
 
     def _next_attract(self) -> None:

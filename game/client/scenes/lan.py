@@ -7,7 +7,6 @@ snapshots and post requests, so the frame loop never waits on a socket.
 
 from __future__ import annotations
 
-import getpass
 import secrets
 import time
 from collections.abc import Callable
@@ -17,6 +16,7 @@ import pygame
 from game.client import input as ui
 from game.client import theme
 from game.client.scene import Scene
+from game.client.scenes.entry import ask_player_name
 from game.client.scenes.menus import (
     ChooseScene,
     Item,
@@ -46,13 +46,11 @@ DROP_TIMEOUT = 60.0
 
 
 def player_name(app) -> str:
-    name = app.settings.player_name
-    if not name:
-        try:
-            name = getpass.getuser().capitalize()
-        except (OSError, KeyError):
-            name = _("Player")
-    return name[:40]
+    """The name others see on the LAN: the one the player gave, a kiosk's own (kiosk.toml),
+    or a neutral "Player" if the player skipped giving one — never the computer account's."""
+    if app.kiosk is not None:
+        return app.kiosk.lan_name
+    return app.settings.player_name or _("Player")
 
 
 def open_link(app, code: str | None = None) -> NetLink | None:
@@ -79,6 +77,7 @@ class LanScene(MenuScene):
         self.browser = LanBrowser(app.settings.lan_interface)
         self.shown: list = []
         self._since = 0.0
+        self._name_asked = app.kiosk is not None  # a kiosk has its own name, and no keyboard
         super().__init__(app)
 
     def title(self) -> str:
@@ -104,15 +103,25 @@ class LanScene(MenuScene):
                     lambda listing=listing: listing.compatible,
                 )
             )
+        name = item(self._name_label, lambda: ask_player_name(self.app), "name")
         return [
             *entries,
             item(lambda: _("Host a match"), self._host, "host"),
             item(lambda: _("Join by address"), self._by_address, "address"),
+            *([name] if self.app.kiosk is None else []),
             item(lambda: _("Back"), self.back, "back"),
         ]
 
+    def _name_label(self) -> str:
+        return _("Your name: {name}").format(name=player_name(self.app))
+
     def update(self, dt: float) -> None:
         super().update(dt)
+        if not self._name_asked:  # on the way in: who is this, for the others?
+            self._name_asked = True
+            if not self.app.settings.player_name:
+                ask_player_name(self.app)
+                return
         self._since += dt
         if self._since >= REFRESH:
             self._since = 0.0

@@ -11,7 +11,7 @@ import pygame
 from game import i18n
 from game.client import theme
 from game.client.scene import Scene
-from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS
+from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS, stepped_volume
 from game.client.widgets import Target, button
 from game.i18n import _
 from game.names import seat_names, variant_title
@@ -254,6 +254,8 @@ class SetupScene(MenuScene):
 
 
 class SettingsScene(MenuScene):
+    columns = 2
+
     def title(self) -> str:
         return _("Settings")
 
@@ -265,11 +267,8 @@ class SettingsScene(MenuScene):
                 self._next_language,
                 "language",
             ),
-            item(
-                lambda: _("Volume: {percent}%").format(percent=round(settings.volume * 100)),
-                self._next_volume,
-                "volume",
-            ),
+            item(self._name_label, self._ask_name, "name"),
+            item(self._sound_label, self.app.toggle_mute, "sound"),
             item(
                 lambda: _("Full screen: on") if settings.fullscreen else _("Full screen: off"),
                 self.app.toggle_fullscreen,
@@ -296,9 +295,64 @@ class SettingsScene(MenuScene):
                 self._next_thinking,
                 "thinking",
             ),
+            item(
+                lambda: (
+                    _("Board coordinates: on")
+                    if settings.show_coordinates
+                    else _("Board coordinates: off")
+                ),
+                self._toggle_coordinates,
+                "coordinates",
+            ),
             item(self._lan_label, self._next_interface, "lan interface"),
             item(lambda: _("Back"), self.app.pop, "back"),
         ]
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """The menu's grid, with "−" and "+" at the ends of the sound's cell: each a step of
+        the volume, stopping (not wrapping round) at 0 and 100 %."""
+        super().layout(size)
+        sound = next(t for t in self.targets if t.name == "sound")
+        key = sound.rect.height
+        gap = self.u // 2
+        down = pygame.Rect(sound.rect.left, sound.rect.top, key, key)
+        up = pygame.Rect(sound.rect.right - key, sound.rect.top, key, key)
+        sound.rect.inflate_ip(-2 * (key + gap), 0)  # in place: the button draws this rect
+        settings = self.app.settings
+        steps = [
+            button(down, lambda: "−", lambda: self._step_volume(-1), self.palette,
+                   lambda: settings.volume > 0, "volume down"),
+            button(up, lambda: "+", lambda: self._step_volume(1), self.palette,
+                   lambda: settings.volume < 1, "volume up"),
+        ]  # fmt: skip
+        self.set_targets([*self.targets, *steps])
+
+    def _sound_label(self) -> str:
+        settings = self.app.settings
+        if settings.muted:
+            return _("Sound: off")
+        return _("Sound: {percent}%").format(percent=round(settings.volume * 100))
+
+    def _step_volume(self, steps: int) -> None:
+        self.app.set_volume(stepped_volume(self.app.settings.volume, steps))
+        self.app.sound.play("tap")
+
+    def _name_label(self) -> str:
+        name = self.app.settings.player_name
+        if not name:
+            return _("Your name: not given")
+        return _("Your name: {name}").format(name=name)
+
+    def _ask_name(self) -> None:
+        from game.client.scenes.entry import ask_player_name
+
+        ask_player_name(self.app)
+
+    def _toggle_coordinates(self) -> None:
+        self.app.settings.show_coordinates = not self.app.settings.show_coordinates
+        self._changed()
+        for scene in self.app.scenes:
+            scene.layout(self.app.size)
 
     def _lan_label(self) -> str:
         chosen = self.app.settings.lan_interface
@@ -325,13 +379,6 @@ class SettingsScene(MenuScene):
         settings.language = i18n.set_language(
             codes[(codes.index(settings.language) + 1) % len(codes)]
         )
-        self._changed()
-
-    def _next_volume(self) -> None:
-        settings = self.app.settings
-        settings.volume = round((settings.volume + 0.25) % 1.25, 2)
-        self.app.sound.set_volume(settings.volume)
-        self.app.sound.play("tap")
         self._changed()
 
     def _next_thinking(self) -> None:
