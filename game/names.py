@@ -7,21 +7,27 @@ text in the player's language through the catalogue.
 from __future__ import annotations
 
 from game.i18n import _
-from game.rules import Result, State
+from game.rules import VARIANTS, Result, State
 
 
 def variant_title(name: str) -> str:
-    titles = {
-        "ausgeblockt": _("Ausgeblockt"),
-        "numeri": _("Numeri"),
-        "dama:classic": _("Dama"),
-        "dama:mangia": _("Mangia la dama"),
-        "dama:lupo": _("Lupo e pecore"),
-        "mulino:classic": _("Mulino"),
-        "mulino:misto": _("Mulino misto"),
-        "mulino:ceylonese": _("Mulino ceylonese"),
+    """A game's proper name, the same in every language: "Mangia la dama", "Mulino"."""
+    return VARIANTS[name].title
+
+
+def variant_subtitle(name: str) -> str:
+    """A few words in the player's language on what the game is: "losing draughts"."""
+    subtitles = {
+        "ausgeblockt": _("Blocked out and ripped off!"),
+        "numeri": _("the numbers race"),
+        "dama:classic": _("draughts with flying kings"),
+        "dama:mangia": _("losing draughts"),
+        "dama:lupo": _("wolf and sheep"),
+        "mulino:classic": _("nine men's morris"),
+        "mulino:misto": _("morris: place or move"),
+        "mulino:ceylonese": _("morris with extra turns"),
     }
-    return titles[name]
+    return subtitles[name]
 
 
 def reason_text(reason: str) -> str:
@@ -70,28 +76,23 @@ def seat_names(state: State) -> list[str]:
 
 
 def action_text(state: State, action: int) -> str:
-    """An action as the history panel tells it: the dice games in words, the board games in
-    their usual notation."""
+    """An action as every list of moves tells it (the match panel, replay): the dice games
+    and lots in words, the board games in the notation their boards show."""
     notation = state.action_to_str(action)
     game = state.variant.game
     if notation == "draw":
         return _("draw agreed")
     if notation.startswith("resign"):
         return _("resigns")
+    if notation.startswith("first"):
+        return _("{name} begins").format(name=seat_names(state)[action])
+    if notation.startswith("wolf"):
+        return _("{name} plays the wolf").format(name=_("Player {n}").format(n=action + 1))
+    if notation == "pass":
+        return _("passes")
     if game == "ausgeblockt":
-        if notation.startswith(("=", "r")):
-            faces = " ".join(_("cow") if f == "C" else f for f in notation[1:])
-            return (_("rolls {faces}") if notation[0] == "=" else _("rolls again {faces}")).format(
-                faces=faces
-            )
-        if notation in ("stop", "pass"):
-            return _("stops rolling") if notation == "stop" else _("passes")
-        if notation.startswith("first"):
-            return _("begins")
-        return _("marks {cell}").format(cell=notation)
+        return _sheet_text(notation)
     if game == "numeri":
-        if notation.startswith("first"):
-            return _("begins")
         if notation.startswith("d"):
             return _("rolls {face}").format(face="★" if notation == "d*" else notation[1:])
         if "+" in notation:
@@ -99,3 +100,14 @@ def action_text(state: State, action: int) -> str:
             return _("moves pawns {first} and {second}").format(first=first, second=second)
         return _("moves pawn {n}").format(n=notation)
     return notation
+
+
+def _sheet_text(notation: str) -> str:
+    if notation.startswith(("=", "r")):
+        faces = " ".join(_("cow") if f == "C" else f for f in notation[1:])
+        if notation[0] == "=":
+            return _("throws {faces}").format(faces=faces)
+        return _("rolls {faces} again").format(faces=faces)
+    if notation == "stop":
+        return _("stops rolling")
+    return _("marks {cell}").format(cell=notation)

@@ -89,6 +89,22 @@ class NetLink:
     def resign(self) -> None:
         self._loop.call_soon_threadsafe(self._resign)
 
+    def take_seat(self, seat: int) -> None:
+        self.request({"k": "seat", "seat": seat})
+
+    def set_ready(self, ready: bool) -> None:
+        self.request({"k": "ready", "ready": ready})
+
+    def start(self) -> None:
+        self.request({"k": "start"})
+
+    def hand_over_the_missing(self, level: str = "medium") -> None:
+        """The computer takes the seats of the players who are missing."""
+        self._loop.call_soon_threadsafe(self.peer.hand_over_the_missing, level)
+
+    def end_for_the_missing(self) -> None:
+        self._loop.call_soon_threadsafe(self.peer.end_for_the_missing)
+
     def view(self) -> LinkView:
         with self._lock:
             return self._view

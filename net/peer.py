@@ -651,16 +651,26 @@ class Peer:
             log = self.log
             while log is not None and log.paused and log.phase == PLAYING:
                 if self.config.on_drop == "end":
-                    self.request({"k": "end", "reason": "a player left and did not come back"})
+                    self.end_for_the_missing()
                 else:
-                    for seat, info in enumerate(log.seats):
-                        if info.human and info.owner in log.waiting_for():
-                            self.request(
-                                {"k": "computer", "seat": seat, "level": self.config.drop_level}
-                            )
+                    self.hand_over_the_missing(self.config.drop_level)
                 await asyncio.sleep(1.0)
         finally:
             self._drop_watch = None
+
+    def hand_over_the_missing(self, level: str) -> None:
+        """Ask that the computer take every seat whose player is missing (the log refuses it
+        before the drop timeout is over)."""
+        log = self.log
+        if log is None:
+            return
+        for seat, info in enumerate(log.seats):
+            if info.human and info.owner in log.waiting_for():
+                self.request({"k": "computer", "seat": seat, "level": level})
+
+    def end_for_the_missing(self) -> None:
+        """Ask that the match end because a player left and did not come back."""
+        self.request({"k": "end", "reason": "a player left and did not come back"})
 
     async def _finish(self) -> None:
         await asyncio.sleep(0.3 if self.hosting else 0)

@@ -57,7 +57,7 @@ class Driver:
             self.frame()
             if not self.scene.animating:
                 return
-            if getattr(self.scene, "thinking", None) is not None:
+            if getattr(self.scene, "thinking", False):
                 time.sleep(0.005)  # the computer thinks in its own process
             else:
                 frames += 1
@@ -167,13 +167,13 @@ class Driver:
     def play_one(self) -> None:
         """Make the next decision of the match by tapping, as a player would."""
         play = self.scene
-        state = play.match.state
-        if play._computer_acts():
+        state = play.state
+        seat = play.actor(state)
+        if seat is None or not play.control.here(seat):  # a lot, or the computer's turn
             self.settle()
             return
         if state.is_chance():
-            if play.view.rolls_dice(state):
-                self.press("roll")
+            self.press("roll")
             self.settle()
             return
         action = self.choose(state)
@@ -262,18 +262,23 @@ class Driver:
             self.frame()
             time.sleep(0.01)
 
+    def in_lan_match(self) -> bool:
+        from game.client.net_control import NetControl
+
+        return isinstance(getattr(self.scene, "control", None), NetControl)
+
     def play_lan_to_the_end(self, seconds: float = 120.0) -> None:
         """In a LAN match: wait for this player's turns and make each move by tapping."""
         import time
 
         deadline = time.monotonic() + seconds
-        while type(self.scene).__name__ == "NetPlayScene":
+        while self.in_lan_match():
             if time.monotonic() > deadline:
                 raise AssertionError("the LAN match did not end")
             play = self.scene
             self.frame()
             state = play.state
-            if not play.locked and state.to_move == play.net.my_seat:
+            if not play.locked and state.to_move == play.control.net.my_seat:
                 for step in self.taps(play, state, self.choose(state)):
                     if isinstance(step, str):
                         self.press(step)

@@ -62,7 +62,7 @@ def test_hosting_from_the_client_and_playing_a_guest_to_the_end(
     _until(driver, lambda: driver.scene.view.can_start, anna)
     assert driver.scene._seat_label(1).endswith("anna ✓")
     driver.press("start")
-    driver.wait_for_scene("NetPlayScene")
+    driver.wait_for_scene("PlayScene")
     driver.play_lan_to_the_end()
     assert type(driver.scene).__name__ == "NetResultsScene"
     assert anna.finish() == 0, anna.tail()
@@ -87,7 +87,7 @@ def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
     _until(driver, lambda: driver.scene.view.my_seat is not None, server)
     driver.frame()
     driver.press("ready")
-    driver.wait_for_scene("NetPlayScene")
+    driver.wait_for_scene("PlayScene")
     driver.play_lan_to_the_end()
     assert type(driver.scene).__name__ == "NetResultsScene"
     assert server.finish() == 0, server.tail()
@@ -103,7 +103,7 @@ def test_a_dropped_player_pauses_the_match_on_the_screen(driver: Driver, tmp_pat
     _until(driver, lambda: driver.scene.view.can_start, anna)
     driver.frame()
     driver.press("start")
-    driver.wait_for_scene("NetPlayScene")
+    driver.wait_for_scene("PlayScene")
     play = driver.scene
     while play.state.to_move != 1:  # our first move, then anna's turn
         driver.frame()
@@ -115,7 +115,7 @@ def test_a_dropped_player_pauses_the_match_on_the_screen(driver: Driver, tmp_pat
     anna.finish()
     for _ in range(600):
         driver.frame()
-        if play.net.paused:
+        if play.control.net.paused:
             break
     driver.frame(30)  # the last move's animation ends, the buttons are remade
     assert play.status() == "Waiting for anna…"
@@ -134,9 +134,9 @@ def test_joining_a_match_under_way_watches_it_from_where_it_stands(
         driver.press(f"key {char}")
     driver.press("ok")
     driver.press("ok")
-    driver.wait_for_scene("NetPlayScene")
+    driver.wait_for_scene("PlayScene")
     play = driver.scene
-    assert play.net.my_seat is None and "Carla" in play.net.spectators
+    assert play.control.net.my_seat is None and "Carla" in play.control.net.spectators
     assert len(play.match.record.actions) >= 6  # caught up at once, not move by move
     assert play.locked
     driver.wait_for_scene("NetResultsScene", seconds=60)

@@ -53,6 +53,10 @@ class Match:
     def states(self) -> tuple[State, ...]:
         return tuple(self._states)
 
+    def state_at(self, index: int) -> State:
+        """The state before action ``index`` (``len(record.actions)``: the current one)."""
+        return self._states[index]
+
     @property
     def variant(self) -> Variant:
         return self.record.variant

@@ -16,6 +16,7 @@ import pygame
 
 from game import i18n
 from game.client import theme
+from game.client.control import LocalControl
 from game.client.scene import Scene
 from game.client.scenes.lan import KeypadScene
 from game.client.scenes.menus import Item, MenuScene, TitleScene, item
@@ -38,8 +39,8 @@ ABANDON_CHOICES = (60.0, 120.0, 180.0, 300.0, 600.0)
 class DemoPlayScene(PlayScene):
     """A match between computers, for show: no autosave, no results screen."""
 
-    def _autosave(self, match: Match) -> None:
-        """Demos are not kept."""
+    def __init__(self, app, match: Match) -> None:
+        super().__init__(app, LocalControl(app, match, autosave=False))  # demos are not kept
 
     @property
     def finished(self) -> bool:

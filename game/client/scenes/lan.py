@@ -8,13 +8,13 @@ snapshots and post requests, so the frame loop never waits on a socket.
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable
 
 import pygame
 
 from game.client import input as ui
 from game.client import theme
+from game.client.net_control import DROP_TIMEOUT, NetControl
 from game.client.scene import Scene
 from game.client.scenes.entry import ask_player_name
 from game.client.scenes.menus import (
@@ -31,18 +31,14 @@ from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
 from game.client.widgets import Target, button
 from game.i18n import _
-from game.names import seat_names, variant_title
-from game.rules import MatchRecord, RulesError, variant
-from game.session.match import Match
-from game.session.seats import Seat, SeatKind
+from game.names import variant_title
+from game.rules import variant
 from net.identity import Identity, IdentityError
 from net.link import LanBrowser, LinkView, NetLink
 from net.peer import PeerConfig
 
 REFRESH = 0.5
 """Seconds between looks at the list of matches."""
-DROP_TIMEOUT = 60.0
-"""Seconds a missing player is waited for before the others may decide without them."""
 
 
 def player_name(app) -> str:
@@ -392,7 +388,7 @@ class RoomScene(Scene):
 
     def _sit(self, index: int) -> None:
         assert self.link is not None
-        self.link.request({"k": "seat", "seat": index})
+        self.link.take_seat(index)
 
     def _ready_label(self) -> str:
         view = self.view
@@ -402,10 +398,10 @@ class RoomScene(Scene):
     def _toggle_ready(self) -> None:
         view = self.view
         if view.my_seat is not None:
-            self.link.request({"k": "ready", "ready": not view.seats[view.my_seat].ready})
+            self.link.set_ready(not view.seats[view.my_seat].ready)
 
     def _start(self) -> None:
-        self.link.request({"k": "start"})
+        self.link.start()
 
     def update(self, dt: float) -> None:
         super().update(dt)
@@ -417,7 +413,7 @@ class RoomScene(Scene):
                 self.layout(self.app.size)
         if view.phase in ("playing", "over") and view.variant is not None:
             link, self.link = self.link, None  # handed on to the match screen
-            self.app.replace(NetPlayScene(self.app, link))
+            self.app.replace(PlayScene(self.app, NetControl(self.app, link)))
 
     @property
     def animating(self) -> bool:
@@ -464,183 +460,10 @@ class RoomScene(Scene):
         return _("Hosted by {name}").format(name=view.name) if view.name else ""
 
 
-class NetPlayScene(PlayScene):
-    """The match screen fed by the match log: the moves come from the LAN, this player's
-    own go out to it, dice are decided by all players together."""
-
-    def __init__(self, app, link: NetLink) -> None:
-        self.link = link
-        self.net: LinkView = link.view()
-        assert self.net.variant is not None
-        seats = [
-            Seat() if index == self.net.my_seat else Seat(SeatKind.REMOTE, None, seat.name)
-            for index, seat in enumerate(self.net.seats)
-        ]
-        super().__init__(app, Match(MatchRecord(self.net.variant), seats, 0))
-        for text in self.net.actions:  # joining a match under way: catch up without animation
-            self.match.play(self.match.state.parse_action(text))
-        self.sent = False
-        self.saved = False
-        self.stale = False
-        """The link's view changed since the buttons were last made."""
-
-    def _autosave(self, match: Match) -> None:
-        """A LAN match is not resumed from here but rejoined: its record is kept at the end."""
-
-    def discard(self) -> None:
-        self.link.close()
-
-    # -- following the log ---------------------------------------------------------------
-
-    def update(self, dt: float) -> None:
-        Scene.update(self, dt)
-        self.view.update(dt * self.app.settings.animation_speed)
-        net = self.link.view()
-        self.stale = self.stale or net != self.net
-        self.net = net
-        if self.view.animating:
-            self._was_animating = True
-            return
-        if len(self.match.record.actions) < len(net.actions):
-            self._follow(net.actions[len(self.match.record.actions)])
-            return
-        if self._was_animating or self.stale:
-            self._was_animating = self.stale = False
-            self.rebuild()
-        if self.state.is_terminal() or net.phase == "abandoned":
-            self._keep_record()
-            self._wait += dt
-            if self._wait >= 0.9 and self.state.is_terminal():
-                self.app.replace(NetResultsScene(self.app, self.match))
-
-    def _follow(self, text: str) -> None:
-        before = self.state
-        try:
-            action = before.parse_action(text)
-            after = self.match.play(action)
-        except RulesError:  # cannot happen with a log every peer checked; never crash on it
-            self.banner = _("This screen is out of step with the match")
-            return
-        if self.match.variant.game == "numeri" and before.is_chance():
-            self.last_die = action
-        if action >= 0:  # a resignation or an agreed draw moves nothing on the board
-            self.view.played(before, action, after)
-        self.sent = False
-        self.rebuild()
-
-    def _keep_record(self) -> None:
-        if self.saved:
-            return
-        self.saved = True
-        from net import records
-
-        log = self.link.peer.log
-        if log is not None:
-            try:
-                records.save(self.app.paths.data / "lan" / f"{log.match_id}.tavolo-net", log)
-            except OSError as error:
-                self.banner = _("The game could not be saved: {error}").format(error=error)
-
-    # -- this player's part --------------------------------------------------------------
-
-    @property
-    def locked(self) -> bool:
-        mine = self.state.to_move >= 0 and self.state.to_move == self.net.my_seat
-        return self.view.animating or self.sent or self.net.paused or not mine
-
-    def _computer_acts(self) -> bool:
-        return False  # every other seat is played elsewhere
-
-    def submit(self, action: int) -> None:
-        state = self.state
-        if self.locked or action not in state.legal_actions():
-            self.gentle_cue()
-            return
-        self.sent = True
-        self.link.decide(state.action_to_str(action))
-        self.rebuild()
-
-    def can_roll(self) -> bool:
-        return False  # dice are decided by every player's reveal, on their own
-
-    def _can_resign(self) -> bool:
-        return self.net.my_seat is not None and self.net.phase == "playing"
-
-    def _resign(self) -> None:
-        self.confirming_resign = False
-        self.link.resign()
-        self.rebuild()
-
-    def rebuild(self) -> None:
-        """The match screen's targets, less what a LAN match has no use for (undo, a roll
-        button: dice are thrown by everyone's reveals); while a player is missing, the
-        decisions about their seat take the place of the move history."""
-        super().rebuild()
-        targets = [t for t in self.targets if t.name not in ("undo", "roll")]
-        if self.net.paused and self.net.my_seat is not None:
-            u, panel = self.u, self.panel
-            x, width, row = panel.x + u, panel.width - 2 * u, 3 * u
-            y = panel.bottom - u - 2 * row - u // 2  # where undo was, and one row above
-            decide = self._may_decide
-            targets += [
-                button(pygame.Rect(x, y, width, row), lambda: _("Computer takes the seat"),
-                       self._hand_over, self.palette, decide, "hand over"),
-                button(pygame.Rect(x, y - row - u // 2, width, row), lambda: _("End the match"),
-                       self._end, self.palette, decide, "end"),
-            ]  # fmt: skip
-            self.history = []
-        self.set_targets(targets)
-
-    def _may_decide(self) -> bool:
-        since = self.net.paused_since
-        return since is not None and time.monotonic() - since >= DROP_TIMEOUT
-
-    def _hand_over(self) -> None:
-        for index, seat in enumerate(self.net.seats):
-            if seat.peer is not None and not seat.present and not seat.computer:
-                self.link.request({"k": "computer", "seat": index, "level": "medium"})
-
-    def _end(self) -> None:
-        self.link.request({"k": "end", "reason": "a player left and did not come back"})
-
-    @property
-    def animating(self) -> bool:
-        return True  # the other players' moves may come at any moment
-
-    def status(self) -> str:
-        net = self.net
-        if net.error:
-            return _("No connection: {reason}").format(reason=net.error)
-        if net.phase == "abandoned":
-            return _("The match was ended")
-        if net.paused:
-            return _("Waiting for {names}…").format(names=", ".join(net.waiting))
-        state = self.state
-        if state.to_move >= 0 and state.to_move != net.my_seat and not state.is_terminal():
-            names = seat_names(state)
-            return _("{name} to play").format(name=names[state.to_move])
-        if state.is_chance():
-            return _("The dice are rolled by everyone together…")
-        if state.to_move >= 0 and state.to_move == net.my_seat and not self.sent:
-            return _("Your turn ({name})").format(name=seat_names(state)[state.to_move])
-        return super().status()
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        notices = self.net.notices
-        if notices:
-            u = self.u
-            line = theme.text(notices[-1], round(0.8 * u), self.palette.warning)
-            surface.blit(line, (u, surface.get_height() - round(1.4 * u)))
-
-    def open_menu(self) -> None:
-        self.app.push(NetPauseScene(self.app, self))
-
-
 class NetPauseScene(MenuScene):
     """Over a LAN match: the match goes on meanwhile; leaving leaves it (you may rejoin)."""
 
-    def __init__(self, app, play: NetPlayScene) -> None:
+    def __init__(self, app, play: PlayScene) -> None:
         self.play = play
         super().__init__(app)
 

@@ -1,281 +1,264 @@
-"""The match screen: the board, the side panel with whose turn it is, the dice or hands, the
-move history, and the buttons for undo, draw, resignation and the pause menu."""
+"""The match screen, for a match at this screen and a LAN match alike: the board, and a panel
+with whose turn it is, what to do now, the counts, the dice or hands, the moves so far and
+the buttons (undo, draw, resignation, sound, the pause menu).
+
+Whoever drives the match is a :class:`~game.client.control.MatchControl`; the screen shows
+its actions one at a time — each animated, each action of a seat that nobody here plays
+held on screen long enough to follow — and keeps the last turn highlighted until the next.
+"""
 
 from __future__ import annotations
-
-import logging
-from concurrent.futures import Future
 
 import pygame
 
 from game.client import theme
+from game.client.control import LocalControl, MatchControl
 from game.client.scene import Scene
+from game.client.turns import actor, last_turn, step_at
 from game.client.views import view_for
+from game.client.views.base import Step
 from game.client.widgets import Target, button
 from game.i18n import _
 from game.names import action_text, seat_names, variant_title
-from game.rules import AGREED_DRAW, IllegalActionError, State, resign_action
+from game.rules import State
 from game.session.match import Match
-from game.session.seats import Seat
+from game.session.seats import SeatKind
 
-log = logging.getLogger(__name__)
-
-LOT_PAUSE = 0.8  # seconds before a lot is drawn, so players see it happen
 RESULTS_PAUSE = 0.9
-DRAW_BY_AGREEMENT = (
-    "dama:classic",
-    "dama:mangia",
-    "mulino:classic",
-    "mulino:misto",
-    "mulino:ceylonese",
-)
+"""Seconds the final position stays before the results."""
+PACE = 0.9
+"""Seconds an action of a seat nobody here plays stays on screen before the next one (at
+animation speed 1×; the animation itself comes first)."""
+ROLL_PACE = 0.6
+"""The same for a throw of the dice, after they have settled."""
+HISTORY_LINES = 8
+PORTRAIT = 4 / 3
+"""Below this aspect ratio the panel goes under the board."""
+TEXT_ROOM = 9
+"""Units of the panel kept at the top for the title, the status and the prompt."""
+COUNT_LINE = 1.15
+"""Units per line of counts."""
 
 
 class PlayScene(Scene):
-    def __init__(self, app, match: Match) -> None:
+    def __init__(self, app, source: Match | MatchControl) -> None:
         super().__init__(app)
-        self.match = match
-        self.view = view_for(match.variant.name, self)
+        self.control = source if isinstance(source, MatchControl) else LocalControl(app, source)
+        self.match = self.control.match
+        self.shown = len(self.match.record.actions)
+        """How many actions of the match the screen shows (it may be behind the control)."""
+        self.view = view_for(self.match.variant.name, self)
         self.draw_offer: int | None = None  # the seat that offered a draw
         self.confirming_resign = False
-        self.last_die = 0
-        self.highlight_cells = 0
         self.banner = ""
-        self._wait = 0.0
+        self._hold = 0.0
+        self._end_wait = 0.0
         self._was_animating = False
-        self.thinking: Future | None = None
-        self._thinking_for = ""
-        if self._autosave not in match.on_change:
-            match.on_change.append(self._autosave)
+        self.history: list[tuple[int, str]] = []
 
-    def _autosave(self, match: Match) -> None:
-        try:
-            self.app.saves.save(match)
-        except OSError as error:  # a full disk must not end the game
-            self.banner = _("The game could not be saved: {error}").format(error=error)
+    # -- what is shown --------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The position on screen (the match may already be further on)."""
+        return self.match.state_at(self.shown)
+
+    def _step(self, index: int) -> Step:
+        return step_at(self.match, index)
+
+    @staticmethod
+    def actor(state: State) -> int | None:
+        """The seat whose decision or throw ``state`` waits for (None: a lot, or the end)."""
+        return actor(state)
+
+    def _last_turn(self) -> tuple[Step, ...]:
+        return last_turn(self.match, self.shown)
+
+    @property
+    def last_die(self) -> int:
+        """The last face a Numeri die showed (for the tray after the move is made)."""
+        for step in reversed(self.view.last_turn):
+            if step.before.is_chance():
+                return step.action
+        return 0
+
+    @property
+    def highlight_cells(self) -> int:
+        return 0
 
     # -- layout ---------------------------------------------------------------------------
 
     def layout(self, size: tuple[int, int]) -> None:
+        """Beside the board in a wide window; under it, in two columns, in a narrow one
+        (the text keeps the size it has in a wide window of the same width)."""
         width, height = size
-        self.u = u = theme.unit(size)
-        panel_width = max(width * 3 // 10, 16 * u)
-        self.panel = pygame.Rect(width - panel_width, 0, panel_width, height)
-        board = pygame.Rect(u, u, width - panel_width - 2 * u, height - 2 * u)
-        tray = pygame.Rect(self.panel.x + u, 7 * u, panel_width - 2 * u, 8 * u)
-        self.view.layout(board, tray)
+        self.portrait = width / height < PORTRAIT - 0.01
+        if self.portrait:
+            self.u = u = max(theme.unit(size), round(min(width / 36, height / 64)))
+            panel_height = max(height * 2 // 5, 27 * u)
+            self.panel = pygame.Rect(0, height - panel_height, width, panel_height)
+            board = pygame.Rect(u, u // 2, width - 2 * u, height - panel_height - u)
+            column = (width - 3 * u) // 2
+            top, bottom = self.panel.y + u // 2, self.panel.bottom - 4 * u
+            self.column_a = pygame.Rect(u, top, column, bottom - top)
+            self.column_b = pygame.Rect(2 * u + column, top, column, bottom - top)
+            self.tray = pygame.Rect(self.column_b.x, top, column, 6 * u)
+        else:
+            self.u = u = theme.unit(size)
+            panel_width = max(width * 3 // 10, 16 * u)
+            self.panel = pygame.Rect(width - panel_width, 0, panel_width, height)
+            board = pygame.Rect(u, u, width - panel_width - 2 * u, height - 2 * u)
+            inner = pygame.Rect(self.panel.x + u, u, panel_width - 2 * u, height - 2 * u)
+            self.column_a = self.column_b = inner
+            self.tray = pygame.Rect(inner.x, inner.y + TEXT_ROOM * u, inner.width, 6 * u)
+        self.view.layout(board, self.tray)
+        self.view.show_last_turn(self._last_turn())
         self.rebuild()
 
     def rebuild(self) -> None:
         """Targets for the decision at hand: the board's, then the panel's buttons."""
-        u, panel = self.u, self.panel
-        row_height, gap = 3 * u, u // 2
-        x, width = panel.x + u, panel.width - 2 * u
-        buttons: list[Target] = []
-        y = 16 * u
-        for control in self.view.controls():
+        u = self.u
+        row, gap = 3 * u, u // 2
+        column = self.column_b
+        x, width = column.x, column.width
+        y = self.tray.bottom + gap
+        if not self.portrait:  # the counts come between the tray and the controls
+            y += len(self.view.counts()) * round(COUNT_LINE * u) + gap
+        buttons: list[Target] = [self._mute_button()]
+        for control in [*self.view.controls(), *self.control.controls()]:
             buttons.append(
-                button(
-                    pygame.Rect(x, y, width, row_height),
-                    control.label,
-                    control.action,
-                    self.palette,
-                    control.enabled,
-                    control.name,
-                )
-            )
-            y += row_height + gap
+                button(pygame.Rect(x, y, width, row), control.label, control.action,
+                       self.palette, control.enabled, control.name)
+            )  # fmt: skip
+            y += row + gap
         self.history_top = y + gap
-        half = (width - gap) // 2
-        bottom = panel.bottom - u - row_height
-        if self.confirming_resign:
-            buttons += [
-                button(
-                    pygame.Rect(x, bottom - row_height - gap, width, row_height),
-                    lambda: _("Really resign?"),
-                    lambda: None,
-                    self.palette,
-                    lambda: False,
-                ),
-                button(
-                    pygame.Rect(x, bottom, half, row_height),
-                    lambda: _("Resign"),
-                    self._resign,
-                    self.palette,
-                    name="confirm resign",
-                ),
-                button(
-                    pygame.Rect(x + half + gap, bottom, half, row_height),
-                    lambda: _("Cancel"),
-                    self._cancel_resign,
-                    self.palette,
-                    name="cancel resign",
-                ),
-            ]
-        elif self.draw_offer is not None:
-            buttons += [
-                button(
-                    pygame.Rect(x, bottom, half, row_height),
-                    lambda: _("Accept draw"),
-                    self._accept_draw,
-                    self.palette,
-                    name="accept draw",
-                ),
-                button(
-                    pygame.Rect(x + half + gap, bottom, half, row_height),
-                    lambda: _("Decline"),
-                    self._decline_draw,
-                    self.palette,
-                    name="decline draw",
-                ),
-            ]
-        else:
-            # Draws by agreement are for games that have them, between people at the screen.
-            drawable = self.match.variant.name in DRAW_BY_AGREEMENT and all(
-                seat.is_human for seat in self.match.seats
-            )
-            upper = bottom - row_height - gap
-            undo_width = half if drawable else width
-            palette = self.palette
-            buttons.append(
-                button(
-                    pygame.Rect(x, upper, undo_width, row_height),
-                    lambda: _("Undo"),
-                    self.undo,
-                    palette,
-                    self._can_undo,
-                    "undo",
-                )
-            )
-            if drawable:
-                buttons.append(
-                    button(
-                        pygame.Rect(x + half + gap, upper, half, row_height),
-                        lambda: _("Offer draw"),
-                        self._offer_draw,
-                        palette,
-                        self._can_offer_draw,
-                        "offer draw",
-                    )
-                )
-            buttons.append(
-                button(
-                    pygame.Rect(x, bottom, half, row_height),
-                    lambda: _("Resign"),
-                    self._ask_resign,
-                    palette,
-                    self._can_resign,
-                    "resign",
-                )
-            )
-            buttons.append(
-                button(
-                    pygame.Rect(x + half + gap, bottom, half, row_height),
-                    lambda: _("Menu"),
-                    self.open_menu,
-                    palette,
-                    name="menu",
-                )
-            )
+        buttons += self._match_buttons()
         self.set_targets(self.view.targets() + buttons)
         self.history = self._history_lines()
 
-    def _history_lines(self, shown: int = 8) -> list[tuple[int, str]]:
+    def _match_buttons(self) -> list[Target]:
+        """Undo, draw, resignation and the menu: two rows at the bottom of the panel beside
+        the board, one row across the bottom under it."""
+        u, palette = self.u, self.palette
+        row, gap = 3 * u, u // 2
+        if self.confirming_resign:
+            entries = [
+                (lambda: _("Really resign?"), lambda: None, lambda: False, ""),
+                (lambda: _("Resign"), self._resign, lambda: True, "confirm resign"),
+                (lambda: _("Cancel"), self._cancel_resign, lambda: True, "cancel resign"),
+            ]
+        elif self.draw_offer is not None:
+            entries = [
+                (lambda: _("Accept draw"), self._accept_draw, lambda: True, "accept draw"),
+                (lambda: _("Decline"), self._decline_draw, lambda: True, "decline draw"),
+            ]
+        else:
+            entries = []
+            if self.control.offers_undo:
+                entries.append((lambda: _("Undo"), self.undo, self._can_undo, "undo"))
+            if self.control.draws_by_agreement():
+                entries.append((lambda: _("Offer draw"), self._offer_draw,
+                                self._can_offer_draw, "offer draw"))  # fmt: skip
+            entries += [
+                (lambda: _("Resign"), self._ask_resign, self._can_resign, "resign"),
+                (lambda: _("Menu"), self.open_menu, lambda: True, "menu"),
+            ]
+        if self.portrait:
+            left, width = u, self.panel.width - 2 * u
+            cell = (width - (len(entries) - 1) * gap) // len(entries)
+            y = self.panel.bottom - row - u // 2
+            rects = [pygame.Rect(left + k * (cell + gap), y, cell, row)
+                     for k in range(len(entries))]  # fmt: skip
+            self.history_bottom = self.column_a.bottom
+        else:
+            column = self.column_b
+            half = (column.width - gap) // 2
+            bottom = column.bottom - row
+            upper = bottom - row - gap
+            # The last two side by side at the bottom; the others above (one alone: wide).
+            rects = [pygame.Rect(column.x, upper, column.width, row)] if len(entries) == 3 else []
+            if len(entries) == 4:
+                rects = [pygame.Rect(column.x + k * (half + gap), upper, half, row) for k in (0, 1)]
+            rects += [pygame.Rect(column.x + k * (half + gap), bottom, half, row) for k in (0, 1)]
+            self.history_bottom = (upper if len(entries) > 2 else bottom) - gap
+        return [
+            button(rect, label, action, palette, enabled, name)
+            for rect, (label, action, enabled, name) in zip(rects, entries, strict=True)
+        ]
+
+    def _mute_button(self) -> Target:
+        u = self.u
+        size = round(2.9 * u)
+        rect = pygame.Rect(0, 0, size, size)
+        rect.topright = (self.column_a.right, self.column_a.y)
+        palette = self.palette
+
+        def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+            pygame.draw.rect(surface, palette.button, rect, border_radius=size // 5)
+            if focused:
+                pygame.draw.rect(surface, palette.focus, rect, max(2, size // 14),
+                                 border_radius=size // 5)  # fmt: skip
+            _draw_speaker(surface, rect, palette.button_text, self.app.settings.muted)
+
+        return Target(rect, self.app.toggle_mute, draw=draw, name="mute")
+
+    def _history_lines(self) -> list[tuple[int, str]]:
         """The last actions as the panel lists them (made on each change, not each frame)."""
-        states, actions = self.match.states, self.match.record.actions
         lines = []
-        for index in range(max(0, len(actions) - shown), len(actions)):
-            before = states[index]
-            action = before.parse_action(actions[index])
-            seat = before.to_move if before.to_move >= 0 else getattr(before, "side", -1)
-            lines.append((seat, f"{index + 1}. {action_text(before, action)}"))
+        for index in range(max(0, self.shown - HISTORY_LINES), self.shown):
+            step = self._step(index)
+            seat = self.actor(step.before)
+            if seat is None and step.before.is_chance():  # a lot: the seat it chose
+                seat = step.action
+            lines.append((-1 if seat is None else seat,
+                          f"{index + 1}. {action_text(step.before, step.action)}"))  # fmt: skip
         return lines
 
     # -- what the buttons do --------------------------------------------------------------
 
     @property
-    def state(self) -> State:
-        return self.match.state
+    def caught_up(self) -> bool:
+        return self.shown == len(self.match.record.actions)
 
     @property
     def locked(self) -> bool:
-        """No input while something moves, a lot is drawn or the computer is to act."""
-        return self.view.animating or self._wait > 0 or self._computer_acts()
-
-    def _owner(self) -> Seat | None:
-        """The seat whose decision or roll it is (None at a lot or the end)."""
-        state = self.state
-        if state.to_move >= 0:
-            return self.match.seats[state.to_move]
-        if state.is_chance() and self.view.rolls_dice(state):
-            return self.match.seats[getattr(state, "side", 0)]
-        return None
-
-    def _computer_acts(self) -> bool:
-        owner = self._owner()
-        return owner is not None and not owner.is_human
-
-    def _stop_thinking(self) -> None:
-        if self.thinking is not None:
-            self.app.thinker.cancel()
-            self.thinking = None
-
-    def discard(self) -> None:
-        self._stop_thinking()
-
-    def _running(self) -> bool:
-        return not self.state.is_terminal() and not self.locked
+        """No input while something moves, the screen catches up, or nobody here acts."""
+        if self.view.animating or self._hold > 0 or not self.caught_up:
+            return True
+        if self.control.pending:
+            return True
+        seat = self.actor(self.state)
+        return seat is None or not self.control.here(seat)
 
     def submit(self, action: int) -> None:
-        before = self.state
-        try:
-            after = self.match.play(action)
-        except IllegalActionError:
+        if self.locked or not self.control.decide(action):
             self.gentle_cue()
             return
-        if action >= 0:  # a resignation or an agreed draw moves nothing on the board
-            self.view.played(before, action, after)
         self.draw_offer = None
-        self._after_change()
+        self._catch_up()
 
     def can_roll(self) -> bool:
-        return not self.locked and self.state.is_chance() and self.view.rolls_dice(self.state)
+        return not self.locked and self.control.can_roll(self.state)
 
     def roll(self) -> None:
         if not self.can_roll():
             self.gentle_cue()
             return
-        before = self.state
-        outcome = self.match.roll()
-        if self.match.variant.game == "numeri":
-            self.last_die = outcome
-        self.view.played(before, outcome, self.state)
-        self._after_change()
-
-    def _draw_lot(self) -> None:
-        before = self.state
-        outcome = self.match.roll()
-        self.view.played(before, outcome, self.state)
-        names = seat_names(self.state)
-        if self.match.variant.name == "dama:lupo":
-            self.banner = _("{name} plays the wolf").format(
-                name=_("Player {n}").format(n=outcome + 1)
-            )
-        else:
-            self.banner = _("{name} begins").format(name=names[outcome])
-        self._after_change()
+        self.control.roll()
+        self._catch_up()
 
     def undo(self) -> None:
-        self._stop_thinking()
-        if self.match.undo():
-            self.view.clear_selection()
-            self._after_change()
-        else:
+        if self.view.animating or not self.control.undo():
             self.gentle_cue()
+            return
+        self.view.clear_selection()
+        self._resync()
 
     def _can_undo(self) -> bool:
-        busy = self.view.animating or self._wait > 0
-        return not busy and self.match.undo_point() is not None
+        return not self.view.animating and self._hold <= 0 and self.control.can_undo()
+
+    def _running(self) -> bool:
+        return not self.state.is_terminal() and not self.locked
 
     def _can_offer_draw(self) -> bool:
         return self._running() and self.state.to_move >= 0
@@ -286,7 +269,8 @@ class PlayScene(Scene):
 
     def _accept_draw(self) -> None:
         self.draw_offer = None
-        self.submit(AGREED_DRAW)
+        self.control.accept_draw()
+        self._catch_up()
 
     def _decline_draw(self) -> None:
         self.draw_offer = None
@@ -302,103 +286,108 @@ class PlayScene(Scene):
 
     def _resign(self) -> None:
         """The person at the screen resigns: the seat to act if it is theirs, else the first
-        seat a person holds."""
+        seat a person here holds."""
         self.confirming_resign = False
-        self._stop_thinking()
-        owner = self._owner()
-        seats = self.match.seats
-        if owner is not None and owner.is_human:
-            seat = seats.index(owner) if self.state.to_move < 0 else self.state.to_move
-        else:
-            seat = next(i for i, s in enumerate(seats) if s.is_human)
-        self.submit(resign_action(seat))
+        seat = self.actor(self.state)
+        if seat is None or not self.control.here(seat):
+            seat = next(i for i in range(len(self.match.seats)) if self.control.here(i))
+        self.control.resign(seat)
+        self._catch_up()
 
     def _can_resign(self) -> bool:
-        playing = not self.state.is_terminal() and not self.view.animating
-        return playing and any(s.is_human for s in self.match.seats)
+        return not self.view.animating and self.control.can_resign()
 
     def open_menu(self) -> None:
-        from game.client.scenes.menus import PauseScene
-
-        self.app.push(PauseScene(self.app, self))
+        self.app.push(self.control.pause_menu(self.app, self))
 
     def back(self) -> None:
         self.open_menu()
 
-    def _after_change(self) -> None:
-        self.rebuild()
+    def discard(self) -> None:
+        self.control.discard()
+
+    def _stop_thinking(self) -> None:
+        """Before leaving the screen: the computer's work under way is not needed."""
+        self.control.discard()
 
     # -- time -----------------------------------------------------------------------------
 
+    @property
+    def speed(self) -> float:
+        return self.app.settings.animation_speed
+
     def update(self, dt: float) -> None:
         super().update(dt)
-        self.view.update(dt * self.app.settings.animation_speed)
+        self.view.update(dt * self.speed)
         if self.view.animating:
             self._was_animating = True
             return
         if self._was_animating:  # what can be done next may have changed
             self._was_animating = False
             self.rebuild()
-        state = self.state
-        if state.is_terminal():
-            self._wait += dt
-            if self._wait >= RESULTS_PAUSE:
-                from game.client.scenes.results import ResultsScene
-
-                self._wait = 0.0
-                self.app.replace(ResultsScene(self.app, self.match))
-            return
-        if state.is_chance() and not self.view.rolls_dice(state):
-            self._wait += dt
-            if self._wait >= LOT_PAUSE:
-                self._wait = 0.0
-                self._draw_lot()
-            return
-        if self._wait:
-            self._wait = 0.0
+        if self._hold > 0:
+            self._hold -= dt * self.speed
+            if self._hold <= 0:
+                self.rebuild()
+        if len(self.match.record.actions) < self.shown:  # undone elsewhere (or by the control)
+            self._resync()
+        ready = self.caught_up and self._hold <= 0
+        if self.control.update(dt, ready):
             self.rebuild()
-        if self._computer_acts():
-            self._computer_turn()
+        if self._hold <= 0 and not self.caught_up:
+            self._show_next()
+            return
+        if ready and self.state.is_terminal():
+            self._end_wait += dt
+            if self._end_wait >= RESULTS_PAUSE:
+                self._end_wait = 0.0
+                self.app.replace(self.control.finished(self.app))
 
-    def _computer_turn(self) -> None:
-        """Roll for a computer seat, or ask the thinker and play its answer when it comes."""
-        state = self.state
-        if state.is_chance():
-            before = state
-            outcome = self.match.roll()
-            if self.match.variant.game == "numeri":
-                self.last_die = outcome
-            self.view.played(before, outcome, self.state)
-            self._after_change()
-            return
-        if self.thinking is None:
-            seat = self.match.seats[state.to_move]
-            seed = self.match.seed + len(self.match.record.actions)
-            seconds = self.app.settings.thinking_seconds
-            self.thinking = self.app.thinker.think(
-                state, seat.level or "medium", seed, max_seconds=seconds, scale=seconds
-            )
-            self._thinking_for = state.digest()
-            return
-        if not self.thinking.done():
-            return
-        future, self.thinking = self.thinking, None
-        try:
-            action = future.result()
-        except Exception as error:  # a crashed worker must not stop the match
-            log.error("the computer player failed (%s): playing its first legal move", error)
-            action = state.legal_actions()[0]
-        if action is not None and state.digest() == self._thinking_for:
-            self.submit(action)
+    def _catch_up(self) -> None:
+        """Show an action a person here just made at once (their own taps need no pause)."""
+        if not self.caught_up:
+            self._show_next()
+        else:
+            self.rebuild()
+
+    def _show_next(self) -> None:
+        """Animate the next action of the match; hold it on screen if nobody here made it."""
+        step = self._step(self.shown)
+        self.shown += 1
+        if step.action >= 0:
+            self.view.played(step.before, step.action, step.after)
+        seat = self.actor(step.before)
+        if seat is None and step.before.is_chance():
+            self.banner = action_text(step.before, step.action)
+            self._hold = PACE
+        elif seat is not None and not self.control.here(seat) and self.caught_up:
+            self._hold = ROLL_PACE if step.before.is_chance() else PACE
+        elif step.before.is_chance():
+            self.banner = ""
+        self.view.show_last_turn(self._last_turn())
+        self.rebuild()
+
+    def _resync(self) -> None:
+        """After an undo: show the match as it now stands, without animation."""
+        self.shown = len(self.match.record.actions)
+        self._hold = 0.0
+        self.view.show_last_turn(self._last_turn())
+        self.rebuild()
+
+    @property
+    def thinking(self) -> bool:
+        """True while the computer works out a move for this match."""
+        seat = self.state.to_move
+        return seat >= 0 and self.control.thinking(seat)
 
     @property
     def animating(self) -> bool:
-        waiting = (
-            self.state.is_terminal()
-            or (self.state.is_chance() and not self.view.rolls_dice(self.state))
-            or self._computer_acts()
-        )
-        return super().animating or self.view.animating or waiting
+        """True unless the screen waits for a person here (so the app may sleep)."""
+        if super().animating or self.view.animating or self.control.live:
+            return True
+        seat = self.actor(self.state)
+        person_to_act = seat is not None and self.control.here(seat) and self.caught_up
+        return self._hold > 0 or self.state.is_terminal() or not person_to_act
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -407,44 +396,138 @@ class PlayScene(Scene):
         names = seat_names(state)
         if state.is_terminal():
             return _("Game over")
-        if state.is_chance():
-            if self.view.rolls_dice(state):
-                side = getattr(state, "side", 0)
-                return _("{name}: roll the dice").format(name=names[side])
-            return _("Drawing lots…")
+        special = self.control.status()
+        if special and self.caught_up:
+            return special
         if self.draw_offer is not None:
             other = names[1 - self.draw_offer] if len(names) == 2 else ""
             return _("{name}: accept the draw?").format(name=other)
-        if self._computer_acts():
-            return _("{name} is thinking…").format(name=names[state.to_move])
-        return _("{name} to play").format(name=names[state.to_move])
+        seat = self.actor(state)
+        if seat is None:
+            return _("Drawing lots…")
+        name = names[seat]
+        if self.control.here(seat):
+            if self.control.people_here() == 1:
+                return _("Your turn ({name})").format(name=name)
+            return _("{name} to play").format(name=name)
+        if self.control.thinking(seat):
+            return _("{name} is thinking…").format(name=name)
+        if self.match.seats[seat].kind is SeatKind.COMPUTER:
+            return _("{name} is playing…").format(name=name)
+        return _("{name} to play").format(name=name)
+
+    def prompt(self) -> str:
+        """What the person to act must do now (empty when nobody here acts)."""
+        if self.locked and not self.view.animating:
+            return ""
+        seat = self.actor(self.state)
+        if seat is None or not self.control.here(seat) or self.draw_offer is not None:
+            return ""
+        return self.view.prompt()
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.fill(self.palette.background)
-        pygame.draw.rect(surface, self.palette.panel, self.panel)
+        palette = self.palette
+        surface.fill(palette.background)
+        pygame.draw.rect(surface, palette.panel, self.panel)
         self.view.draw(surface)
-        u, x = self.u, self.panel.x + self.u
-        title = theme.text(variant_title(self.match.variant.name), 2 * u, self.palette.accent, True)
-        surface.blit(title, (x, u))
-        status = theme.text(self.status(), round(1.3 * u), self.palette.text, True)
-        surface.blit(status, (x, 4 * u))
-        if self.state.to_move >= 0 and self.match.variant.game == "numeri":
-            colour = self.palette.seats[self.state.to_move]
-            pygame.draw.circle(surface, colour, (self.panel.right - 2 * u, 4 * u + u // 2), u // 2)
-        if self.banner:
-            banner = theme.text(self.banner, u, self.palette.muted)
-            surface.blit(banner, (x, 5 * u + u // 2))
-        self._draw_history(surface)
+        u, column = self.u, self.column_a
+        x, y = column.x, column.y
+        title = theme.text(variant_title(self.match.variant.name), round(1.8 * u), palette.accent,
+                           True)  # fmt: skip
+        surface.blit(title, (x, y))
+        y += round(3.2 * u)
+        seat = self.actor(self.state)
+        if seat is not None and not self.state.is_terminal():
+            pygame.draw.circle(surface, self.view.seat_colour(seat),
+                               (x + u // 2, y + round(0.6 * u)), round(0.45 * u))  # fmt: skip
+            pygame.draw.circle(surface, palette.text, (x + u // 2, y + round(0.6 * u)),
+                               round(0.45 * u), 1)  # fmt: skip
+        y = self._draw_wrapped(surface, self.status(), round(1.2 * u), palette.text, True,
+                               x + round(1.4 * u), y, lines=2)  # fmt: skip
+        prompt = self.prompt() or self.banner
+        colour = palette.accent if self.prompt() else palette.muted
+        self._draw_wrapped(surface, prompt, u, colour, True, x, y, lines=2)
+        y = self.tray.bottom + u // 2 if not self.portrait else column.y + TEXT_ROOM * u
+        for seat, line in self.view.counts():
+            if seat >= 0:
+                pygame.draw.circle(surface, self.view.seat_colour(seat),
+                                   (x + u // 3, y + round(0.5 * u)), u // 3)  # fmt: skip
+            surface.blit(theme.text(line, round(0.85 * u), palette.text), (x + u, y))
+            y += round(COUNT_LINE * u)
+        self._draw_history(surface, y + u // 2 if self.portrait else None)
+        self._draw_notices(surface)
         self.draw_targets(surface)
 
-    def _draw_history(self, surface: pygame.Surface) -> None:
+    def _draw_wrapped(self, surface: pygame.Surface, text: str, size: int, colour, bold: bool,
+                      x: int, y: int, lines: int) -> int:  # fmt: skip
+        """Draw ``text`` in at most ``lines`` lines to the right edge of the first column;
+        returns the y below the room kept for it (so what follows does not jump)."""
+        font = theme.font(size, bold)
+        width = self.column_a.right - x
+        for line in wrap(text, font, max(width, 4 * self.u))[:lines]:
+            surface.blit(theme.text(line, size, colour, bold), (x, y))
+            y += round(size * 1.25)
+        return y
+
+    def _draw_history(self, surface: pygame.Surface, top: int | None) -> None:
         u = self.u
-        y = max(self.history_top, self.panel.bottom - 9 * u - len(self.history) * round(1.1 * u))
-        for seat, text in self.history:
+        line_height = round(1.05 * u)
+        if top is None:  # beside the board: above the bottom buttons, below the controls
+            top, bottom = self.history_top, self.history_bottom
+        else:  # under the board: the rest of the first column
+            bottom = self.column_a.bottom
+        room = max(0, (bottom - top) // line_height)
+        lines = self.history[-room:] if room else []
+        y = bottom - len(lines) * line_height
+        for seat, text in lines:
+            if seat >= 0:
+                pygame.draw.circle(surface, self.view.seat_colour(seat),
+                                   (self.column_a.x + u // 3, y + u // 2), u // 4)  # fmt: skip
             label = theme.text(text, round(0.8 * u), self.palette.muted)
-            if 0 <= seat < len(self.palette.seats) and self.match.variant.game == "numeri":
-                pygame.draw.circle(
-                    surface, self.palette.seats[seat], (self.panel.x + u // 2, y + u // 2), u // 4
-                )
-            surface.blit(label, (self.panel.x + u, y))
-            y += round(1.1 * u)
+            surface.blit(label, (self.column_a.x + u, y))
+            y += line_height
+
+    def _draw_notices(self, surface: pygame.Surface) -> None:
+        notices = self.control.notices()
+        if notices:
+            u = self.u
+            line = theme.text(notices[-1], round(0.8 * u), self.palette.warning)
+            surface.blit(line, (u, surface.get_height() - round(1.4 * u)))
+
+
+def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """``text`` in lines no wider than ``width`` (a word longer than that gets its own)."""
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}".strip()
+        if font.size(candidate)[0] <= width or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    return [*lines, line] if line else lines
+
+
+def _draw_speaker(surface: pygame.Surface, rect: pygame.Rect, colour, muted: bool) -> None:
+    """A loudspeaker, with sound waves or crossed out."""
+    w, h = rect.width, rect.height
+    x, y = rect.x, rect.y
+    body = [
+        (x + 0.22 * w, y + 0.4 * h),
+        (x + 0.36 * w, y + 0.4 * h),
+        (x + 0.55 * w, y + 0.22 * h),
+        (x + 0.55 * w, y + 0.78 * h),
+        (x + 0.36 * w, y + 0.6 * h),
+        (x + 0.22 * w, y + 0.6 * h),
+    ]
+    pygame.draw.polygon(surface, colour, body)
+    line = max(2, w // 14)
+    if muted:
+        for (ax, ay), (bx, by) in (((0.64, 0.36), (0.84, 0.64)), ((0.84, 0.36), (0.64, 0.64))):
+            pygame.draw.line(surface, colour, (x + ax * w, y + ay * h), (x + bx * w, y + by * h),
+                             line)  # fmt: skip
+        return
+    for radius in (0.16, 0.28):
+        arc = pygame.Rect(0, 0, 2 * radius * w, 2 * radius * h)
+        arc.center = (round(x + 0.5 * w), rect.centery)
+        pygame.draw.arc(surface, colour, arc, -0.9, 0.9, line)

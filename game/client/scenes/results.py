@@ -31,27 +31,61 @@ class ResultsScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
         width, height = size
-        side = min(height - 12 * u, width // 2)
+        self.portrait = width < height
+        if self.portrait:
+            side = min(width - 4 * u, height - 30 * u)
+            self.picture_at = ((width - side) // 2, 12 * u)
+            buttons_at = (2 * u, 13 * u + side)
+        else:
+            side = min(height - 12 * u, width // 2)
+            self.picture_at = (2 * u, 10 * u)
+            buttons_at = (width - 16 * u, height - 12 * u)
         final = getattr(self.match.state, "before", self.match.state)
         chain = final.winning_chain() if isinstance(final, AusgeblocktState) else 0
         self.picture = draw_position(self.app, final, (side, side), chain)
-        row = pygame.Rect(0, 0, 14 * u, 3 * u)
-        self.targets = [
-            button(
-                row.move(width - 16 * u, height - 8 * u),
-                lambda: _("Rematch"),
-                self.rematch,
-                self.palette,
-                name="rematch",
-            ),
-            button(
-                row.move(width - 16 * u, height - 4 * u),
-                lambda: _("Title screen"),
-                self.to_title,
-                self.palette,
-                name="title",
-            ),
+        row = pygame.Rect(*buttons_at, 14 * u, 3 * u)
+        step = (15 * u, 0) if self.portrait else (0, 4 * u)
+        entries = [
+            (lambda: _("Rematch"), self.rematch, "rematch"),
+            (lambda: _("Review the game"), self.review, "review"),
+            (lambda: _("Title screen"), self.to_title, "title"),
         ]
+        if self.portrait:
+            row.width = (width - 4 * u - 2 * u) // 3
+            step = (row.width + u, 0)
+        self.targets = [
+            button(row.move(k * step[0], k * step[1]), label, action, self.palette, name=name)
+            for k, (label, action, name) in enumerate(entries)
+        ]
+
+    def headline(self) -> str:
+        """The result as the people at this screen read it: "You won" when one person
+        here played, else who won."""
+        names = seat_names(self.match.state)
+        here = [i for i, seat in enumerate(self.match.seats) if seat.is_human]
+        winners = self.result.winners()
+        if len(here) != 1:
+            return result_headline(self.result, names)
+        (mine,) = here
+        if not winners or len(winners) == len(self.match.seats):
+            return _("Draw")
+        if mine not in winners:
+            return _("You lost")
+        return _("You won") if len(winners) == 1 else _("You share the win")
+
+    def detail(self) -> str:
+        """Who played what, when the headline speaks of "you"; the reason the game ended."""
+        reason = reason_text(self.result.reason)
+        here = [i for i, seat in enumerate(self.match.seats) if seat.is_human]
+        if len(here) == 1 and self.result.winners():
+            names = seat_names(self.match.state)
+            return f"{result_headline(self.result, names)} — {reason}"
+        return reason
+
+    def review(self) -> None:
+        from game.client.scenes.replay import ReplayScene
+
+        self.app.push(ReplayScene.of_match(self.app, self.match))
 
     def rematch(self) -> None:
         from game.client.scenes.menus import TitleScene
@@ -74,17 +108,21 @@ class ResultsScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)
         u = self.u
-        names = seat_names(self.match.state)
         title = theme.text(variant_title(self.match.variant.name), 2 * u, self.palette.muted)
         surface.blit(title, (2 * u, u))
-        headline = theme.text(result_headline(self.result, names), 3 * u, self.palette.accent, True)
+        headline = theme.text(self.headline(), 3 * u, self.palette.accent, True)
         surface.blit(headline, (2 * u, 4 * u))
-        reason = theme.text(reason_text(self.result.reason), round(1.2 * u), self.palette.text)
+        reason = theme.text(self.detail(), round(1.2 * u), self.palette.text)
         surface.blit(reason, (2 * u, 8 * u))
-        surface.blit(self.picture, (2 * u, 10 * u))
+        surface.blit(self.picture, self.picture_at)
         final = getattr(self.match.state, "before", self.match.state)
         if isinstance(final, NumeriState):
-            self._draw_scores(surface, final, names, 4 * u + self.picture.get_width(), 10 * u)
+            names = seat_names(self.match.state)
+            if self.portrait:
+                x, y = 2 * u, self.picture_at[1] + self.picture.get_height() + 5 * u
+            else:
+                x, y = 4 * u + self.picture.get_width(), 10 * u
+            self._draw_scores(surface, final, names, x, y)
         self.draw_targets(surface)
 
     def _draw_scores(
