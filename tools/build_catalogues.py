@@ -29,8 +29,13 @@ def compiled(po_path: Path) -> bytes:
 
 
 def messages(mo_data: bytes) -> dict:
-    """What a compiled catalogue says (not its bytes, which vary between Babel versions)."""
-    return {m.id: m.string for m in read_mo(io.BytesIO(mo_data)) if m.id}
+    """What a compiled catalogue says (not its bytes, which vary between Babel versions); a
+    plural message's forms as tuples."""
+    return {_forms(m.id): _forms(m.string) for m in read_mo(io.BytesIO(mo_data)) if m.id}
+
+
+def _forms(text: str | list[str] | tuple[str, ...]) -> str | tuple[str, ...]:
+    return text if isinstance(text, str) else tuple(text)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pygame
 
 from game.client.views import view_for
+from game.client.views.base import Step
 from game.rules import State, new_game
 
 
@@ -32,10 +33,16 @@ class Preview:
 
 
 def draw_position(
-    app, state: State, size: tuple[int, int], highlight_cells: int = 0
+    app,
+    state: State,
+    size: tuple[int, int],
+    highlight_cells: int = 0,
+    last_turn: tuple[Step, ...] = (),
 ) -> pygame.Surface:
-    """A picture of ``state``, its tray (dice, hands) along the bottom, at ``size``."""
+    """A picture of ``state``, its tray (dice, hands) along the bottom, at ``size``, with
+    ``last_turn`` (the turn that led to it) highlighted."""
     view = view_for(state.variant.name, Preview(app, state, highlight_cells))
+    view.show_last_turn(last_turn)
     surface = pygame.Surface(size)
     surface.fill(app.palette.background)
     width, height = size

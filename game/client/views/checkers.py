@@ -2,7 +2,9 @@
 
 A move is made by tapping the piece, then its landing squares in turn; for a capture the
 final square alone is enough when no other capture of that piece ends there.  Pieces glide
-along their path, hop over what they capture, and the captured pieces fade away.
+along their path, hop over what they capture, and the captured pieces fade away.  The pieces
+that can move are ringed (around the piece, so a face stays visible); the last turn's path
+stays tinted, and what it took stays as a ghost, until the next turn.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ import pygame
 from game.client import theme
 from game.client.anim import Tween, along
 from game.client.sprites import sprite
-from game.client.views.base import BoardView
+from game.client.views.base import BoardView, Step
+from game.client.views.marks import ghost, tinted_square
 from game.client.widgets import Target
+from game.i18n import _, ngettext
+from game.names import seat_names
 from game.rules import State
 from game.rules.checkerboard import SQUARES, coords, decode_path, squares_of
 from game.rules.dama import DamaState
@@ -21,23 +26,38 @@ from game.rules.lupo import PLACE, LupoState
 
 LIGHT, DARK = (233, 214, 176), (118, 84, 58)
 FRAME = (70, 44, 28)
+NUMBER = (214, 186, 146)
+SWATCHES = ((236, 232, 220), (62, 62, 70))
+"""The light and the dark pieces' colours for the panel, the dark one light enough to show."""
+PIECE = 0.84
+"""A piece's diameter in squares: the corners, where the numbers are, stay clear."""
 
 
 class CheckersView(BoardView):
     def __init__(self, play) -> None:
         super().__init__(play)
+        self.cell = 1
         self.path: list[int] = []  # squares tapped so far for the move being made
         self.motion: tuple[Tween, list[tuple[float, float]], str, int, list] | None = None
+        self.trails: tuple[tuple[int, ...], ...] = ()
+        """The squares of each move of the last turn, in order (a placement: one square)."""
+        self.jumps: tuple[tuple[int, ...], ...] = ()
+        """The trails that captured: a line runs along them, over what they took."""
+        self.ghosts: tuple[tuple[int, str], ...] = ()
+        """The pieces the last turn captured or huffed: their squares and sprites."""
+        self._background = pygame.Surface((1, 1))
+        self._numbers: list[tuple[pygame.Surface, tuple[int, int]]] = []
 
     # -- geometry -------------------------------------------------------------------------
 
     def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
         side = min(board.width, board.height)
-        self.cell = side // 9
+        self.cell = max(1, side // 9)
         self.rect = pygame.Rect(0, 0, self.cell * 8, self.cell * 8)
         self.rect.center = board.center
         self.tray = tray
         self._background = self._draw_background()
+        self._numbers = self._number_labels()
 
     def square_rect(self, square: int) -> pygame.Rect:
         col, row = coords(square)
@@ -52,7 +72,6 @@ class CheckersView(BoardView):
         border = self.cell // 3
         surface = pygame.Surface((self.rect.width + 2 * border, self.rect.height + 2 * border))
         surface.fill(FRAME)
-        numbers = theme.font(max(8, self.cell // 6))
         for row in range(8):
             for col in range(8):
                 colour = DARK if (row + col) % 2 == 0 else LIGHT
@@ -60,11 +79,26 @@ class CheckersView(BoardView):
                     border + col * self.cell, border + (7 - row) * self.cell, self.cell, self.cell
                 )
                 pygame.draw.rect(surface, colour, cell)
-        for square in range(SQUARES):
-            cell = self.square_rect(square).move(border - self.rect.x, border - self.rect.y)
-            label = numbers.render(str(square + 1), True, (200, 170, 130))
-            surface.blit(label, (cell.x + 3, cell.y + 2))
         return surface
+
+    def _number_labels(self) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+        """Square numbers 1–32, as the move list writes them (``22-18``), for each square's
+        top-left corner, which a piece leaves clear: drawn over everything, outlined, so no
+        piece, ring or tint makes them unreadable."""
+        font = theme.font(max(9, self.cell * 2 // 11), bold=True)
+        inset = max(1, self.cell // 30)
+        labels = []
+        for square in range(SQUARES):
+            text = str(square + 1)
+            face = font.render(text, True, NUMBER)
+            label = pygame.Surface((face.get_width() + 2, face.get_height() + 2), pygame.SRCALPHA)
+            shadow = font.render(text, True, FRAME)
+            for dx, dy in ((0, 1), (1, 0), (2, 1), (1, 2)):
+                label.blit(shadow, (dx, dy))
+            label.blit(face, (1, 1))
+            corner = self.square_rect(square).topleft
+            labels.append((label, (corner[0] + inset - 1, corner[1] - 1)))
+        return labels
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -74,7 +108,8 @@ class CheckersView(BoardView):
             if state.wolf >= 0:
                 pieces[state.wolf] = "wolf"
             return pieces
-        assert isinstance(state, DamaState)
+        if not isinstance(state, DamaState):
+            return {}
         pieces = {}
         for side, colour in enumerate(("white", "black")):
             pieces |= dict.fromkeys(squares_of(state.men[side]), f"man_{colour}")
@@ -86,25 +121,39 @@ class CheckersView(BoardView):
         surface.blit(self._background, (self.rect.x - border, self.rect.y - border))
         state = self.state
         pieces = self._pieces(state)
-        size = round(self.cell * 0.9)
+        size = round(self.cell * PIECE)
+        self._draw_last_turn(surface, size)
         hidden = self.motion[3] if self.motion else None
         for square, name in pieces.items():
             if square != hidden:
-                surface.blit(
-                    sprite(name, size),
-                    sprite(name, size).get_rect(center=self.square_center(square)),
-                )
+                piece = sprite(name, size)
+                surface.blit(piece, piece.get_rect(center=self.square_center(square)))
         self._draw_marks(surface, state)
         if self.motion:
             tween, points, name, _, fading = self.motion
             alpha = round(255 * (1 - tween.t))
             for square, gone in fading:
-                ghost = sprite(gone, size).copy()
-                ghost.set_alpha(alpha)
-                surface.blit(ghost, ghost.get_rect(center=self.square_center(square)))
+                fade = sprite(gone, size).copy()
+                fade.set_alpha(alpha)
+                surface.blit(fade, fade.get_rect(center=self.square_center(square)))
             x, y = along(points, tween.eased(), hop=self.cell * 0.35 if fading else 0)
             piece = sprite(name, size)
             surface.blit(piece, piece.get_rect(center=(round(x), round(y))))
+        surface.blits(self._numbers, doreturn=False)
+
+    def _draw_last_turn(self, surface: pygame.Surface, size: int) -> None:
+        """Every square of the last turn's moves tinted, a line along each capture's jumps,
+        and the ghost of each piece taken."""
+        colour = self.palette.last_move
+        tint = tinted_square(colour, self.cell, max(2, self.cell // 20))
+        for square in self._last_squares():
+            surface.blit(tint, self.square_rect(square))
+        for jump in self.jumps:
+            centres = [self.square_center(s) for s in jump]
+            pygame.draw.lines(surface, colour, False, centres, max(2, self.cell // 16))
+        for square, name in self.ghosts:
+            faint = ghost(name, size)
+            surface.blit(faint, faint.get_rect(center=self.square_center(square)))
 
     def _draw_marks(self, surface: pygame.Surface, state: State) -> None:
         if self.play.locked or state.is_terminal() or state.is_chance():
@@ -112,19 +161,18 @@ class CheckersView(BoardView):
         ring = max(2, self.cell // 14)
         if self.path:
             pygame.draw.rect(surface, self.palette.focus, self.square_rect(self.path[-1]), ring)
+        pieces = self._pieces(state)
+        around = round(self.cell * 0.46)  # just outside a piece: its face stays clear
         for square in self._hints():
-            pygame.draw.circle(
-                surface, self.palette.legal, self.square_center(square), self.cell // 7
-            )
-        if isinstance(state, DamaState) and state.huff:
+            centre = self.square_center(square)
+            if square in pieces:
+                pygame.draw.circle(surface, self.palette.legal, centre, around, ring)
+            else:
+                pygame.draw.circle(surface, self.palette.legal, centre, self.cell // 7)
+        if isinstance(state, DamaState):
             for square in squares_of(state.huff):
-                pygame.draw.circle(
-                    surface,
-                    self.palette.warning,
-                    self.square_center(square),
-                    self.cell * 9 // 20,
-                    ring,
-                )
+                centre = self.square_center(square)
+                pygame.draw.circle(surface, self.palette.warning, centre, around, ring)
 
     def _hints(self) -> set[int]:
         """Where a tap can go next: landing squares of the move begun, else pieces to move."""
@@ -139,6 +187,95 @@ class CheckersView(BoardView):
 
     def _moves(self) -> list[tuple[list[int], int]]:
         return [(decode_path(a)[0], a) for a in self.state.legal_actions() if a >= SQUARES]
+
+    # -- the last turn, the prompt and the counts -----------------------------------------
+
+    def show_last_turn(self, steps: tuple[Step, ...]) -> None:
+        super().show_last_turn(steps)
+        trails: list[tuple[int, ...]] = []
+        jumps: list[tuple[int, ...]] = []
+        ghosts: list[tuple[int, str]] = []
+        for step in steps:
+            before, action = step.before, step.action
+            if not isinstance(before, DamaState | LupoState) or before.is_chance():
+                continue  # the lot for the wolf moves nothing
+            if action not in before.legal_actions():
+                continue  # a resignation or an agreed draw neither
+            if action < SQUARES:
+                if isinstance(before, LupoState):
+                    trails.append((action,))  # the wolf placed
+                else:
+                    ghosts.append((action, self._pieces(before)[action]))  # huffed
+            else:
+                path, capture = decode_path(action)
+                trails.append(tuple(path))
+                if capture:
+                    jumps.append(tuple(path))
+                    ghosts += self._taken(before, step.after, path)
+        self.trails, self.jumps, self.ghosts = tuple(trails), tuple(jumps), tuple(ghosts)
+
+    def _taken(self, before: State, after: State, path: list[int]) -> list[tuple[int, str]]:
+        """The pieces a move took: there before it, gone after it, and not the mover."""
+        pieces_after = self._pieces(after)
+        gone = self._pieces(before).items()
+        return [(s, name) for s, name in gone if s not in pieces_after and s != path[0]]
+
+    def _last_squares(self) -> set[int]:
+        """The squares of the last turn's moves (every landing of a capture) and placement,
+        and the squares of what it took."""
+        trails = {square for trail in self.trails for square in trail}
+        return trails | {square for square, _name in self.ghosts}
+
+    def highlighted(self) -> frozenset[str]:
+        return frozenset(f"square {s + 1}" for s in self._last_squares())
+
+    def prompt(self) -> str:
+        state = self.state
+        if state.to_move < 0:
+            return ""
+        if isinstance(state, LupoState):
+            if state.stage == PLACE:
+                return _("Place the wolf")
+            return _("Move a sheep") if state.sheep_turn else _("Move the wolf")
+        if not isinstance(state, DamaState):
+            return ""
+        if len(self.path) > 1:
+            return _("Continue the capture")
+        if state.huff:
+            opponent = seat_names(state)[1 - state.side]
+            return _("You may huff: remove {side}'s piece that failed to capture, or move").format(
+                side=opponent
+            )
+        captures = any(a >= SQUARES and a & 1 for a in state.legal_actions())
+        if captures and not state.huffing:
+            return _("You must capture")
+        return _("Move a piece")
+
+    def seat_colour(self, seat: int) -> tuple[int, int, int]:
+        """White and Black; the sheep white and the wolf dark once the lot has chosen."""
+        state = self.state
+        if isinstance(state, LupoState):
+            if state.wolf_seat is None:
+                return super().seat_colour(seat)
+            return SWATCHES[int(seat == state.wolf_seat)]
+        return SWATCHES[seat % 2]
+
+    def counts(self) -> list[tuple[int, str]]:
+        """Pieces left per side in Dama and Mangia; Lupo's never change, so it has none."""
+        state = self.state
+        if not isinstance(state, DamaState):
+            return []
+        names = seat_names(state)
+        lines = []
+        for side in (0, 1):
+            kings = state.kings[side].bit_count()
+            total = state.men[side].bit_count() + kings
+            pieces = ngettext("{n} piece", "{n} pieces", total).format(n=total)
+            if kings:
+                crowned = ngettext("{n} king", "{n} kings", kings).format(n=kings)
+                pieces = f"{pieces} ({crowned})"
+            lines.append((side, _("{side}: {pieces}").format(side=names[side], pieces=pieces)))
+        return lines
 
     # -- input ----------------------------------------------------------------------------
 
@@ -206,9 +343,6 @@ class CheckersView(BoardView):
         path, capture = decode_path(action)
         pieces_before, pieces_after = self._pieces(before), self._pieces(after)
         points = [tuple(map(float, self.square_center(s))) for s in path]
-        fading = [
-            (s, name) for s, name in pieces_before.items() if s not in pieces_after and s != path[0]
-        ]
         tween = Tween(0.18 * (len(path) - 1) + 0.1)
         self.tweens.append(tween)
         self.motion = (
@@ -216,7 +350,7 @@ class CheckersView(BoardView):
             points,
             pieces_after.get(path[-1], pieces_before[path[0]]),
             path[-1],
-            fading,
+            self._taken(before, after, path),
         )
         self.play.app.sound.play("capture" if capture else "move")
 

@@ -1,18 +1,23 @@
 """The mill board: placing, sliding, flying and removing, for all three Mulino variants.
 
 Tap an empty point to place; tap a piece then a point to move it.  After a mill the line
-flashes and the removable pieces are ringed: tap one.  Pieces left in hand wait in the tray.
+flashes and the removable pieces are ringed: tap one.  The pieces that can move are ringed
+when none is chosen.  The last turn stays tinted, and what it removed stays as a ghost, until
+the next turn; the letters and numbers of the move list run along the edges.
 """
 
 from __future__ import annotations
 
 import pygame
 
+from game.client import theme
 from game.client.anim import Tween, lerp
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Control
+from game.client.views.base import BoardView, Control, Step
+from game.client.views.marks import ghost, tinted_disc
 from game.client.widgets import Target
 from game.i18n import _
+from game.names import seat_names
 from game.rules import State
 from game.rules.mulino import (
     ADJACENT,
@@ -28,6 +33,14 @@ from game.rules.mulino import (
 
 BOARD = (214, 178, 122)
 LINE = (70, 48, 30)
+LABEL = (112, 80, 50)
+MARGIN = 0.85
+"""From the wood's edge to the outer points, in steps: room for a stone and a coordinate."""
+STONE = 0.78
+"""A stone's diameter, in steps between neighbouring grid lines."""
+COLOURS = ("white", "black")
+SWATCHES = ((236, 232, 220), (62, 62, 70))
+"""The stones' colours for the panel: the black one light enough to show on it."""
 
 
 def _grid(point: int) -> tuple[int, int]:
@@ -38,26 +51,36 @@ def _grid(point: int) -> tuple[int, int]:
 class MillView(BoardView):
     def __init__(self, play) -> None:
         super().__init__(play)
+        self.step = 1
+        self.margin = 1
         self.selected: int | None = None
         self.motion: tuple[Tween, int, tuple[float, float], tuple[float, float]] | None = None
         self.vanishing: tuple[Tween, int, str] | None = None
         self.flash: tuple[Tween, int] | None = None
+        self.touched: tuple[int, ...] = ()
+        """The points the last turn placed on, moved from or moved to."""
+        self.ghosts: tuple[tuple[int, str], ...] = ()
+        """The pieces the last turn removed: their points and sprites."""
+        self._background: pygame.Surface | None = None
+        self._labelled = False
 
     # -- geometry -------------------------------------------------------------------------
 
     def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
         side = min(board.width, board.height)
-        self.step = side // 7
-        self.rect = pygame.Rect(0, 0, self.step * 7, self.step * 7)
+        self.step = max(1, int(side / (6 + 2 * MARGIN)))
+        self.margin = round(self.step * MARGIN)
+        size = 6 * self.step + 2 * self.margin
+        self.rect = pygame.Rect(0, 0, size, size)
         self.rect.center = board.center
         self.tray = tray
-        self._background = self._draw_background()
+        self._background = None
 
     def point_center(self, point: int) -> tuple[int, int]:
         col, row = _grid(point)
         return (
-            self.rect.x + self.step // 2 + col * self.step,
-            self.rect.y + self.step // 2 + (6 - row) * self.step,
+            self.rect.x + self.margin + col * self.step,
+            self.rect.y + self.margin + (6 - row) * self.step,
         )
 
     def point_rect(self, point: int) -> pygame.Rect:
@@ -65,7 +88,16 @@ class MillView(BoardView):
         rect.center = self.point_center(point)
         return rect
 
-    def _draw_background(self) -> pygame.Surface:
+    def _board_surface(self) -> pygame.Surface:
+        """The wood and its lines, with the coordinates when the settings show them (drawn
+        again only when the size or that setting changes)."""
+        labelled = self.play.app.settings.show_coordinates
+        if self._background is None or labelled != self._labelled:
+            self._background = self._draw_background(labelled)
+            self._labelled = labelled
+        return self._background
+
+    def _draw_background(self, labelled: bool) -> pygame.Surface:
         surface = pygame.Surface(self.rect.size)
         surface.fill(BOARD)
         width = max(2, self.step // 14)
@@ -83,23 +115,39 @@ class MillView(BoardView):
         for p in range(24):
             centre = pygame.Vector2(self.point_center(p)) - offset
             pygame.draw.circle(surface, LINE, centre, self.step // 9)
+        if labelled:
+            self._draw_coordinates(surface)
         return surface
+
+    def _draw_coordinates(self, surface: pygame.Surface) -> None:
+        """Letters a–g under the columns and numbers 1–7 left of the rows, as in ``d2``, in
+        the band between the wood's edge and the outer stones."""
+        font = theme.font(max(8, round(self.step * 0.3)), bold=True)
+        band = (self.margin - self.step * STONE / 2) / 2
+        for index in range(7):
+            along = self.margin + index * self.step
+            letter = font.render("abcdefg"[index], True, LABEL)
+            surface.blit(letter, letter.get_rect(center=(along, self.rect.height - band)))
+            number = font.render(str(7 - index), True, LABEL)
+            surface.blit(number, number.get_rect(center=(band, along)))
 
     # -- drawing --------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self._background, self.rect)
+        surface.blit(self._board_surface(), self.rect)
         state = self.state
-        assert isinstance(state, MulinoState)
-        size = round(self.step * 0.78)
+        if not isinstance(state, MulinoState):
+            return
+        size = round(self.step * STONE)
         if self.flash and not self.flash[0].done:
             glow = 0.5 + 0.5 * abs(((self.flash[0].t * 3) % 2) - 1)
             mill = self.flash[1]
             ends = [self.point_center(p) for p in points_of(mill)]
             colour = tuple(round(c * glow) for c in self.palette.accent)
             pygame.draw.line(surface, colour, ends[0], ends[-1], max(4, self.step // 5))
+        self._draw_last_turn(surface, size)
         moving = self.motion[1] if self.motion else None
-        for side, colour in enumerate(("white", "black")):
+        for side, colour in enumerate(COLOURS):
             for point in points_of(state.men[side]):
                 if point != moving:
                     piece = sprite(f"stone_{colour}", size)
@@ -107,8 +155,8 @@ class MillView(BoardView):
         if self.vanishing:
             tween, point, name = self.vanishing
             shrink = max(2, round(size * (1 - tween.eased())))
-            ghost = sprite(name, shrink)
-            surface.blit(ghost, ghost.get_rect(center=self.point_center(point)))
+            fading = sprite(name, shrink)
+            surface.blit(fading, fading.get_rect(center=self.point_center(point)))
         if self.motion:
             tween, point, start, end = self.motion
             colour = "white" if state.men[0] >> point & 1 else "black"
@@ -117,6 +165,17 @@ class MillView(BoardView):
             surface.blit(piece, piece.get_rect(center=(round(x), round(y))))
         self._draw_marks(surface, state)
         self._draw_hands(surface, state)
+
+    def _draw_last_turn(self, surface: pygame.Surface, size: int) -> None:
+        """A tinted disc on every point the last turn touched, under the stones, and the
+        ghost of each stone it removed."""
+        ring = max(2, self.step // 20)
+        disc = tinted_disc(self.palette.last_move, round(self.step * 0.47), ring)
+        for point in self._last_points():
+            surface.blit(disc, disc.get_rect(center=self.point_center(point)))
+        for point, name in self.ghosts:
+            faint = ghost(name, size)
+            surface.blit(faint, faint.get_rect(center=self.point_center(point)))
 
     def _draw_marks(self, surface: pygame.Surface, state: MulinoState) -> None:
         if self.play.locked or state.to_move < 0:
@@ -140,12 +199,18 @@ class MillView(BoardView):
                 self.step * 2 // 5,
                 ring,
             )
+        else:
+            for point in self._movable(state):
+                pygame.draw.circle(
+                    surface, self.palette.legal, self.point_center(point), self.step * 9 // 20, ring
+                )
         for point in self._hints(state):
             pygame.draw.circle(
                 surface, self.palette.legal, self.point_center(point), self.step // 8
             )
 
     def _hints(self, state: MulinoState) -> set[int]:
+        """The empty points a tap can go to: where the chosen stone can go, else placements."""
         legal = state.legal_actions()
         if self.selected is not None:
             return {
@@ -155,14 +220,89 @@ class MillView(BoardView):
             }
         return {a for a in legal if a < MOVE_BASE}
 
+    @staticmethod
+    def _movable(state: MulinoState) -> set[int]:
+        """The stones of the side to act that have somewhere to go."""
+        legal = state.legal_actions()
+        return {(a - MOVE_BASE) // 24 for a in legal if MOVE_BASE <= a < REMOVE_BASE}
+
     def _draw_hands(self, surface: pygame.Surface, state: MulinoState) -> None:
         size = min(self.tray.height // 2 - 4, self.tray.width // 10)
         if size < 6:
             return
-        for side, colour in enumerate(("white", "black")):
+        for side, colour in enumerate(COLOURS):
             piece = sprite(f"stone_{colour}", size)
             for k in range(state.hand[side]):
                 surface.blit(piece, (self.tray.x + k * size * 0.9, self.tray.y + side * (size + 4)))
+
+    # -- the last turn, the prompt and the counts -----------------------------------------
+
+    def show_last_turn(self, steps: tuple[Step, ...]) -> None:
+        super().show_last_turn(steps)
+        touched: list[int] = []
+        ghosts: list[tuple[int, str]] = []
+        for step in steps:
+            before, action = step.before, step.action
+            if not isinstance(before, MulinoState) or action not in before.legal_actions():
+                continue  # a resignation or an agreed draw touches no point
+            if action < MOVE_BASE:
+                touched.append(action)
+            elif action < REMOVE_BASE:
+                touched += divmod(action - MOVE_BASE, 24)
+            elif action < PASS:
+                point = action - REMOVE_BASE
+                colour = COLOURS[0] if before.men[0] >> point & 1 else COLOURS[1]
+                ghosts.append((point, f"stone_{colour}"))
+        self.touched, self.ghosts = tuple(dict.fromkeys(touched)), tuple(ghosts)
+
+    def highlighted(self) -> frozenset[str]:
+        """The points the last turn placed on, moved from and to, and removed from."""
+        return frozenset(f"point {POINTS[p]}" for p in self._last_points())
+
+    def _last_points(self) -> set[int]:
+        return {*self.touched, *(point for point, _name in self.ghosts)}
+
+    def prompt(self) -> str:
+        state = self.state
+        if not isinstance(state, MulinoState) or state.to_move < 0:
+            return ""
+        side = state.side
+        if state.stage == REMOVE:
+            opponent = seat_names(state)[1 - side]
+            return _("Remove one of {side}'s pieces").format(side=opponent)
+        if self.selected is not None:
+            return _("Tap a point to move it to")
+        legal = state.legal_actions()
+        in_hand = state.hand[side]
+        if PASS in legal:
+            if in_hand:
+                return _("Extra placement: place a piece or pass")
+            return _("Extra move: move a piece or pass")
+        if in_hand:
+            if any(MOVE_BASE <= a < REMOVE_BASE for a in legal):
+                return _("Place a piece ({n} left) or move one").format(n=in_hand)
+            return _("Place a piece ({n} left)").format(n=in_hand)
+        if state.men[side].bit_count() == 3:
+            return _("Move a piece — you may fly")
+        return _("Move a piece")
+
+    def seat_colour(self, seat: int) -> tuple[int, int, int]:
+        return SWATCHES[seat % 2]
+
+    def counts(self) -> list[tuple[int, str]]:
+        state = self.state
+        if not isinstance(state, MulinoState):
+            return []
+        names = seat_names(state)
+        return [
+            (
+                side,
+                _("{side}: {hand} in hand, {board} on the board").format(
+                    side=names[side], hand=state.hand[side], board=state.men[side].bit_count()
+                ),
+            )
+            for side in (0, 1)
+        ]
 
     # -- input ----------------------------------------------------------------------------
 
@@ -173,14 +313,19 @@ class MillView(BoardView):
         ]
 
     def controls(self) -> list[Control]:
-        return [
-            Control(
-                "pass",
-                lambda: _("Pass"),
-                lambda: self.submit(PASS),
-                lambda: PASS in self.state.legal_actions() and not self.play.locked,
-            )
-        ]
+        """Passing is declining a ceylonese extra action: the other variants have none."""
+        if self.state.variant.name != "mulino:ceylonese":
+            return []
+        return [Control("pass", self._pass_label, lambda: self.submit(PASS), self._can_pass)]
+
+    def _can_pass(self) -> bool:
+        return not self.play.locked and PASS in self.state.legal_actions()
+
+    def _pass_label(self) -> str:
+        state = self.state
+        if isinstance(state, MulinoState) and state.to_move >= 0 and state.hand[state.side]:
+            return _("Decline the extra placement")
+        return _("Decline the extra move")
 
     def tap(self, point: int) -> None:
         state = self.state

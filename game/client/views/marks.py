@@ -1,0 +1,43 @@
+"""Translucent marks the board views lay over a position: the last turn's tint and the ghosts
+of the pieces it took.  Each is made once per size and colour, so a frame costs only blits."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pygame
+
+from game.client.sprites import sprite
+from game.client.theme import Colour
+
+GHOST_ALPHA = 110
+"""How much of a taken piece stays on its square until the next turn: visible, not solid."""
+TINT_ALPHA = 110
+
+
+@lru_cache(maxsize=64)
+def ghost(name: str, size: int) -> pygame.Surface:
+    """Sprite ``name`` at ``size``, faint: where a removed or captured piece stood."""
+    faint = sprite(name, size).copy()
+    faint.set_alpha(GHOST_ALPHA)
+    return faint
+
+
+@lru_cache(maxsize=32)
+def tinted_disc(colour: Colour, radius: int, ring: int) -> pygame.Surface:
+    """A translucent disc of ``colour`` with an opaque rim ``ring`` pixels wide."""
+    radius = max(2, radius)
+    disc = pygame.Surface((2 * radius, 2 * radius), pygame.SRCALPHA)
+    pygame.draw.circle(disc, (*colour, TINT_ALPHA), (radius, radius), radius)
+    pygame.draw.circle(disc, (*colour, 255), (radius, radius), radius, max(1, ring))
+    return disc
+
+
+@lru_cache(maxsize=32)
+def tinted_square(colour: Colour, side: int, ring: int) -> pygame.Surface:
+    """A translucent square of ``colour`` with an opaque border ``ring`` pixels wide."""
+    side = max(2, side)
+    square = pygame.Surface((side, side), pygame.SRCALPHA)
+    square.fill((*colour, TINT_ALPHA))
+    pygame.draw.rect(square, (*colour, 255), square.get_rect(), max(1, ring))
+    return square
