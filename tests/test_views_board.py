@@ -360,3 +360,35 @@ def test_views_draw_a_last_turn_at_every_size(app, size, name: str) -> None:
     assert view.highlighted()
     assert all(view.rect.colliderect(t.rect) for t in view.targets())
     assert isinstance(view, MillView | CheckersView)
+
+
+def test_panel_colours_are_the_pieces_colours(app) -> None:
+    mill = view_of(app, new_game("mulino"))
+    assert mill.seat_colour(0) != mill.seat_colour(1)
+    lupo = view_of(app, new_game("dama:lupo", wolf="1"))
+    dama = view_of(app, new_game("dama"))
+    assert lupo.seat_colour(0) == dama.seat_colour(1)  # the wolf is dark, as Black is
+
+
+@pytest.mark.parametrize(
+    ("name", "tap"), [("mulino:ceylonese", "point a1"), ("dama:classic", "square 22")]
+)
+def test_the_match_screen_shows_the_computer_s_last_move(tmp_path: Path, name, tap) -> None:
+    driver = Driver(tmp_path)
+    try:
+        driver.start(name, computers={1: "easy"})
+        play = driver.scene
+        driver.press(tap)
+        if name.startswith("dama"):
+            driver.press("square 18")
+        driver.settle()
+        assert play.state.to_move == 0
+        last = play.view.last_turn
+        assert last and last[0].before.to_move == 1
+        assert play.view.highlighted()
+        assert play.view.prompt()
+        names = {t.name for t in play.targets}
+        assert ("pass" in names) is (name == "mulino:ceylonese")
+    finally:
+        driver.app.close()
+        pygame.event.clear()

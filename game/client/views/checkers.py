@@ -15,7 +15,7 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Step
-from game.client.views.marks import ghost, tinted_square
+from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import seat_names
@@ -27,8 +27,6 @@ from game.rules.lupo import PLACE, LupoState
 LIGHT, DARK = (233, 214, 176), (118, 84, 58)
 FRAME = (70, 44, 28)
 NUMBER = (214, 186, 146)
-SWATCHES = ((236, 232, 220), (62, 62, 70))
-"""The light and the dark pieces' colours for the panel, the dark one light enough to show."""
 PIECE = 0.84
 """A piece's diameter in squares: the corners, where the numbers are, stay clear."""
 
@@ -257,8 +255,8 @@ class CheckersView(BoardView):
         if isinstance(state, LupoState):
             if state.wolf_seat is None:
                 return super().seat_colour(seat)
-            return SWATCHES[int(seat == state.wolf_seat)]
-        return SWATCHES[seat % 2]
+            return LIGHT_AND_DARK[int(seat == state.wolf_seat)]
+        return LIGHT_AND_DARK[seat % 2]
 
     def counts(self) -> list[tuple[int, str]]:
         """Pieces left per side in Dama and Mangia; Lupo's never change, so it has none."""

@@ -1,5 +1,6 @@
 """Translucent marks the board views lay over a position: the last turn's tint and the ghosts
-of the pieces it took.  Each is made once per size and colour, so a frame costs only blits."""
+of the pieces it took.  Each is made once per size and colour, so a frame costs only blits.
+And the colours that stand for light and dark pieces in the panel."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from game.client.theme import Colour
 GHOST_ALPHA = 110
 """How much of a taken piece stays on its square until the next turn: visible, not solid."""
 TINT_ALPHA = 110
+LIGHT_AND_DARK = ((236, 232, 220), (84, 84, 94))
+"""White's and Black's colour in the side panel, the dark one light enough to show on it."""
 
 
 @lru_cache(maxsize=64)

@@ -14,7 +14,7 @@ from game.client import theme
 from game.client.anim import Tween, lerp
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
-from game.client.views.marks import ghost, tinted_disc
+from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
 from game.client.widgets import Target
 from game.i18n import _
 from game.names import seat_names
@@ -39,8 +39,6 @@ MARGIN = 0.85
 STONE = 0.78
 """A stone's diameter, in steps between neighbouring grid lines."""
 COLOURS = ("white", "black")
-SWATCHES = ((236, 232, 220), (62, 62, 70))
-"""The stones' colours for the panel: the black one light enough to show on it."""
 
 
 def _grid(point: int) -> tuple[int, int]:
@@ -287,7 +285,7 @@ class MillView(BoardView):
         return _("Move a piece")
 
     def seat_colour(self, seat: int) -> tuple[int, int, int]:
-        return SWATCHES[seat % 2]
+        return LIGHT_AND_DARK[seat % 2]
 
     def counts(self) -> list[tuple[int, str]]:
         state = self.state
