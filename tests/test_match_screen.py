@@ -1,0 +1,177 @@
+"""The match screen as a person follows it: the computer's moves paced and left visible, the
+step to take spelled out, the result told from the point of view of the people here, and a
+narrow window that keeps its text readable."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.client.scenes.play import PACE, PlayScene
+from game.client.scenes.results import ResultsScene
+from game.rules import resign_action, variant
+from game.session.match import Match
+from game.session.seats import Seat, SeatKind
+
+from .client_driver import Driver
+
+GAMES = ["ausgeblockt", "numeri", "dama:classic", "dama:lupo", "mulino:classic"]
+
+
+@pytest.fixture
+def driver(tmp_path: Path):
+    drive = Driver(tmp_path)
+    yield drive
+    drive.app.close()
+    pygame.event.clear()
+
+
+def _screen(driver: Driver, name: str, seats: list[Seat], seed: int = 7) -> PlayScene:
+    play = PlayScene(driver.app, Match.new(variant(name, len(seats)), seats, seed))
+    driver.app.push(play)
+    return play
+
+
+def _computer(level: str = "easy") -> Seat:
+    return Seat(SeatKind.COMPUTER, level)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_after_a_computer_turn_its_move_stays_highlighted(driver: Driver, name: str) -> None:
+    """Whenever the person's turn comes after the computer's, the computer's move is
+    highlighted (an Ausgeblockt turn that marks nothing has nothing to highlight)."""
+    play = _screen(driver, name, [Seat(), _computer()])
+    seen: list[frozenset[str]] = []
+    for _ in range(6000):
+        driver.frame()
+        if play.state.is_terminal() or len(seen) >= 4:
+            break
+        if play.locked:
+            continue
+        last = play.view.last_turn
+        if last and play.actor(last[-1].before) == 1:
+            seen.append(play.view.highlighted())
+            driver.frame(5)
+            assert play.view.highlighted() == seen[-1], "the highlight changed before a move"
+        state = play.state  # the person plays the first legal action
+        if state.is_chance():
+            play.roll()
+        else:
+            play.submit(state.legal_actions()[0])
+    assert seen, "the computer never acted"
+    if name == "ausgeblockt":
+        assert any(seen), "no computer mark was ever highlighted"
+    else:
+        assert all(seen), seen
+
+
+def _frames_between_actions(driver: Driver, play: PlayScene, count: int) -> list[int]:
+    """Frames of 0.1 s from one action shown to the next, for ``count`` actions (the frames
+    while the computer thinks count too: a quick answer still waits for the pause)."""
+    frames_between, frames, shown = [], 0, play.shown
+    deadline = time.monotonic() + 60
+    while len(frames_between) < count and time.monotonic() < deadline:
+        driver.frame()
+        frames += 1
+        if play.shown != shown:
+            frames_between.append(frames)
+            frames, shown = 0, play.shown
+        elif play.thinking:
+            time.sleep(0.002)
+    assert len(frames_between) == count, frames_between
+    return frames_between
+
+
+def test_the_computer_is_paced_for_a_person(driver: Driver) -> None:
+    play = _screen(driver, "mulino:classic", [_computer(), _computer()])
+    driver.app.settings.animation_speed = 1.0
+    frames_between = _frames_between_actions(driver, play, 5)
+    assert min(frames_between[1:]) * 0.1 >= PACE, frames_between
+
+
+def test_animation_speed_shortens_the_pause(driver: Driver) -> None:
+    play = _screen(driver, "mulino:classic", [_computer(), _computer()])
+    driver.app.settings.animation_speed = 2.0
+    frames_between = _frames_between_actions(driver, play, 5)
+    assert PACE / 2 <= min(frames_between[1:]) * 0.1 < PACE + 0.3, frames_between
+
+
+def test_the_status_and_prompt_say_whose_turn_and_what_to_do(driver: Driver) -> None:
+    play = _screen(driver, "mulino:classic", [Seat(), _computer()])
+    driver.frame(3)
+    assert play.status().startswith("Your turn")
+    assert play.prompt() == play.view.prompt() != ""
+    play.submit(play.state.legal_actions()[0])
+    driver.frame()
+    assert "White" not in play.status() and "Black" in play.status()
+    assert play.prompt() == "", "no prompt while the computer plays"
+
+
+def test_no_click_reaches_the_board_while_the_computer_move_is_shown(driver: Driver) -> None:
+    play = _screen(driver, "mulino:classic", [Seat(), _computer()])
+    driver.frame(3)
+    play.submit(play.state.legal_actions()[0])
+    for _ in range(3000):
+        driver.frame()
+        if play.shown == 2:
+            break
+    assert play.locked  # the computer's placement is being shown: hands off
+    before = len(play.match.record.actions)
+    play.submit(play.state.legal_actions()[0])
+    assert len(play.match.record.actions) == before
+
+
+@pytest.mark.parametrize(
+    ("resigner", "headline"), [(0, "You lost"), (1, "You won")], ids=["person", "computer"]
+)
+def test_results_speak_to_the_person_here(driver: Driver, resigner: int, headline: str) -> None:
+    match = Match.new(variant("dama:classic"), [Seat(), _computer()], 3)
+    match.play(resign_action(resigner))
+    results = ResultsScene(driver.app, match)
+    driver.app.push(results)
+    assert results.headline() == headline
+    assert "review" in [t.name for t in results.targets]
+
+
+def test_hot_seat_results_name_the_winner(driver: Driver) -> None:
+    match = Match.new(variant("dama:classic"), [Seat(), Seat()], 3)
+    match.play(resign_action(1))
+    results = ResultsScene(driver.app, match)
+    driver.app.push(results)
+    assert results.headline() == "Winner: White"
+
+
+def test_review_from_the_results_replays_from_the_end(driver: Driver) -> None:
+    match = Match.new(variant("mulino:classic"), [Seat(), Seat()], 3)
+    for text in ("a1", "g7", "d1"):
+        match.play(match.state.parse_action(text))
+    match.play(resign_action(1))
+    driver.app.push(ResultsScene(driver.app, match))
+    driver.press("review")
+    replay = driver.scene
+    assert type(replay).__name__ == "ReplayScene"
+    assert replay.step == len(match.record.actions)
+    driver.press("previous")
+    assert "point d1" in replay.view.highlighted() or replay.view.highlighted()
+
+
+@pytest.mark.parametrize("size", [(700, 1050), (1024, 600), (1920, 1080)])
+def test_text_stays_readable_in_every_window(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The smallest text of the panel (0.8 u) is at least 14 px at 1080p equivalent (the
+    window's smaller side scaled to 1080 px)."""
+    drive = Driver(tmp_path, size=size)
+    try:
+        play = _screen(drive, "numeri", [Seat(), _computer(), _computer(), _computer()])
+        drive.frame(3)
+        equivalent = 1080 / min(size)
+        assert 0.8 * play.u * equivalent >= 14, play.u
+        if size[0] < size[1]:
+            assert play.panel.y >= play.view.rect.bottom, "the panel goes under the board"
+        for target in play.targets:
+            assert pygame.Rect((0, 0), size).contains(target.rect), target.name
+    finally:
+        drive.app.close()
+        pygame.event.clear()
