@@ -1,7 +1,8 @@
 """The game's autosave under fire: plays matches with random legal moves through the same
-:class:`Match` and :class:`SaveStore` the client uses, resuming whatever was saved, and
-prints each action once its autosave has returned.  ``tests/test_crash_safety.py`` kills it
-with SIGKILL at random moments.
+:class:`Match` and :class:`SaveStore` the client uses — resuming one of the unfinished
+matches or starting another beside them, and now and then leaving a match for a new one —
+and prints each action once its autosave has returned.  ``tests/test_crash_safety.py`` kills
+it with SIGKILL at random moments.
 
     python -m tests.crash_child HOME SEED
 """
@@ -17,31 +18,38 @@ from game.session.match import Match
 from game.session.saves import SaveStore
 from game.session.seats import Seat
 
+KEPT = 3  # unfinished matches at most: then one of them is resumed
+LEAVE = 0.02  # the chance, after each action, of leaving the match for a new one
+
 
 def main(home: Path, seed: int) -> None:
     rng = random.Random(seed)
     store = SaveStore(home)
-    resumed = store.resume()
-    if resumed.problem:
-        print(f"problem {resumed.problem}", flush=True)
-    match = resumed.match
+    shelf = store.unfinished()
+    if shelf.problem:
+        print(f"problem {shelf.problem}", flush=True)
     setups = every_setup()
     while True:
-        if match is None:
-            setup = rng.choice(setups)
-            match = Match.new(setup, [Seat() for _ in range(setup.players)], rng.getrandbits(40))
-            print(f"new {setup.describe()}", flush=True)
+        if shelf.matches and (len(shelf.matches) >= KEPT or rng.random() < 0.5):
+            match = rng.choice(shelf.matches).match
+            print(f"resumed {match.seed:016x} {len(match.record.actions)}", flush=True)
         else:
-            print(f"resumed {len(match.record.actions)}", flush=True)
+            setup = rng.choice(setups)
+            match = Match.new(setup, [Seat() for _ in range(setup.players)], rng.getrandbits(62))
+            print(f"new {match.seed:016x} {setup.describe()}", flush=True)
         match.on_change.append(store.save)
         while not match.state.is_terminal():
             if match.state.is_chance():
                 match.roll()
             else:
                 match.play(rng.choice(match.state.legal_actions()))
-            print(f"saved {len(match.record.actions)} {match.record.actions[-1]}", flush=True)
-        print("finished", flush=True)
-        match = None
+            actions = match.record.actions
+            print(f"saved {match.seed:016x} {len(actions)} {actions[-1]}", flush=True)
+            if rng.random() < LEAVE:
+                break
+        else:
+            print(f"finished {match.seed:016x}", flush=True)
+        shelf = store.unfinished()
 
 
 if __name__ == "__main__":

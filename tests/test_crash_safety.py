@@ -1,5 +1,6 @@
-"""SIGKILL at random moments, over and over: every resume has every action whose autosave
-had returned, and no save is ever torn."""
+"""SIGKILL at random moments, over and over, while several matches are played in turn: every
+match keeps every action whose autosave had returned, no match is lost, and no save is ever
+torn."""
 
 from __future__ import annotations
 
@@ -18,19 +19,27 @@ ROOT = Path(__file__).resolve().parent.parent
 KILLS = 100
 
 
-def _saved_actions(home: Path, run: int) -> list[str]:
-    resumed = SaveStore(home).resume()
-    assert resumed.problem is None, f"run {run}: {resumed.problem}"
-    return [] if resumed.match is None else list(resumed.match.record.actions)
+def _on_disk(home: Path, run: int) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The actions of the unfinished and of the finished matches, by match."""
+    store = SaveStore(home)
+    shelf = store.unfinished()
+    assert shelf.problem is None, f"run {run}: {shelf.problem}"
+    unfinished = {f"{u.match.seed:016x}": list(u.match.record.actions) for u in shelf.matches}
+    finished = {f"{f.match.seed:016x}": list(f.match.record.actions) for f in store.finished()}
+    return unfinished, finished
 
 
-def _finished_with(home: Path, actions: list[str]) -> bool:
-    """Whether a finished match begins with ``actions`` (the kill fell after the action that
-    ended it was saved, which moves the match out of the autosave)."""
-    return any(
-        list(done.match.record.actions[: len(actions)]) == actions
-        for done in SaveStore(home).finished()
-    )
+def _check(home: Path, confirmed: dict[str, list[str]], run: int) -> dict[str, list[str]]:
+    """Every match as far as its saves were confirmed is on disk, unfinished or (the kill fell
+    after the action that ended it was saved) finished; the unfinished ones, as found."""
+    unfinished, finished = _on_disk(home, run)
+    for match, actions in confirmed.items():
+        saved = unfinished[match] if match in unfinished else finished.get(match)
+        assert saved is not None, f"run {run}: match {match} was lost"
+        assert saved[: len(actions)] == actions, f"run {run}: a confirmed action was lost"
+        if match in unfinished:  # at most the save the kill cut short of its print
+            assert len(saved) <= len(actions) + 1, f"run {run}: {match} has unplayed actions"
+    return unfinished
 
 
 def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
@@ -38,14 +47,12 @@ def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
 ) -> None:
     rng = random.Random(2026)
     finished = 0
-    confirmed: list[str] = []  # the match in progress, as far as its saves were confirmed
+    most_unfinished = 0
+    confirmed: dict[str, list[str]] = {}  # each match, as far as its saves were confirmed
     for run in range(KILLS):
-        saved = _saved_actions(tmp_path, run)
-        if saved[: len(confirmed)] != confirmed and _finished_with(tmp_path, confirmed):
-            confirmed = []  # that match ended, whole, among the finished ones
-        assert saved[: len(confirmed)] == confirmed, f"run {run}: a confirmed action was lost"
-        assert len(saved) <= len(confirmed) + 1  # at most the save the kill cut short of its print
-        confirmed = saved
+        unfinished = _check(tmp_path, confirmed, run)
+        confirmed.update(unfinished)
+        most_unfinished = max(most_unfinished, len(unfinished))
         child = subprocess.Popen(
             [sys.executable, "-m", "tests.crash_child", str(tmp_path), str(run)],
             stdout=subprocess.PIPE,
@@ -68,12 +75,11 @@ def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
             if not words:
                 continue
             assert words[0] != "problem", f"run {run}: a torn or damaged save: {line}"
-            if words[0] == "new":
-                confirmed = []
-            elif words[0] == "saved":
-                confirmed = [*confirmed[: int(words[1]) - 1], words[2]]
+            if words[0] == "saved":
+                match, count, action = words[1], int(words[2]), words[3]
+                confirmed[match] = [*confirmed.get(match, [])[: count - 1], action]
             elif words[0] == "finished":
                 finished += 1
-    final = _saved_actions(tmp_path, KILLS)
-    assert final[: len(confirmed)] == confirmed
+    _check(tmp_path, confirmed, KILLS)
     assert finished >= 3  # the kills fell in many matches, not one
+    assert most_unfinished >= 2  # and several were unfinished at once

@@ -100,7 +100,7 @@ def test_idle_brings_demos_and_a_touch_brings_the_title_back(kiosk: Driver) -> N
     assert not kiosk.scene.dimmed
     _wait(kiosk, 31)
     assert kiosk.scene.dimmed  # long idle: dim, the banner keeps moving
-    assert not kiosk.app.saves.current_path.exists()  # demos are not saved
+    assert kiosk.app.saves.unfinished().total == 0  # demos are not saved
     kiosk.tap((600, 600))
     assert type(kiosk.scene).__name__ == "TitleScene"
 
@@ -108,7 +108,7 @@ def test_idle_brings_demos_and_a_touch_brings_the_title_back(kiosk: Driver) -> N
 def test_an_abandoned_match_counts_down_visibly_and_ends(kiosk: Driver) -> None:
     kiosk.start("dama:classic")
     kiosk.play_one()
-    assert kiosk.app.saves.current_path.exists()
+    assert kiosk.app.saves.unfinished().total == 1
     _wait(kiosk, 21)
     assert type(kiosk.scene).__name__ == "AbandonScene"
     kiosk.tap((600, 600))  # still playing
@@ -117,7 +117,7 @@ def test_an_abandoned_match_counts_down_visibly_and_ends(kiosk: Driver) -> None:
     assert type(kiosk.scene).__name__ == "AbandonScene"
     _wait(kiosk, 6)
     assert type(kiosk.scene).__name__ == "AttractScene"
-    assert not kiosk.app.saves.current_path.exists()
+    assert kiosk.app.saves.unfinished().total == 0
 
 
 def test_an_error_inside_a_scene_is_logged_and_the_kiosk_starts_over(

@@ -1,10 +1,15 @@
-"""Crash-safe saves: atomic writes, checksums, damaged files set aside, never a crash."""
+"""Crash-safe saves: atomic writes, checksums, damaged files set aside, never a crash; every
+unfinished match kept until it ends or its players delete it."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
+
 from game.rules import variant
+from game.session import saves
 from game.session.match import Match
 from game.session.saves import MAGIC, SaveStore, atomic_write, seal
 from game.session.seats import Seat
@@ -12,11 +17,17 @@ from game.session.seats import Seat
 HUMANS = [Seat(), Seat()]
 
 
-def started(seed: int = 3) -> Match:
-    match = Match.new(variant("mulino"), HUMANS, seed=seed)
-    for text in ("a1", "g7", "d1"):
+def started(seed: int = 3, name: str = "mulino") -> Match:
+    match = Match.new(variant(name), HUMANS, seed=seed)
+    for text in ("a1", "g7", "d1") if name == "mulino" else ():
         match.play(match.state.parse_action(text))
     return match
+
+
+def saved_at(store: SaveStore, match: Match, when: float) -> None:
+    """Save ``match`` as if it was last played at ``when`` (seconds since the epoch)."""
+    store.save(match)
+    os.utime(store.path_of(match), (when, when))
 
 
 def test_autosave_after_every_action_resumes_exactly(tmp_path: Path) -> None:
@@ -24,47 +35,125 @@ def test_autosave_after_every_action_resumes_exactly(tmp_path: Path) -> None:
     match = started()
     match.on_change.append(store.save)
     match.play(match.state.parse_action("b2"))
-    resumed = store.resume()
-    assert resumed.problem is None and resumed.match is not None
+    shelf = store.unfinished()
+    assert shelf.problem is None and shelf.total == 1
+    [resumed] = shelf.matches
     assert resumed.match.record == match.record
     assert resumed.match.state.digest() == match.state.digest()
-    assert not list(tmp_path.glob(".*.tmp"))
+    assert not list(tmp_path.rglob(".*.tmp"))
 
 
 def test_nothing_saved_is_nothing_to_resume(tmp_path: Path) -> None:
-    assert SaveStore(tmp_path / "new").resume().match is None
+    shelf = SaveStore(tmp_path / "new").unfinished()
+    assert shelf.matches == () and shelf.total == 0 and shelf.problem is None
+    assert not SaveStore(tmp_path / "new").has_finished()
+
+
+def test_starting_a_second_match_keeps_the_first(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    first, second = started(seed=3), started(seed=4, name="dama")
+    saved_at(store, first, 1_000_000)
+    second.play(second.state.parse_action("22-18"))
+    saved_at(store, second, 2_000_000)
+    shelf = store.unfinished()
+    assert [u.match.record for u in shelf.matches] == [second.record, first.record]  # newest first
+    assert [u.saved_at for u in shelf.matches] == [2_000_000, 1_000_000]
+    first.play(first.state.parse_action("b2"))
+    store.save(first)  # playing on touches only its own file
+    assert [u.match.record for u in store.unfinished().matches] == [first.record, second.record]
+
+
+def test_a_finished_match_leaves_the_unfinished_ones(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    match, other = started(seed=3), started(seed=4)
+    store.save(match)
+    store.save(other)
+    match.play(-1)  # a draw by agreement ends it
+    store.save(match)
+    assert [u.match.seed for u in store.unfinished().matches] == [4]
+    assert not store.path_of(match).exists()
+    [finished] = store.finished()
+    assert finished.match.state.result().reason == "agreement"
+    assert store.has_finished()
+
+
+def test_discard_deletes_that_match_alone(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    kept, dropped = started(seed=3), started(seed=4)
+    store.save(kept)
+    store.save(dropped)
+    store.discard(dropped)
+    store.discard(dropped)  # twice is harmless
+    assert [u.match.seed for u in store.unfinished().matches] == [3]
+
+
+def test_the_newest_are_read_and_the_others_only_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SaveStore(tmp_path)
+    for seed in range(5):
+        saved_at(store, started(seed=seed), 1_000_000 + seed)
+    reads = []
+    real_read = saves._read
+    monkeypatch.setattr(saves, "_read", lambda path: reads.append(path) or real_read(path))
+    shelf = store.unfinished(limit=2)
+    assert shelf.total == 5 and [u.match.seed for u in shelf.matches] == [4, 3]
+    assert len(reads) == 2
+
+
+def test_finished_matches_are_counted_without_reading_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SaveStore(tmp_path)
+    match = started()
+    match.play(-1)
+    store.save(match)
+    monkeypatch.setattr(saves, "_read", lambda path: pytest.fail(f"{path} was read"))
+    assert store.has_finished()
+
+
+def test_the_autosave_of_an_earlier_version_is_picked_up(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    legacy, newer = started(seed=3), started(seed=4)
+    (tmp_path / "current.tavolo").write_bytes(seal(legacy.to_bytes()))
+    os.utime(tmp_path / "current.tavolo", (1_000_000, 1_000_000))
+    saved_at(store, newer, 2_000_000)
+    shelf = store.unfinished()
+    assert shelf.problem is None
+    assert [(u.match.record, u.saved_at) for u in shelf.matches] == [
+        (newer.record, 2_000_000),
+        (legacy.record, 1_000_000),  # when it was last played, not when it was found
+    ]
+    assert not (tmp_path / "current.tavolo").exists()
+    store.discard(shelf.matches[1].match)  # it is now a match like the others
+    assert [u.match.seed for u in store.unfinished().matches] == [4]
 
 
 def test_torn_save_is_set_aside_with_a_message(tmp_path: Path) -> None:
     store = SaveStore(tmp_path)
-    store.save(started())
-    data = store.current_path.read_bytes()
-    store.current_path.write_bytes(data[: len(data) // 2])
-    resumed = store.resume()
-    assert resumed.match is None and "damaged" in resumed.problem
-    assert (tmp_path / "current.tavolo.damaged-1").exists()
-    assert not store.current_path.exists()
-    assert store.resume().problem is None  # and the next start is clean
-
-
-def test_foreign_and_forged_files_are_refused(tmp_path: Path) -> None:
-    store = SaveStore(tmp_path)
-    store.current_path.write_bytes(b"not a save at all")
-    assert store.resume().match is None
-    store.current_path.write_bytes(seal(b"\xc1 checksum right, content wrong"))
-    assert "damaged" in store.resume().problem
-    assert len(list(tmp_path.glob("current.tavolo.damaged-*"))) == 2
-
-
-def test_a_finished_match_moves_to_the_finished_ones(tmp_path: Path) -> None:
-    store = SaveStore(tmp_path)
-    match = started()
+    match, other = started(seed=3), started(seed=4)
     store.save(match)
-    match.play(-1)  # a draw by agreement ends it
-    store.save(match)
-    assert not store.current_path.exists()
-    [finished] = store.finished()
-    assert finished.match.state.result().reason == "agreement"
+    store.save(other)
+    path = store.path_of(match)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    shelf = store.unfinished()
+    assert [u.match.seed for u in shelf.matches] == [4] and "damaged" in shelf.problem
+    assert path.with_name(f"{path.name}.damaged-1").exists()
+    assert not path.exists()
+    assert store.unfinished().problem is None  # and the next start is clean
+
+
+@pytest.mark.parametrize("where", ["unfinished/0000000000000003.tavolo", "current.tavolo"])
+def test_foreign_and_forged_files_are_refused(tmp_path: Path, where: str) -> None:
+    store = SaveStore(tmp_path)
+    path = tmp_path / where
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(b"not a save at all")
+    assert store.unfinished().matches == ()
+    path.write_bytes(seal(b"\xc1 checksum right, content wrong"))
+    assert "damaged" in store.unfinished().problem
+    assert len(list(path.parent.glob(f"{path.name}.damaged-*"))) == 2
 
 
 def test_atomic_write_replaces_whole_files(tmp_path: Path) -> None:

@@ -1,4 +1,8 @@
-"""Crash-safe saves: the autosave of the match in progress and the finished matches.
+"""Crash-safe saves: every unfinished match in a file of its own, and the finished matches.
+
+An unfinished match lives in ``unfinished/<its seed>.tavolo`` — the seed is drawn at random
+for each match and kept for its whole life — so starting a new game never touches another
+match's save; when the match ends it moves to ``finished/``.
 
 Every file is written atomically — a temporary file beside it, flushed and fsynced, renamed
 over the old one, the directory fsynced — and carries a checksum, so a power cut leaves
@@ -21,8 +25,9 @@ log = logging.getLogger(__name__)
 
 MAGIC = b"TAVOLO-SAVE-1\n"
 _DIGEST = 16
-CURRENT = "current.tavolo"
+UNFINISHED = "unfinished"
 FINISHED = "finished"
+LEGACY = "current.tavolo"  # the one autosave of versions that kept a single match
 
 
 class SaveError(Exception):
@@ -61,10 +66,20 @@ def unseal(data: bytes, name: str) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
-class Resumed:
-    """What start-up found: the unfinished match, if any, and a message if a save was bad."""
+class Unfinished:
+    """An unfinished match on disk, with when it was last played (seconds since the epoch)."""
 
-    match: Match | None
+    match: Match
+    saved_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Shelf:
+    """The unfinished matches: those read, newest first; how many there are in all (read or
+    only counted); and a message if a save was bad."""
+
+    matches: tuple[Unfinished, ...]
+    total: int
     problem: str | None = None
 
 
@@ -83,48 +98,98 @@ class SaveStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
-    @property
-    def current_path(self) -> Path:
-        return self.directory / CURRENT
+    def path_of(self, match: Match) -> Path:
+        """Where ``match`` is saved while it is unfinished."""
+        return self.directory / UNFINISHED / f"{match.seed:016x}.tavolo"
 
     def save(self, match: Match) -> None:
         """Autosave ``match``; a finished match moves to the finished matches."""
         if match.state.is_terminal():
             name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
             atomic_write(self.directory / FINISHED / name, seal(match.to_bytes()))
-            self.current_path.unlink(missing_ok=True)
+            self.path_of(match).unlink(missing_ok=True)
         else:
-            atomic_write(self.current_path, seal(match.to_bytes()))
+            atomic_write(self.path_of(match), seal(match.to_bytes()))
 
-    def resume(self) -> Resumed:
-        """The unfinished match saved last, if there is one that can be read."""
-        path = self.current_path
+    def discard(self, match: Match) -> None:
+        """Delete the save of an unfinished match (its players asked, or walked away)."""
+        self.path_of(match).unlink(missing_ok=True)
+
+    def unfinished(self, limit: int | None = None) -> Shelf:
+        """The unfinished matches, newest first: the first ``limit`` that can be read are read,
+        the others only counted.  Damaged saves are set aside; the shelf says so."""
+        paths = sorted(self._unfinished_paths(), key=_mtime, reverse=True)
+        matches: list[Unfinished] = []
+        problems: list[str] = []
+        for index, path in enumerate(paths):
+            if len(matches) == limit:
+                return Shelf(tuple(matches), len(paths) - index + limit, _joined(problems))
+            try:
+                match = _read(path)
+            except OSError as error:
+                problems.append(f"a saved match could not be read ({error})")
+                continue
+            except (SaveError, RulesError) as error:
+                problems.append(_damaged(path, error))
+                continue
+            matches.append(Unfinished(match, _mtime(path)))
+            if path != self.path_of(match) and (problem := self._move_home(path, match)):
+                problems.append(problem)
+        return Shelf(tuple(matches), len(matches), _joined(problems))
+
+    def _unfinished_paths(self) -> list[Path]:
+        legacy = self.directory / LEGACY
+        found = list((self.directory / UNFINISHED).glob("*.tavolo"))
+        return [*found, legacy] if legacy.exists() else found
+
+    def _move_home(self, path: Path, match: Match) -> str | None:
+        """Move a save found under another name — the single autosave of an earlier version —
+        to its match's own file, where saving and deleting the match look; a message if it
+        cannot be moved.  A file already there is never replaced."""
+        home = self.path_of(match)
+        if home.exists():
+            log.warning("%s duplicates %s: both are kept", path, home)
+            return None
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return Resumed(None)
+            home.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, home)
         except OSError as error:
-            return Resumed(None, f"the saved match could not be read ({error})")
-        try:
-            return Resumed(Match.from_bytes(unseal(data, path.name)))
-        except (SaveError, RulesError) as error:
-            aside = _set_aside(path)
-            where = f"set aside as {aside.name}" if aside else "left in place (it cannot be moved)"
-            message = f"the saved match was damaged and has been {where}"
-            log.warning("%s: %s", message, error)
-            return Resumed(None, message)
+            return f"a saved match could not be moved to {home} ({error})"
+        return None
+
+    def has_finished(self) -> bool:
+        """Whether any match has finished, by listing the directory (no save is read)."""
+        return next((self.directory / FINISHED).glob("*.tavolo"), None) is not None
 
     def finished(self) -> list[Finished]:
         """The finished matches that can be read, newest first (damaged ones are skipped)."""
         matches = []
         for path in sorted((self.directory / FINISHED).glob("*.tavolo"), key=_mtime, reverse=True):
             try:
-                match = Match.from_bytes(unseal(path.read_bytes(), path.name))
+                match = _read(path)
             except (OSError, SaveError, RulesError) as error:
                 log.warning("skipping finished match %s: %s", path.name, error)
                 continue
             matches.append(Finished(path, match, _mtime(path)))
         return matches
+
+
+def _read(path: Path) -> Match:
+    """The match saved in ``path``; OSError, SaveError or RulesError if there is none."""
+    return Match.from_bytes(unseal(path.read_bytes(), path.name))
+
+
+def _damaged(path: Path, error: Exception) -> str:
+    """Set a damaged save aside and say so."""
+    aside = _set_aside(path)
+    where = f"set aside as {aside.name}" if aside else "left in place (it cannot be moved)"
+    message = f"a saved match was damaged and has been {where}"
+    log.warning("%s: %s", message, error)
+    return message
+
+
+def _joined(problems: list[str]) -> str | None:
+    return "; ".join(problems) or None
 
 
 def _set_aside(path: Path) -> Path | None:

@@ -154,7 +154,7 @@ class AbandonScene(Scene):
     def update(self, dt: float) -> None:
         super().update(dt)
         if self.left <= 0:
-            self.app.saves.current_path.unlink(missing_ok=True)  # nobody comes back for it
+            self.app.saves.discard(self.play.match)  # nobody comes back for it
             self.app.reset(AttractScene(self.app))
 
     @property

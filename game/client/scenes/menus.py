@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -17,8 +18,11 @@ from game.i18n import _
 from game.names import seat_names, variant_title
 from game.rules import VARIANTS, new_game, variant
 from game.session.match import Match
-from game.session.saves import Resumed
+from game.session.saves import Shelf, Unfinished
 from game.session.seats import LEVELS, Seat, SeatKind
+
+if TYPE_CHECKING:
+    from game.client.scenes.saved import Row
 
 Item = tuple[Callable[[], str], Callable[[], None], Callable[[], bool], str]
 
@@ -78,10 +82,12 @@ class MenuScene(Scene):
 
 
 class TitleScene(MenuScene):
+    RESUME_ROWS = 2  # with more unfinished matches, one entry opens their list
+
     def __init__(self, app, notice: str | None = None) -> None:
-        self.resumable: Resumed = app.saves.resume()
-        self.has_finished = bool(app.saves.finished())
-        self.notice = notice or self.resumable.problem or ""
+        self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
+        self.has_finished = app.saves.has_finished()
+        self.notice = notice or self.shelf.problem or ""
         super().__init__(app)
 
     def subtitle(self) -> str:
@@ -89,12 +95,10 @@ class TitleScene(MenuScene):
 
     def items(self) -> list[Item]:
         items: list[Item] = []
-        match = self.resumable.match
-        if match is not None:
-            title = variant_title(match.variant.name)
-            items.append(
-                item(lambda: _("Resume {game}").format(game=title), self._resume, "resume")
-            )
+        if self.shelf.total > self.RESUME_ROWS:
+            items.append(item(self._unfinished_label, self._unfinished, "unfinished"))
+        else:  # their places: layout puts a row in each
+            items += [item(lambda: "", lambda: None, name) for name in self._resumable()]
         items.append(
             item(lambda: _("New game"), lambda: self.app.push(ChooseScene(self.app)), "new game")
         )
@@ -126,12 +130,50 @@ class TitleScene(MenuScene):
         self.app.settings.language = i18n.set_language(allowed[(index + 1) % len(allowed)])
         self.layout(self.app.size)
 
-    def _resume(self) -> None:
-        from game.client.scenes.play import PlayScene
+    def layout(self, size: tuple[int, int]) -> None:
+        """The menu, with each match to resume as a row: the game and who plays, when it was
+        last played and how far it is, and a button to delete it."""
+        from game.client.scenes.saved import row_targets
 
-        match = self.resumable.match
-        if match is not None:
-            self.app.push(PlayScene(self.app, match))
+        super().layout(size)
+        rows = self._resumable()
+        wider = min(size[0] - 4 * self.u, 38 * self.u)  # than the buttons: rows say more
+        targets: list[Target] = []
+        for target in self.targets:
+            entry = rows.get(target.name)
+            if entry is None:
+                targets.append(target)
+            else:
+                rect = target.rect.inflate(wider - target.rect.width, 0)
+                targets += row_targets(rect, self._resume_row(entry, target.name), self.palette)
+        self.set_targets(targets)
+
+    def _resumable(self) -> dict[str, Unfinished]:
+        """The matches to resume from here, by the name of their row ("resume" the newest)."""
+        if self.shelf.total > self.RESUME_ROWS:
+            return {}
+        names = ["resume", *(f"resume {n}" for n in range(2, self.RESUME_ROWS + 1))]
+        return dict(zip(names, self.shelf.matches, strict=False))
+
+    def _resume_row(self, entry: Unfinished, name: str) -> Row:
+        from game.client.scenes.saved import unfinished_lines, unfinished_row
+
+        def lines() -> tuple[str, str]:
+            match, when = unfinished_lines(entry)
+            return _("Resume: {match}").format(match=match), when
+
+        return unfinished_row(self.app, entry, lines, name, self._deleted)
+
+    def _deleted(self, problem: str | None) -> None:
+        self.app.reset(TitleScene(self.app, problem))
+
+    def _unfinished_label(self) -> str:
+        return _("Unfinished matches ({n})").format(n=self.shelf.total)
+
+    def _unfinished(self) -> None:
+        from game.client.scenes.saved import UnfinishedScene
+
+        self.app.push(UnfinishedScene(self.app))
 
     def _lan(self) -> None:
         from game.client.scenes.lan import LanScene

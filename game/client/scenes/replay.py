@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 import pygame
 
 from game.client import theme
 from game.client.scene import Scene
-from game.client.scenes.menus import Item, MenuScene
 from game.client.scenes.picture import Preview
+from game.client.scenes.saved import MatchListScene, Row, moves_text, opponents_text, when_text
 from game.client.views import view_for
 from game.client.widgets import button
 from game.i18n import _
@@ -17,39 +15,38 @@ from game.names import reason_text, result_headline, seat_names, variant_title
 from game.session.export import export_text
 from game.session.saves import Finished, atomic_write
 
-SHOWN = 10
 
-
-class FinishedScene(MenuScene):
-    """The most recent finished matches, newest first."""
+class FinishedScene(MatchListScene):
+    """The finished matches, newest first: tap one to replay it."""
 
     def __init__(self, app) -> None:
-        self.finished = app.saves.finished()[:SHOWN]
         super().__init__(app)
+        self.finished = app.saves.finished()
 
     def title(self) -> str:
         return _("Finished matches")
 
-    def items(self) -> list[Item]:
-        items: list[Item] = []
-        for index, entry in enumerate(self.finished):
-            items.append(
-                (
-                    lambda e=entry: _describe(e),
-                    lambda e=entry: self.app.push(ReplayScene(self.app, e)),
-                    lambda: True,
-                    f"finished {index}",
-                )
+    def rows(self) -> list[Row]:
+        return [
+            Row(
+                lambda e=entry: _describe(e),
+                lambda e=entry: self.app.push(ReplayScene(self.app, e)),
+                f"finished {index}",
             )
-        return [*items, (lambda: _("Back"), self.app.pop, lambda: True, "back")]
+            for index, entry in enumerate(self.finished)
+        ]
 
 
-def _describe(entry: Finished) -> str:
+def _describe(entry: Finished) -> tuple[str, str]:
+    """A finished match in two lines: the game and its result; when it ended, who played and
+    how long it took."""
     match = entry.match
-    when = time.strftime("%d.%m. %H:%M", time.localtime(entry.saved_at))
     result = match.state.result()
     outcome = result_headline(result, seat_names(match.state)) if result else ""
-    return f"{when}  {variant_title(match.variant.name)} — {outcome}"
+    return (
+        f"{variant_title(match.variant.name)} — {outcome}",
+        " · ".join((when_text(entry.saved_at), opponents_text(match.seats), moves_text(match))),
+    )
 
 
 class ReplayScene(Scene):
