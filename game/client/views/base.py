@@ -101,6 +101,10 @@ class BoardView:
         left)", "Split: choose the second pawn"), or "" when nobody here has to act."""
         return ""
 
+    def seat_colour(self, seat: int) -> tuple[int, int, int]:
+        """The colour that stands for ``seat`` in the panel (its pieces' colour)."""
+        return self.palette.seats[seat % len(self.palette.seats)]
+
     def counts(self) -> list[tuple[int, str]]:
         """Lines of counts for the side panel, each with the seat it is about (-1: nobody):
         pieces in hand and on the board, points, attempts left."""
