@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from game.i18n import _
 from game.rules import RulesError
 from game.session.match import Match
 
@@ -127,7 +128,7 @@ class SaveStore:
             try:
                 match = _read(path)
             except OSError as error:
-                problems.append(f"a saved match could not be read ({error})")
+                problems.append(_("A saved match could not be read: {error}").format(error=error))
                 continue
             except (SaveError, RulesError) as error:
                 problems.append(_damaged(path, error))
@@ -154,7 +155,9 @@ class SaveStore:
             home.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, home)
         except OSError as error:
-            return f"a saved match could not be moved to {home} ({error})"
+            return _("A saved match could not be moved to {path}: {error}").format(
+                path=home, error=error
+            )
         return None
 
     def has_finished(self) -> bool:
@@ -182,8 +185,11 @@ def _read(path: Path) -> Match:
 def _damaged(path: Path, error: Exception) -> str:
     """Set a damaged save aside and say so."""
     aside = _set_aside(path)
-    where = f"set aside as {aside.name}" if aside else "left in place (it cannot be moved)"
-    message = f"a saved match was damaged and has been {where}"
+    if aside is None:
+        message = _("A saved match is damaged and cannot be moved aside: {name}")
+    else:
+        message = _("A saved match was damaged and has been set aside as {name}")
+    message = message.format(name=(aside or path).name)
     log.warning("%s: %s", message, error)
     return message
 
