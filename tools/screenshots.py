@@ -1,9 +1,11 @@
-"""Regenerate docs/screenshots/: every game in play, drawn by the real client off-screen.
+"""Regenerate docs/screenshots/: what a player sees, drawn by the real client off-screen.
 
-    python tools/screenshots.py [--size 1600x900]
+    python tools/screenshots.py [--sizes 1920x1080,700x1050]
 
-Each game is played from a fixed seed to a mid-game position (random but legal moves), so
-the pictures change only when the drawing does.
+For every game, at every size: the match right after the computer's move (its move
+highlighted, the person's prompt), a Mulino removal prompt, an Ausgeblockt chain prompt,
+the results screen and a replay step; and the title screen.  Positions come from random
+but legal play from fixed seeds, so the pictures change only when the drawing does.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import random
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -24,62 +27,141 @@ import pygame
 from game.client.app import App, Paths
 from game.client.scenes.menus import TitleScene
 from game.client.scenes.play import PlayScene
+from game.client.scenes.replay import ReplayScene
+from game.client.scenes.results import ResultsScene
+from game.client.turns import actor
 from game.dice import random_action
-from game.rules import variant
-from game.rules.ausgeblockt import PASS, STOP
+from game.rules import State, variant
+from game.rules.ausgeblockt import MARK, PASS, STOP
+from game.rules.mulino import REMOVE
 from game.session.match import Match
-from game.session.seats import Seat
+from game.session.seats import Seat, SeatKind
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-SCENES = [
-    ("ausgeblockt", 2, 160),
-    ("numeri", 3, 70),
+GAMES = [
+    ("ausgeblockt", 2, 60),
+    ("numeri", 3, 60),
     ("dama:classic", 2, 17),
-    ("mulino:classic", 2, 23),
+    ("dama:mangia", 2, 15),
     ("dama:lupo", 2, 12),
+    ("mulino:classic", 2, 23),
+    ("mulino:misto", 2, 14),
+    ("mulino:ceylonese", 2, 21),
 ]
+Predicate = Callable[[State], bool]
 
 
-def position(name: str, players: int, actions: int) -> Match:
-    match = Match.new(variant(name, players), [Seat() for _ in range(players)], seed=2026)
-    rng = random.Random(7)
-    for _ in range(actions):
-        state = match.state
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            match.roll()
-            continue
-        legal = state.legal_actions()
-        marks = [a for a in legal if a < PASS] if name == "ausgeblockt" else []
-        if marks:
-            match.play(rng.choice(marks))
-        elif name == "ausgeblockt":
-            match.play(STOP)
-        else:
-            match.play(random_action(state, rng))
+def _seats(players: int) -> list[Seat]:
+    return [Seat(), *(Seat(SeatKind.COMPUTER, "medium") for _ in range(players - 1))]
+
+
+def _random_step(match: Match, rng: random.Random) -> None:
+    state = match.state
+    if state.is_chance():
+        match.roll()
+        return
+    legal = state.legal_actions()
+    if state.variant.name == "ausgeblockt":  # mark when able, so the sheet fills
+        marks = [a for a in legal if a < PASS]
+        match.play(rng.choice(marks) if marks else STOP)
+        return
+    match.play(random_action(state, rng))
+
+
+def after_the_computer(
+    name: str, players: int, at_least: int, want: Predicate, after_another: bool = True
+) -> Match:
+    """A match of random play, at least ``at_least`` actions long, stopped where the person
+    (seat 1) is to act — right after another seat's turn if ``after_another`` — in a state
+    ``want`` accepts."""
+    for seed in range(2026, 2026 + 400):
+        match = Match.new(variant(name, players), _seats(players), seed)
+        rng = random.Random(seed)
+        while not match.state.is_terminal() and len(match.record.actions) < 600:
+            state = match.state
+            actions = len(match.record.actions)
+            previous = actor(match.state_at(actions - 1)) if actions else None
+            turned = previous not in (None, 0) or not after_another
+            ready = actor(state) == 0 and turned and actions >= at_least
+            if ready and want(state):
+                return match
+            _random_step(match, rng)
+    raise SystemExit(f"no position found for {name}")
+
+
+def finished(name: str, players: int) -> Match:
+    match = Match.new(variant(name, players), _seats(players), 2026)
+    rng = random.Random(5)
+    while not match.state.is_terminal():
+        _random_step(match, rng)
     return match
+
+
+def _anything(state: State) -> bool:
+    return True
+
+
+def _removal(state: State) -> bool:
+    return getattr(state, "stage", None) == REMOVE
+
+
+def _chain(state: State) -> bool:
+    return getattr(state, "stage", None) == MARK and getattr(state, "chain", -1) >= 0
+
+
+def shots() -> list[tuple[str, Callable[[App], object]]]:
+    """(file stem, a function that puts the screen to shoot on the app's stack)."""
+    entries: list[tuple[str, Callable[[App], object]]] = [
+        ("title", lambda app: app.push(TitleScene(app)))
+    ]
+    for name, players, at_least in GAMES:
+        stem = name.replace(":", "-")
+        entries.append(
+            (stem, lambda app, n=name, p=players, a=at_least: app.push(
+                PlayScene(app, after_the_computer(n, p, a, _anything))))
+        )  # fmt: skip
+        entries.append(
+            (f"{stem}-results", lambda app, n=name, p=players: app.push(
+                ResultsScene(app, finished(n, p))))
+        )  # fmt: skip
+    entries += [
+        ("mulino-classic-removal", lambda app: app.push(
+            PlayScene(app, after_the_computer("mulino:classic", 2, 4, _removal, False)))),
+        ("ausgeblockt-chain", lambda app: app.push(
+            PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
+        ("dama-classic-replay", _replay_step),
+    ]  # fmt: skip
+    return entries
+
+
+def _replay_step(app: App) -> None:
+    match = finished("dama:classic", 2)
+    replay = ReplayScene.of_match(app, match)
+    app.push(replay)
+    replay.go(len(match.record.actions) // 2)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--size", default="1600x900")
+    parser.add_argument("--sizes", default="1920x1080,700x1050")
     args = parser.parse_args(argv)
-    size = tuple(int(n) for n in args.size.split("x"))
+    sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
     OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*.png"):
+        old.unlink()
     with tempfile.TemporaryDirectory() as home:
-        app = App(Paths(Path(home) / "c", Path(home) / "d"), size=size, fullscreen=False)
-        app.push(TitleScene(app))
-        app.frame(0.1)
-        pygame.image.save(app.screen, OUT / "title.png")
-        for name, players, actions in SCENES:
-            app.push(PlayScene(app, position(name, players, actions)))
-            for _ in range(3):
-                app.frame(0.1)
-            file = OUT / f"{name.replace(':', '-')}.png"
-            pygame.image.save(app.screen, file)
-            print(f"wrote {file.relative_to(OUT.parent.parent)}")
-            app.pop()
+        for width, height in sizes:
+            app = App(Paths(Path(home) / "c", Path(home) / "d"), size=(width, height),
+                      fullscreen=False)  # fmt: skip
+            for stem, show in shots():
+                show(app)
+                for _ in range(4):
+                    app.frame(0.1)
+                file = OUT / f"{stem}-{width}x{height}.png"
+                pygame.image.save(app.screen, file)
+                print(f"wrote {file.relative_to(OUT.parent.parent)}")
+                app.reset(TitleScene(app))
+            app.close()
     return 0
 
 
