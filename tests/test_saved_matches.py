@@ -47,7 +47,7 @@ def store_in(home: Path) -> SaveStore:
 
 
 def texts_drawn(draw: Callable[[pygame.Surface], object]) -> list[str]:
-    """The texts ``draw`` renders, in order."""
+    """The texts ``draw`` renders, in order (empty labels left out)."""
     drawn: list[str] = []
     real = theme.text
 
@@ -60,7 +60,7 @@ def texts_drawn(draw: Callable[[pygame.Surface], object]) -> list[str]:
         draw(pygame.Surface((1280, 720)))
     finally:
         theme.text = real
-    return drawn
+    return [text for text in drawn if text]
 
 
 def shown_text(target) -> list[str]:
@@ -193,12 +193,13 @@ def finished(home: Path) -> None:
 
 
 class Recorder(pygame.Surface):
-    """A surface that notes the height of everything blitted onto it (the text lines)."""
+    """A surface that notes the height of every text line blitted onto it."""
 
     heights: list[int]
 
     def blit(self, source, dest, *args, **kwargs):
-        self.heights.append(source.get_height())
+        if source.get_width():  # an empty label draws nothing
+            self.heights.append(source.get_height())
         return super().blit(source, dest, *args, **kwargs)
 
 

@@ -104,20 +104,14 @@ def row_targets(rect: pygame.Rect, row: Row, palette: theme.Palette) -> list[Tar
 
 def _match_row(rect: pygame.Rect, row: Row, palette: theme.Palette) -> Target:
     """A button with the row's two lines, in sizes fixed by the row's height alone."""
+    target = button(rect, lambda: "", row.open, palette, name=row.name)
+    plain = target.draw  # the button's colour, focus ring and press
     first_size, second_size = round(rect.height * 0.36), round(rect.height * 0.29)
     margin = rect.height // 4
     width = rect.width - 2 * margin
 
     def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
-        colour = palette.button
-        if pressed:
-            colour = tuple(min(255, c + 30) for c in colour)
-        radius = max(4, rect.height // 5)
-        pygame.draw.rect(surface, colour, rect, border_radius=radius)
-        if focused:
-            pygame.draw.rect(
-                surface, palette.focus, rect, width=max(2, rect.height // 16), border_radius=radius
-            )
+        plain(surface, focused, pressed)
         first, second = row.lines()
         top = theme.text(
             fitted(first, first_size, True, width), first_size, palette.button_text, True
@@ -128,7 +122,8 @@ def _match_row(rect: pygame.Rect, row: Row, palette: theme.Palette) -> Target:
             below, below.get_rect(bottomleft=(rect.x + margin, rect.bottom - rect.height // 10))
         )
 
-    return Target(rect, row.open, draw=draw, name=row.name)
+    target.draw = draw
+    return target
 
 
 @lru_cache(maxsize=512)
@@ -188,12 +183,7 @@ class MatchListScene(Scene):
     def _bar(self, bar: pygame.Rect) -> list[Target]:
         """Back in the middle; the pages' arrows at the ends when there are pages."""
         side = bar.width // 4
-        back = pygame.Rect(
-            bar.x + side + bar.height // 4,
-            bar.y,
-            bar.width - 2 * side - bar.height // 2,
-            bar.height,
-        )
+        back = bar.inflate(-2 * (side + bar.height // 4), 0)
         targets = [button(back, lambda: _("Back"), self.back, self.palette, name="back")]
         if self.pages > 1:
             targets += [
