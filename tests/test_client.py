@@ -255,3 +255,16 @@ def test_undo_interrupts_the_computer_at_once(driver: Driver) -> None:
     assert play.match.record.actions == () and play.thinking is None
     driver.frame(30)
     assert play.match.record.actions == ()  # no late answer lands
+
+
+def test_rules_show_a_match_its_options_and_the_index_the_defaults(driver: Driver) -> None:
+    driver.press("rules")
+    driver.press("dama:classic")
+    assert "Capturing is compulsory" in driver.scene.text
+    assert "switch on huffing" in driver.scene.text
+    driver.press("back")
+    driver.press("back")
+    driver.start("dama:classic", options={"huffing": True})
+    driver.press("menu")
+    driver.press("rules")
+    assert "Huffing is on" in driver.scene.text and "compulsory" not in driver.scene.text

@@ -10,8 +10,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from game import i18n
-from game.names import reason_text, result_headline, variant_title
-from game.rules import VARIANTS, Outcome, Result
+from game.client.rules_text import rules_text
+from game.names import reason_text, result_headline, variant_subtitle, variant_title
+from game.rules import VARIANTS, Outcome, Result, every_setup, variant
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "assets" / "locale"
@@ -68,12 +69,13 @@ def test_compiled_catalogues_are_up_to_date() -> None:
     assert main(["--check"]) == 0, "run: python tools/build_catalogues.py"
 
 
-def test_switching_language_translates_names_and_results() -> None:
+def test_switching_language_translates_subtitles_and_results() -> None:
     assert i18n.set_language("it") == "it"
-    assert variant_title("ausgeblockt") == "Bloccato e pelato!"
+    assert variant_subtitle("ausgeblockt") == "Bloccato e pelato!"
     assert reason_text("breakthrough") == "Il lupo ha superato le pecore."
     assert i18n.set_language("de") == "de"
-    assert variant_title("mulino:classic") == "Mühle"
+    assert variant_subtitle("mulino:classic") == "Mühle"
+    assert variant_subtitle("dama:mangia") == "Schlagdame"
     result = Result((Outcome.WIN, Outcome.LOSS), "no_moves")
     assert result_headline(result, ["Anna", "Ben"]) == "Sieger: Anna"
     i18n.set_language("en")
@@ -85,8 +87,59 @@ def test_switching_language_translates_names_and_results() -> None:
 def test_every_variant_and_reason_has_a_name() -> None:
     for language in i18n.LANGUAGES:
         i18n.set_language(language)
-        assert all(variant_title(name) for name in VARIANTS)
+        assert all(variant_title(name) and variant_subtitle(name) for name in VARIANTS)
         assert all(reason_text(reason) for reason in REASONS)
+
+
+def test_games_keep_their_italian_names_in_every_language() -> None:
+    names = [
+        "Ausgeblockt",
+        "Numeri",
+        "Dama",
+        "Mangia la dama",
+        "Lupo e pecore",
+        "Mulino",
+        "Mulino misto",
+        "Mulino ceylonese",
+    ]
+    for language in i18n.LANGUAGES:
+        i18n.set_language(language)
+        assert [variant_title(name) for name in VARIANTS] == names
+    i18n.set_language("en")
+    assert variant_subtitle("dama:mangia") == "losing draughts"
+
+
+def test_dama_rules_follow_the_huffing_option() -> None:
+    compulsory = rules_text(variant("dama:classic"))
+    assert "Capturing is compulsory" in compulsory and "huffing" not in compulsory.lower()
+    huffing = rules_text(variant("dama:classic", options={"huffing": True}))
+    assert "compulsory" not in huffing and "Huffing is on: you need not capture" in huffing
+    index = rules_text(variant("dama:classic"), with_options=True).split("\n")
+    assert "Capturing is compulsory" in index[1] and "switch on huffing" in index[-1]
+    assert "not Italian dama" in compulsory and "80 moves in a row, counting both" in compulsory
+
+
+def test_rules_texts_say_what_rules_md_says() -> None:
+    mangia = rules_text(variant("dama:mangia"))
+    assert "no pieces left or no legal move wins" in mangia and "loses" not in mangia
+    assert "Sheep that cannot move lose: the wolf wins" in rules_text(variant("dama:lupo"))
+    assert "any one may be removed" in rules_text(variant("mulino:classic"))
+    assert "no flying while you still have pieces" in rules_text(variant("mulino:misto"))
+    ceylonese = rules_text(variant("mulino:ceylonese"))
+    assert "move one more if your hand is empty" in ceylonese
+    assert "Every extra placement or move may be declined" in ceylonese
+    assert "the Roll button rolls the dice not kept" in rules_text(variant("ausgeblockt"))
+    assert "equal totals share the win" in rules_text(variant("numeri"))
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_rules_paragraph_is_translated_for_every_setup(language: str) -> None:
+    english = {chosen: rules_text(chosen, True).split("\n") for chosen in every_setup()}
+    i18n.set_language(language)
+    for chosen, paragraphs in english.items():
+        shown = rules_text(chosen, True).split("\n")
+        assert len(shown) == len(paragraphs), chosen.describe()
+        assert not set(shown) & set(paragraphs), chosen.describe()
 
 
 def test_unknown_language_or_missing_catalogue_falls_back_to_english(
@@ -107,10 +160,10 @@ def test_history_lines_tell_the_dice_games_in_words() -> None:
     from game.rules import new_game
 
     sheet = new_game("ausgeblockt", first=1)
-    assert action_text(sheet, sheet.parse_action("=1123C")) == "rolls 1 1 2 3 cow"
+    assert action_text(sheet, sheet.parse_action("=1123C")) == "throws 1 1 2 3 cow"
     numeri = new_game("numeri", first=1)
     assert action_text(numeri, numeri.parse_action("d*")) == "rolls ★"
     dama = new_game("dama")
     assert action_text(dama, dama.parse_action("22-18")) == "22-18"
     i18n.set_language("de")
-    assert action_text(sheet, sheet.parse_action("=CCCCC")) == ("würfelt Kuh Kuh Kuh Kuh Kuh")
+    assert action_text(sheet, sheet.parse_action("=CCCCC")) == "wirft Kuh Kuh Kuh Kuh Kuh"

@@ -28,7 +28,7 @@ def test_installed_copy_runs_from_anywhere(tmp_path: Path) -> None:
         "from game.rules import new_game;"
         "print(new_game('numeri').track.values[-1], new_game('ausgeblockt').starts(0));"
         "from game import i18n, names;"
-        "print(i18n.set_language('de'), names.variant_title('mulino:classic'));"
+        "print(i18n.set_language('de'), names.variant_subtitle('mulino:classic'));"
         "import os; os.environ['SDL_VIDEODRIVER'] = 'dummy';"
         "from game.client import sprites, theme;"
         "import pygame; pygame.init();"

@@ -481,7 +481,7 @@ class NetPauseScene(MenuScene):
         return [
             item(lambda: _("Continue"), self.app.pop, "continue"),
             item(lambda: _("Rules"),
-                 lambda: self.app.push(RulesScene(self.app, self.play.match.variant.name)),
+                 lambda: self.app.push(RulesScene(self.app, self.play.match.variant)),
                  "rules"),
             item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
             item(lambda: _("Leave the match"), self._leave, "leave"),

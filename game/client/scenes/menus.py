@@ -15,8 +15,8 @@ from game.client.scene import Scene
 from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS, stepped_volume
 from game.client.widgets import Target, button
 from game.i18n import _
-from game.names import seat_names, variant_title
-from game.rules import VARIANTS, new_game, variant
+from game.names import seat_names, variant_subtitle, variant_title
+from game.rules import VARIANTS, Variant, new_game, variant
 from game.session.match import Match
 from game.session.saves import Shelf, Unfinished
 from game.session.seats import LEVELS, Seat, SeatKind
@@ -190,6 +190,9 @@ class TitleScene(MenuScene):
 
 
 class ChooseScene(MenuScene):
+    """Every game by its proper (Italian) name, with a few words under it in the player's
+    language on what it is: "Mangia la dama" over "losing draughts"."""
+
     columns = 2
 
     def title(self) -> str:
@@ -198,11 +201,42 @@ class ChooseScene(MenuScene):
     def items(self) -> list[Item]:
         allowed = self.app.kiosk.games if self.app.kiosk is not None else VARIANTS
         games: list[Item] = [
-            item(lambda n=name: variant_title(n), lambda n=name: self.choose(n), name)
+            item(lambda: "", lambda n=name: self.choose(n), name)  # the text: _named_button
             for name in VARIANTS
             if name in allowed
         ]
         return [*games, item(lambda: _("Back"), self.app.pop, "back")]
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """The menu's grid with taller buttons, for the name and the subtitle."""
+        super().layout(size)
+        u = self.u
+        height = round(4.4 * u)
+        for index, target in enumerate(self.targets):
+            top = 13 * u + index // self.columns * (height + u // 2)
+            target.rect.update(target.rect.x, top, target.rect.width, height)
+            if target.name in VARIANTS:
+                target.draw = self._named_button(target)
+
+    def _named_button(self, target: Target) -> Callable[[pygame.Surface, bool, bool], None]:
+        """The button's own drawing (colour, focus ring), then the name and, smaller, the
+        subtitle, each shrunk to the button's width if need be."""
+        plain, rect, name = target.draw, target.rect, target.name
+
+        def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+            plain(surface, focused, pressed)
+            colour = self.palette.button_text
+            lines = (
+                theme.text(variant_title(name), rect.height * 2 // 5, colour, True),
+                theme.text(variant_subtitle(name), rect.height // 4, colour),
+            )
+            lines = [_fit(line, rect.width - rect.height // 3) for line in lines]
+            top = rect.centery - sum(line.get_height() for line in lines) // 2
+            for line in lines:
+                surface.blit(line, line.get_rect(midtop=(rect.centerx, top)))
+                top += line.get_height()
+
+        return draw
 
     def choose(self, name: str) -> None:
         self.app.push(SetupScene(self.app, name))
@@ -460,7 +494,7 @@ class PauseScene(MenuScene):
             item(lambda: _("Continue"), self.app.pop, "continue"),
             item(
                 lambda: _("Rules"),
-                lambda: self.app.push(RulesScene(self.app, self.play.match.variant.name)),
+                lambda: self.app.push(RulesScene(self.app, self.play.match.variant)),
                 "rules",
             ),
             item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
@@ -480,23 +514,27 @@ class RulesIndexScene(ChooseScene):
         return _("Rules")
 
     def choose(self, name: str) -> None:
-        self.app.push(RulesScene(self.app, name))
+        self.app.push(RulesScene(self.app, variant(name), with_options=True))
 
 
 class RulesScene(Scene):
-    """The rules of one game in the player's language, beside a picture of its board."""
+    """The rules of one game in the player's language, beside a picture of its board: over a
+    match, for the options it was set up with; from the rules index (``with_options``), for
+    the default ones, with a line on each option."""
 
-    def __init__(self, app, name: str) -> None:
+    def __init__(self, app, chosen: Variant, with_options: bool = False) -> None:
         super().__init__(app)
-        self.name = name
+        self.chosen = chosen
+        self.name = chosen.name
+        self.with_options = with_options
 
     def layout(self, size: tuple[int, int]) -> None:
         from game.client.rules_text import rules_text
         from game.client.scenes.picture import board_picture
 
         self.u = u = theme.unit(size)
-        self.text = rules_text(self.name)
-        side = min(size[1] - 8 * u, size[0] * 2 // 5)
+        self.text = rules_text(self.chosen, self.with_options)
+        side = min(size[1] - 9 * u, size[0] * 2 // 5)
         self.picture = board_picture(self.app, self.name, (side, side))
         back = pygame.Rect(size[0] - 12 * u, size[1] - 4 * u, 10 * u, 3 * u)
         self.targets = [button(back, lambda: _("Back"), self.app.pop, self.palette, name="back")]
@@ -506,10 +544,12 @@ class RulesScene(Scene):
         u = self.u
         title = theme.text(variant_title(self.name), 3 * u, self.palette.accent, True)
         surface.blit(title, (2 * u, u))
-        surface.blit(self.picture, (2 * u, 5 * u))
+        subtitle = theme.text(variant_subtitle(self.name), round(1.3 * u), self.palette.text)
+        surface.blit(subtitle, (2 * u, 4 * u))
+        surface.blit(self.picture, (2 * u, 6 * u))
         x = 3 * u + self.picture.get_width()
         width = surface.get_width() - x - 2 * u
-        y = 5 * u
+        y = 6 * u
         body = theme.font(round(0.95 * u))
         for paragraph in self.text.split("\n"):
             for line in _wrap(paragraph, body, width):
@@ -549,3 +589,10 @@ def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
             lines.append(line)
             line = word
     return [*lines, line] if line else lines
+
+
+def _fit(words: pygame.Surface, width: int) -> pygame.Surface:
+    """``words`` shrunk to ``width`` if wider."""
+    if words.get_width() <= width:
+        return words
+    return pygame.transform.smoothscale_by(words, width / words.get_width())
