@@ -18,7 +18,7 @@ from game import i18n
 from game.client import theme
 from game.client.control import LocalControl
 from game.client.scene import Scene
-from game.client.scenes.lan import KeypadScene
+from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.menus import Item, MenuScene, TitleScene, item
 from game.client.scenes.play import PlayScene
 from game.i18n import _

@@ -176,7 +176,7 @@ class TitleScene(MenuScene):
         self.app.push(UnfinishedScene(self.app))
 
     def _lan(self) -> None:
-        from game.client.scenes.lan import LanScene
+        from game.client.scenes.lobby import LanScene
 
         self.app.push(LanScene(self.app))
 

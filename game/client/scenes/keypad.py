@@ -1,0 +1,99 @@
+"""A keypad: digits and a few signs on big keys, for an address, a join code or a PIN."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from game.client import input as ui
+from game.client import theme
+from game.client.scene import Scene
+from game.client.widgets import Target, button
+from game.i18n import _
+
+
+class KeypadScene(Scene):
+    """Digits and a few signs on big keys, for an address or a join code (no keyboard
+    needed on a touch screen; a keyboard's keys work too)."""
+
+    def __init__(
+        self,
+        app,
+        prompt: str,
+        allowed: str,
+        done: Callable[[str], None],
+        allow_empty: bool = False,
+    ) -> None:
+        super().__init__(app)
+        self.prompt, self.allowed, self.done = prompt, allowed, done
+        self.allow_empty = allow_empty
+        self.text = ""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        keys = [c for c in "123456789" if c in self.allowed]
+        keys += [c for c in ".0:" if c in self.allowed]
+        key = 4 * u
+        left = size[0] // 2 - (3 * key + 2 * u) // 2
+        top = 10 * u
+        targets: list[Target] = []
+        for index, char in enumerate(keys):
+            row, col = divmod(index, 3)
+            rect = pygame.Rect(left + col * (key + u), top + row * (key + u // 2), key, key)
+            targets.append(
+                button(rect, lambda c=char: c, lambda c=char: self._type(c), self.palette,
+                       name=f"key {char}")
+            )  # fmt: skip
+        rows = (len(keys) + 2) // 3
+        y = top + rows * (key + u // 2) + u
+        wide = (3 * key + 2 * u - u) // 2
+        targets += [
+            button(pygame.Rect(left, y, wide, 3 * u), lambda: _("Delete"), self._delete,
+                   self.palette, name="delete"),
+            button(pygame.Rect(left + wide + u, y, wide, 3 * u), lambda: _("OK"), self._ok,
+                   self.palette, lambda: bool(self.text) or self.allow_empty, name="ok"),
+            button(pygame.Rect(left, y + 4 * u, 3 * key + 2 * u, 3 * u), lambda: _("Cancel"),
+                   self.app.pop, self.palette, name="cancel"),
+        ]  # fmt: skip
+        self.set_targets(targets)
+
+    def _type(self, char: str) -> None:
+        if len(self.text) < 40:
+            self.text += char
+
+    def _delete(self) -> None:
+        self.text = self.text[:-1]
+
+    def _ok(self) -> None:
+        text = self.text
+        self.app.pop()
+        self.done(text)
+
+    def back(self) -> None:
+        """Backspace and Escape: take back a character, or leave the keypad."""
+        if self.text:
+            self._delete()
+        else:
+            self.app.pop()
+
+    def handle(self, event) -> None:
+        if isinstance(event, ui.Text):
+            for char in event.text:
+                if char in self.allowed:
+                    self._type(char)
+            return
+        super().handle(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u = self.u
+        prompt = theme.text(self.prompt, round(1.3 * u), self.palette.text, True)
+        surface.blit(prompt, prompt.get_rect(midtop=(surface.get_width() // 2, 2 * u)))
+        field = pygame.Rect(0, 0, 24 * u, 3 * u)
+        field.midtop = (surface.get_width() // 2, 5 * u)
+        pygame.draw.rect(surface, self.palette.panel, field, border_radius=u // 2)
+        shown = theme.text(self.text or " ", 2 * u, self.palette.accent, True)
+        surface.blit(shown, shown.get_rect(center=field.center))
+        self.draw_targets(surface)
+

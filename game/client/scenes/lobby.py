@@ -1,0 +1,344 @@
+"""The LAN lobby: the live list of matches announced on this network, hosting one, and the
+room where players take seats and get ready before the host starts the match."""
+
+from __future__ import annotations
+
+import secrets
+
+import pygame
+
+from game.client import theme
+from game.client.net_control import NetControl
+from game.client.scene import Scene
+from game.client.scenes.entry import ask_player_name
+from game.client.scenes.keypad import KeypadScene
+from game.client.scenes.lan import open_link, player_name
+from game.client.scenes.menus import (
+    ChooseScene,
+    Item,
+    MenuScene,
+    SetupScene,
+    TitleScene,
+    computer_label,
+    item,
+    setup_seat_names,
+)
+from game.client.scenes.play import PlayScene
+from game.client.widgets import Target, button
+from game.i18n import _
+from game.names import variant_title
+from game.rules import variant
+from net.link import LanBrowser, LinkView, NetLink
+
+REFRESH = 0.5
+"""Seconds between looks at the list of matches."""
+
+
+class LanScene(MenuScene):
+    """Matches announced on this network, live; hosting; joining by address."""
+
+    def __init__(self, app) -> None:
+        self.browser = LanBrowser(app.settings.lan_interface)
+        self.shown: list = []
+        self._since = 0.0
+        self._name_asked = app.kiosk is not None  # a kiosk has its own name, and no keyboard
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Play on the LAN")
+
+    def subtitle(self) -> str:
+        if self.browser.error:
+            return _("Matches cannot be listed here ({error}): join by address").format(
+                error=self.browser.error
+            )
+        if not self.shown:
+            return _("Looking for matches on this network…")
+        return _("Matches on this network")
+
+    def items(self) -> list[Item]:
+        entries: list[Item] = []
+        for index, listing in enumerate(self.shown[:6]):
+            entries.append(
+                item(
+                    lambda listing=listing: _listing_label(listing),
+                    lambda listing=listing: self._join(listing),
+                    f"match {index + 1}",
+                    lambda listing=listing: listing.compatible,
+                )
+            )
+        name = item(self._name_label, lambda: ask_player_name(self.app), "name")
+        return [
+            *entries,
+            item(lambda: _("Host a match"), self._host, "host"),
+            item(lambda: _("Join by address"), self._by_address, "address"),
+            *([name] if self.app.kiosk is None else []),
+            item(lambda: _("Back"), self.back, "back"),
+        ]
+
+    def _name_label(self) -> str:
+        return _("Your name: {name}").format(name=player_name(self.app))
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if not self._name_asked:  # on the way in: who is this, for the others?
+            self._name_asked = True
+            if not self.app.settings.player_name:
+                ask_player_name(self.app)
+                return
+        self._since += dt
+        if self._since >= REFRESH:
+            self._since = 0.0
+            listings = self.browser.listings()
+            if listings != self.shown:
+                self.shown = listings
+                self.layout(self.app.size)
+
+    @property
+    def animating(self) -> bool:
+        return True  # keeps looking at the list
+
+    def _join(self, listing) -> None:
+        if listing.code:
+            self.app.push(
+                KeypadScene(
+                    self.app,
+                    _("Join code for {host}").format(host=listing.host),
+                    "0123456789",
+                    lambda code: self._connect(listing.address, listing.port, code),
+                )
+            )
+        else:
+            self._connect(listing.address, listing.port, None)
+
+    def _connect(self, address: str, port: int, code: str | None) -> None:
+        link = open_link(self.app, code)
+        if link is None:
+            return
+        link.join(address, port)
+        self.app.replace(RoomScene(self.app, link))
+
+    def _by_address(self) -> None:
+        self.app.push(
+            KeypadScene(self.app, _("Address and port, e.g. 192.168.1.20:40000"), "0123456789.:",
+                        self._typed_address)
+        )  # fmt: skip
+
+    def _typed_address(self, text: str) -> None:
+        address, _sep, port = text.rpartition(":")
+        if not address or not port.isdigit() or not 0 < int(port) < 65536:
+            self.app.push(
+                KeypadScene(self.app, _("Not an address and port: {text}").format(text=text),
+                            "0123456789.:", self._typed_address)
+            )  # fmt: skip
+            return
+        self.app.push(
+            KeypadScene(self.app, _("Join code (leave empty if none)"), "0123456789",
+                        lambda code: self._connect(address, int(port), code or None),
+                        allow_empty=True)
+        )  # fmt: skip
+
+    def _host(self) -> None:
+        self.app.replace(LanChooseScene(self.app))
+
+    def discard(self) -> None:
+        self.browser.close()
+
+
+def _listing_label(listing) -> str:
+    game = variant_title(listing.game) if listing.compatible else listing.game
+    if not listing.compatible:
+        state = _("another version of Tavolo")
+    elif listing.state == "lobby":
+        state = _("{n} seats free").format(n=listing.free)
+    else:
+        state = _("under way: watch")
+    lock = " 🔒" if listing.code else ""
+    return f"{game} · {listing.host} · {state}{lock}"
+
+
+class LanChooseScene(ChooseScene):
+    def title(self) -> str:
+        return _("Host a match")
+
+    def choose(self, name: str) -> None:
+        self.app.push(LanSetupScene(self.app, name))
+
+
+class LanSetupScene(SetupScene):
+    """The match setup, with a join code, for a match others join over the LAN."""
+
+    def __init__(self, app, name: str) -> None:
+        self.code: str | None = None
+        super().__init__(app, name)
+
+    def subtitle(self) -> str:
+        return _("Set up the match: seats left to a person are for players on the LAN")
+
+    def items(self) -> list[Item]:
+        items = super().items()
+        code = item(
+            lambda: (
+                _("Join code: {code}").format(code=self.code) if self.code else _("Join code: none")
+            ),
+            self._toggle_code,
+            "code",
+        )
+        return [*items[:-2], code, *items[-2:]]
+
+    def _seat_label(self, index: int) -> str:
+        if index == 0:
+            names = setup_seat_names(self.spec.name, self.players)
+            return _("{seat}: you").format(seat=names[0])
+        return super()._seat_label(index)
+
+    def _next_seat(self, index: int) -> None:
+        if index:  # the first seat is the host's own
+            super()._next_seat(index)
+
+    def _toggle_code(self) -> None:
+        self.code = None if self.code else f"{secrets.randbelow(10_000):04d}"
+
+    def _start(self) -> None:
+        chosen = variant(self.spec.name, self.players, self.options)
+        computers = {
+            i: seat.level for i, seat in enumerate(self.seats[: self.players]) if seat.level
+        }
+        link = open_link(self.app, self.code)
+        if link is None:
+            return
+        link.host(chosen, computers, self.code)
+        self.app.reset(TitleScene(self.app))
+        self.app.push(RoomScene(self.app, link))
+
+
+class RoomScene(Scene):
+    """Before the start: who sits where, who is ready; the host starts the match."""
+
+    def __init__(self, app, link: NetLink) -> None:
+        super().__init__(app)
+        self.link: NetLink | None = link
+        self.view: LinkView = link.view()
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        view = self.view
+        width = min(size[0] - 4 * u, 30 * u)
+        left = (size[0] - width) // 2
+        y = 9 * u
+        targets: list[Target] = []
+        for index in range(len(view.seats)):
+            rect = pygame.Rect(left, y, width, 3 * u)
+            targets.append(
+                button(rect, lambda i=index: self._seat_label(i), lambda i=index: self._sit(i),
+                       self.palette, lambda i=index: self._can_sit(i), f"seat {index + 1}")
+            )  # fmt: skip
+            y += 3 * u + u // 2
+        y += u
+        half = (width - u) // 2
+        if view.hosting:
+            targets.append(
+                button(pygame.Rect(left, y, half, 3 * u), lambda: _("Start"), self._start,
+                       self.palette, lambda: self.view.can_start, "start")
+            )  # fmt: skip
+        else:
+            targets.append(
+                button(pygame.Rect(left, y, half, 3 * u), self._ready_label, self._toggle_ready,
+                       self.palette, lambda: self.view.my_seat is not None, "ready")
+            )  # fmt: skip
+        targets.append(
+            button(pygame.Rect(left + half + u, y, half, 3 * u), lambda: _("Leave"), self.back,
+                   self.palette, name="leave")
+        )  # fmt: skip
+        self.set_targets(targets)
+
+    def _seat_label(self, index: int) -> str:
+        view = self.view
+        seat = view.seats[index]
+        names = setup_seat_names(view.variant.name, view.variant.players) if view.variant else []
+        where = names[index] if index < len(names) else _("Player {n}").format(n=index + 1)
+        if seat.computer:
+            who = computer_label(seat.computer)
+        elif seat.peer is None:
+            who = _("free: tap to sit here")
+        else:
+            who = seat.name + (" ✓" if seat.ready else "")
+        return _("{seat}: {who}").format(seat=where, who=who)
+
+    def _can_sit(self, index: int) -> bool:
+        seat = self.view.seats[index]
+        return self.view.phase == "lobby" and not seat.computer and seat.peer is None
+
+    def _sit(self, index: int) -> None:
+        assert self.link is not None
+        self.link.take_seat(index)
+
+    def _ready_label(self) -> str:
+        view = self.view
+        mine = view.seats[view.my_seat] if view.my_seat is not None else None
+        return _("Not ready") if mine is not None and mine.ready else _("Ready")
+
+    def _toggle_ready(self) -> None:
+        view = self.view
+        if view.my_seat is not None:
+            self.link.set_ready(not view.seats[view.my_seat].ready)
+
+    def _start(self) -> None:
+        self.link.start()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        view = self.link.view()
+        if view != self.view:
+            first = not self.view.seats and view.seats
+            self.view = view
+            if first:
+                self.layout(self.app.size)
+        if view.phase in ("playing", "over") and view.variant is not None:
+            link, self.link = self.link, None  # handed on to the match screen
+            self.app.replace(PlayScene(self.app, NetControl(self.app, link)))
+
+    @property
+    def animating(self) -> bool:
+        return True  # keeps listening
+
+    def back(self) -> None:
+        self.app.reset(TitleScene(self.app))
+
+    def discard(self) -> None:
+        if self.link is not None:
+            self.link.close()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u, view = self.u, self.view
+        centre = surface.get_width() // 2
+        title = variant_title(view.variant.name) if view.variant else _("Connecting…")
+        heading = theme.text(title, 3 * u, self.palette.accent, True)
+        surface.blit(heading, heading.get_rect(midtop=(centre, u)))
+        lines = [self._room_line()]
+        if view.spectators:
+            lines.append(_("Watching: {names}").format(names=", ".join(view.spectators)))
+        if view.error:
+            lines = [_("No connection: {reason}").format(reason=view.error)]
+        elif view.notices:
+            lines.append(view.notices[-1])
+        for n, line in enumerate(lines):
+            text = theme.text(line, round(1.1 * u), self.palette.text)
+            surface.blit(text, text.get_rect(midtop=(centre, 4 * u + n * round(1.5 * u))))
+        self.draw_targets(surface)
+
+    def _room_line(self) -> str:
+        view = self.view
+        if view.hosting:
+            from net.discovery import lan_addresses
+
+            where = f"{(self.app.settings.lan_interface or lan_addresses()[0])}:{view.port}"
+            code = self.link.config.code
+            if code:
+                return _("Others join at {where} with the code {code}").format(
+                    where=where, code=code
+                )
+            return _("Others join at {where}").format(where=where)
+        return _("Hosted by {name}").format(name=view.name) if view.name else ""
+
