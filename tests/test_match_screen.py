@@ -4,6 +4,7 @@ narrow window that keeps its text readable."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -175,3 +176,22 @@ def test_text_stays_readable_in_every_window(tmp_path: Path, size: tuple[int, in
     finally:
         drive.app.close()
         pygame.event.clear()
+
+
+def test_replay_tells_each_action_in_words_not_engine_codes(driver: Driver) -> None:
+    from game.client.scenes.replay import ReplayScene
+
+    match = Match.new(variant("ausgeblockt"), [Seat(), Seat()], 11)
+    while len(match.record.actions) < 12:
+        state = match.state
+        if state.is_chance():
+            match.roll()
+        else:
+            match.play(state.legal_actions()[-1])
+    replay = ReplayScene.of_match(driver.app, match)
+    driver.app.push(replay)
+    lines = [replay._move_line(i) for i in range(12)]
+    engine = re.compile(r"\s[=r][1-5C]+$|first\d|\bstop\b")
+    codes = [line for line in lines if engine.search(line)]
+    assert not codes, lines
+    assert any("begins" in line for line in lines) and any("throws" in line for line in lines)

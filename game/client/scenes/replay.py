@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import time
+
 import pygame
 
 from game.client import theme
 from game.client.scene import Scene
 from game.client.scenes.picture import Preview
 from game.client.scenes.saved import MatchListScene, Row, moves_text, opponents_text, when_text
+from game.client.turns import last_turn, step_at
 from game.client.views import view_for
 from game.client.widgets import button
 from game.i18n import _
-from game.names import reason_text, result_headline, seat_names, variant_title
+from game.names import action_text, reason_text, result_headline, seat_names, variant_title
 from game.session.export import export_text
+from game.session.match import Match
 from game.session.saves import Finished, atomic_write
 
 
@@ -50,71 +54,72 @@ def _describe(entry: Finished) -> tuple[str, str]:
 
 
 class ReplayScene(Scene):
-    """Step through a finished match, and export its move list."""
+    """Step through a finished match — the last turn highlighted at every step, each action
+    in the words of the match screen — and export its move list."""
 
     def __init__(self, app, entry: Finished) -> None:
         super().__init__(app)
         self.entry = entry
-        self.states = entry.match.states
-        self.step = len(self.states) - 1
+        self.match = entry.match
+        self.step = len(self.match.record.actions)
         self.notice = ""
-        self.preview = Preview(app, self.states[self.step])
-        self.view = view_for(entry.match.variant.name, self.preview)
+        self.preview = Preview(app, self.match.state_at(self.step))
+        self.view = view_for(self.match.variant.name, self.preview)
+
+    @classmethod
+    def of_match(cls, app, match: Match) -> ReplayScene:
+        """The replay of a match just finished (from the results screen)."""
+        name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
+        return cls(app, Finished(app.paths.data / name, match, time.time()))
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
         width, height = size
-        panel = width * 3 // 10
-        self.panel = pygame.Rect(width - panel, 0, panel, height)
-        self.view.layout(
-            pygame.Rect(u, u, width - panel - 2 * u, height - 2 * u),
-            pygame.Rect(self.panel.x + u, 7 * u, panel - 2 * u, 8 * u),
-        )
-        x, w, h = self.panel.x + u, (panel - 5 * u) // 4, 3 * u
-        y = 17 * u
+        if width < height:  # portrait: the panel under the board
+            panel_height = max(height * 2 // 5, 26 * u)
+            self.panel = pygame.Rect(0, height - panel_height, width, panel_height)
+            board = pygame.Rect(u, u, width - 2 * u, height - panel_height - 2 * u)
+        else:
+            panel = max(width * 3 // 10, 16 * u)
+            self.panel = pygame.Rect(width - panel, 0, panel, height)
+            board = pygame.Rect(u, u, width - panel - 2 * u, height - 2 * u)
+        x, inner = self.panel.x + u, self.panel.width - 2 * u
+        tray = pygame.Rect(x, self.panel.y + 8 * u, inner, 5 * u)
+        self.view.layout(board, tray)
+        self.view.show_last_turn(last_turn(self.match, self.step))
+        w, h = (inner - 3 * u) // 4, 3 * u
+        y = tray.bottom + u
         controls = [
             ("|<", lambda: self.go(0), "start"),
             ("<", lambda: self.go(self.step - 1), "previous"),
             (">", lambda: self.go(self.step + 1), "next"),
-            (">|", lambda: self.go(len(self.states) - 1), "end"),
+            (">|", lambda: self.go(len(self.match.record.actions)), "end"),
         ]
         targets = [
-            button(
-                pygame.Rect(x + k * (w + u), y, w, h),
-                lambda t=text: t,
-                action,
-                self.palette,
-                name=name,
-            )
+            button(pygame.Rect(x + k * (w + u), y, w, h), lambda t=text: t, action,
+                   self.palette, name=name)
             for k, (text, action, name) in enumerate(controls)
-        ]
-        targets.append(
-            button(
-                pygame.Rect(x, y + h + u, panel - 2 * u, h),
-                lambda: _("Export the move list"),
-                self.export,
-                self.palette,
-                name="export",
-            )
-        )
-        targets.append(
-            button(
-                pygame.Rect(x, height - 4 * u, panel - 2 * u, h),
-                lambda: _("Back"),
-                self.app.pop,
-                self.palette,
-                name="back",
-            )
-        )
+        ]  # fmt: skip
+        half = (inner - u) // 2
+        bottom = self.panel.bottom - 4 * u
+        targets += [
+            button(pygame.Rect(x, bottom, half, h), lambda: _("Export the move list"),
+                   self.export, self.palette, name="export"),
+            button(pygame.Rect(x + half + u, bottom, half, h), lambda: _("Back"), self.app.pop,
+                   self.palette, name="back"),
+        ]  # fmt: skip
+        self.moves_top, self.moves_bottom = y + h + u, bottom - u
         self.set_targets(targets)
 
     def go(self, step: int) -> None:
-        step = max(0, min(len(self.states) - 1, step))
+        step = max(0, min(len(self.match.record.actions), step))
         if step == self.step:
             self.gentle_cue()
             return
         self.step = step
-        self.preview.state = self.states[step]
+        self.preview.state = self.match.state_at(step)
+        self.view.clear_selection()
+        self.view.show_last_turn(last_turn(self.match, step))
 
     def export(self) -> None:
         match = self.entry.match
@@ -127,25 +132,46 @@ class ReplayScene(Scene):
             return
         self.notice = _("Saved as {path}").format(path=path)
 
+    def _move_line(self, index: int) -> str:
+        step = step_at(self.match, index)
+        return f"{index + 1}. {action_text(step.before, step.action)}"
+
     def draw(self, surface: pygame.Surface) -> None:
-        surface.fill(self.palette.background)
-        pygame.draw.rect(surface, self.palette.panel, self.panel)
+        palette = self.palette
+        surface.fill(palette.background)
+        pygame.draw.rect(surface, palette.panel, self.panel)
         self.view.draw(surface)
         u, x = self.u, self.panel.x + self.u
-        match = self.entry.match
-        title = theme.text(variant_title(match.variant.name), 2 * u, self.palette.accent, True)
-        surface.blit(title, (x, u))
-        actions = match.record.actions
-        where = _("Move {n} of {total}").format(n=self.step, total=len(actions))
+        top = self.panel.y + u
+        match = self.match
+        title = theme.text(variant_title(match.variant.name), 2 * u, palette.accent, True)
+        surface.blit(title, (x, top))
+        total = len(match.record.actions)
+        where = _("Move {n} of {total}").format(n=self.step, total=total)
+        surface.blit(theme.text(where, round(1.2 * u), palette.text, True), (x, top + 3 * u))
         if self.step:
-            where += f": {actions[self.step - 1]}"
-        surface.blit(theme.text(where, round(1.2 * u), self.palette.text, True), (x, 4 * u))
+            last = theme.text(self._move_line(self.step - 1), u, palette.accent)
+            surface.blit(last, (x, top + round(4.8 * u)))
         result = match.state.result()
-        if result and self.step == len(self.states) - 1:
-            surface.blit(
-                theme.text(reason_text(result.reason), u, self.palette.muted), (x, 5 * u + u // 2)
-            )
+        if result and self.step == total:
+            reason = theme.text(reason_text(result.reason), round(0.85 * u), palette.muted)
+            surface.blit(reason, (x, top + round(6.3 * u)))
+        self._draw_moves(surface, x)
         if self.notice:
             body = theme.font(round(0.7 * u))
-            surface.blit(body.render(self.notice, True, self.palette.muted), (x, 17 * u + 9 * u))
+            surface.blit(body.render(self.notice, True, palette.muted),
+                         (x, self.panel.bottom - round(0.9 * u)))  # fmt: skip
         self.draw_targets(surface)
+
+    def _draw_moves(self, surface: pygame.Surface, x: int) -> None:
+        """The moves before and after the current step, the current one marked."""
+        u = self.u
+        height = round(1.05 * u)
+        room = max(0, (self.moves_bottom - self.moves_top) // height)
+        total = len(self.match.record.actions)
+        first = max(0, min(self.step - room // 2, total - room))
+        y = self.moves_top
+        for index in range(first, min(total, first + room)):
+            colour = self.palette.accent if index == self.step - 1 else self.palette.muted
+            surface.blit(theme.text(self._move_line(index), round(0.8 * u), colour), (x, y))
+            y += height
