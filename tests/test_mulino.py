@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules import IllegalActionError, Outcome, new_game, perft, variant
+from game.rules import IllegalActionError, Outcome, decode_state, new_game, perft, variant
 from game.rules.mulino import ADJACENT, EXTRA, MILLS, NORMAL, POINTS, REMOVE, MulinoState
 
 from .helpers import legal, play
@@ -221,6 +221,7 @@ def test_ceylonese_extra_moves_to_and_fro_between_two_mills_draw_on_the_third_ti
     third = play(twice, "d2-d1")
     assert third.result().outcomes == (Outcome.DRAW, Outcome.DRAW)
     assert third.result().reason == "repetition"
+    assert decode_state(third.encode()).result() == third.result()
 
 
 def test_ceylonese_last_placement_of_the_game_grants_a_move_whose_mill_removes() -> None:
