@@ -95,8 +95,12 @@ def set_scale(scale: float) -> None:
 
 def unit(size: tuple[int, int]) -> int:
     """The layout unit for a window: 1/54 of the smaller of its height and 16:9 width (times
-    the scale set for a kiosk)."""
+    the scale set for a kiosk).  A portrait window lays its screens out in one narrow
+    column, so there the unit is 1/36 of the width (the text of a 1080-wide portrait screen
+    is as big as on a 1080-high landscape one)."""
     width, height = size
+    if width < height:
+        return max(8, round(_SCALE[0] * min(height / 54, width / 36)))
     return max(8, round(_SCALE[0] * min(height, width * 9 / 16) / 54))
 
 

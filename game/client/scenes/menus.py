@@ -73,7 +73,12 @@ class MenuScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)
         u = self.u
-        title = theme.text(self.title(), 5 * u, self.palette.accent, True)
+        room = surface.get_width() - 2 * u
+        size = 5 * u
+        wide = theme.font(size, True).size(self.title())[0]
+        if wide > room:  # a narrow window: the title shrinks to fit
+            size = max(2 * u, size * room // wide)
+        title = theme.text(self.title(), size, self.palette.accent, True)
         surface.blit(title, title.get_rect(midtop=(surface.get_width() // 2, 3 * u)))
         if self.subtitle():
             sub = theme.text(self.subtitle(), round(1.3 * u), self.palette.text)

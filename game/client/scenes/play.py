@@ -94,7 +94,7 @@ class PlayScene(Scene):
         width, height = size
         self.portrait = width / height < PORTRAIT - 0.01
         if self.portrait:
-            self.u = u = max(theme.unit(size), round(min(width / 36, height / 64)))
+            self.u = u = max(8, round(min(width / 36, height / 64)))
             panel_height = max(height * 2 // 5, 27 * u)
             self.panel = pygame.Rect(0, height - panel_height, width, panel_height)
             board = pygame.Rect(u, u // 2, width - 2 * u, height - panel_height - u)
