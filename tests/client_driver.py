@@ -232,7 +232,7 @@ class Driver:
                         kept.remove(face)
                         aside.add(slot)
                 changes = sorted(aside ^ view.held)  # tap to set aside, or to take back
-                return [*(view.die_rect(slot).center for slot in changes), "reroll"]
+                return [*(view.die_rect(slot).center for slot in changes), "roll"]
             return [view.cell_center(action)]
         if action > 9:  # numeri: a split, from the panel or by tapping both pawns
             if self.rng.random() < 0.5:

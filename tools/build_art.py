@@ -197,27 +197,32 @@ def star(
     pygame.draw.polygon(surface, (120, 80, 10), points, width=6)
 
 
+PENCIL = (255, 255, 255)
+"""Marks are drawn white and tinted with the seat's ink when drawn (``sprite(…, tint)``)."""
+
+
 def pencil_x(surface: pygame.Surface) -> None:
+    """A cross as if drawn twice with a soft pencil: two bold strokes with rounded ends."""
     rng = random.Random(3)
+    width = round(BIG * 0.085)
     for (x0, y0), (x1, y1) in (((0.2, 0.2), (0.8, 0.8)), ((0.8, 0.2), (0.2, 0.8))):
-        for _ in range(3):
-            jitter = [BIG * (rng.random() - 0.5) * 0.03 for _ in range(4)]
-            pygame.draw.line(
-                surface,
-                (40, 40, 60),
-                (BIG * x0 + jitter[0], BIG * y0 + jitter[1]),
-                (BIG * x1 + jitter[2], BIG * y1 + jitter[3]),
-                round(BIG * 0.045),
-            )
+        for _ in range(2):
+            jitter = [BIG * (rng.random() - 0.5) * 0.025 for _ in range(4)]
+            start = (BIG * x0 + jitter[0], BIG * y0 + jitter[1])
+            end = (BIG * x1 + jitter[2], BIG * y1 + jitter[3])
+            pygame.draw.line(surface, PENCIL, start, end, width)
+            for x, y in (start, end):
+                pygame.draw.circle(surface, PENCIL, (round(x), round(y)), width // 2)
 
 
 def pencil_o(surface: pygame.Surface) -> None:
+    """A circle as if drawn twice with a soft pencil: two bold, slightly offset rings."""
     rng = random.Random(4)
-    for _ in range(3):
-        r = BIG * (0.3 + rng.random() * 0.02)
+    for _ in range(2):
+        r = BIG * (0.3 + rng.random() * 0.015)
         box = pygame.Rect(0, 0, 2 * r, 2 * r * 0.96)
-        box.center = (BIG // 2 + rng.randint(-6, 6), BIG // 2 + rng.randint(-6, 6))
-        pygame.draw.ellipse(surface, (40, 40, 60), box, round(BIG * 0.04))
+        box.center = (BIG // 2 + rng.randint(-5, 5), BIG // 2 + rng.randint(-5, 5))
+        pygame.draw.ellipse(surface, PENCIL, box, round(BIG * 0.075))
 
 
 def pawn(surface: pygame.Surface) -> None:

@@ -1,161 +1,383 @@
 """The Ausgeblockt sheet and its five dice.
 
-The dice keep their places in the tray: tapping one sets it aside (it moves down, framed),
-tapping it again takes it back; "Roll again" rolls every die not set aside, and they tumble
-and settle on what the engine received.
-Then the cells the throw allows are ringed; tap one to mark it in pencil, or pass.
+The sheet is drawn as the printed paper, with the letters a–g and the numbers 1–7 the move
+lists write cells in (unless the settings hide them).  The two sides mark in different shapes
+and inks — crosses and circles in the seats' colours — over a wash that leaves the printed
+symbol faint beneath.  The cells the last turn marked stay highlighted until the next turn.
+
+The dice keep their columns in the tray.  Tapping a die moves it down into the "kept" row,
+tapping it again brings it back; one button rolls the dice not kept ("Roll 3 dice") and
+another stops rolling.  When another seat rolls again, the dice it keeps slide into the kept
+row before the others tumble, so a person can follow its choice.  When the turn is over its
+last throw stays in the tray, dimmed, with the thrower's name, until the next roll.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
 
 import pygame
 
 from game.client import theme
 from game.client.anim import Tween
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Control
+from game.client.views.base import BoardView, Control, Step
+from game.client.views.marks import tinted_square
 from game.client.widgets import Target
-from game.i18n import _
+from game.i18n import _, ngettext
+from game.names import seat_names
 from game.rules import State
 from game.rules.ausgeblockt import (
+    ATTEMPTS,
     CELLS,
     DECIDE,
+    DICE,
     MARK,
     PASS,
     REROLL_BASE,
     ROLL,
     STOP,
     AusgeblocktState,
+    cell_name,
     dice_code,
     dice_of,
+    mark_options,
 )
-from game.rules.boards import COW, START_O, START_X
+from game.rules.boards import COW, SHEET_SIZE, START_O, START_X
 
-PAPER, INK, GRID = (246, 242, 228), (70, 80, 110), (170, 180, 200)
+Colour = tuple[int, int, int]
+
+PAPER, INK, GRID, LABEL = (246, 242, 228), (70, 80, 110), (170, 180, 200), (120, 118, 130)
 FACE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", COW: "die_cow"}
+MARKS = ("mark_x", "mark_o")
+START_WASH, MARK_WASH = 0.38, 0.22
+"""How far a start cell and a marked cell are tinted towards their side's colour."""
+MARK_SIZE = 0.78
+"""A mark's size as a share of its cell."""
+DIM_ALPHA = 130
+"""The throw of a finished turn: still readable, plainly not the dice in play."""
+TUMBLE, SET_ASIDE = 0.7, 0.35  # seconds
+
+STEP = 1.2
+"""From one die's column to the next, in die sizes."""
+ROW = (DICE - 1) * STEP + 1
+"""The width of five dice in a row, in die sizes."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTray:
+    """Where the tray's parts go: the row thrown, led by the thrower's mark and name, and the
+    kept row on a band labelled "Kept" — under the row thrown when the tray is tall enough,
+    beside it when it is wide (whichever gives the bigger dice)."""
+
+    die: int
+    thrown: tuple[int, int]
+    """The top left of the first column of the row thrown."""
+    kept: tuple[int, int]
+    """The top left of the first column of the kept row."""
+    band: pygame.Rect
+    label: pygame.Rect
+    """Where "Kept" is written, left-aligned and centred vertically."""
+    thrower: pygame.Rect
+    """Where the thrower's mark and name go, before the row thrown."""
+
+    @classmethod
+    def fit(cls, tray: pygame.Rect) -> DiceTray:
+        margin, label = 0.1, 1.6
+        band = (label + ROW + 2 * margin, 1 + 2 * margin)  # in die sizes
+        stacked = (band[0], 1 + 0.2 + band[1])
+        wide = (label + ROW + 0.3 + band[0], band[1])
+
+        def die(size: tuple[float, float]) -> float:
+            return min(tray.width / size[0], tray.height / size[1])
+
+        upright = die(stacked) >= die(wide)
+        width, height = stacked if upright else wide
+        d = max(4, int(die((width, height))))
+        area = pygame.Rect(0, 0, round(width * d), round(height * d))
+        area.midtop = tray.midtop
+        edge, room = round(margin * d), round(label * d)
+        kept_band = pygame.Rect(0, 0, round(band[0] * d), round(band[1] * d))
+        kept_band.bottomright = area.bottomright
+        thrower = pygame.Rect(area.x, area.y + (0 if upright else edge), room, d)
+        return cls(
+            d,
+            thrown=(thrower.right + (edge if upright else 0), thrower.y),
+            kept=(kept_band.x + room + edge, kept_band.y + edge),
+            band=kept_band,
+            label=pygame.Rect(kept_band.x + d // 6, kept_band.y, room - d // 4, kept_band.height),
+            thrower=thrower,
+        )
+
+
+def ink(colour: Colour) -> Colour:
+    """A seat colour deep enough to read as ink on the paper."""
+    return (round(colour[0] * 0.82), round(colour[1] * 0.82), round(colour[2] * 0.82))
+
+
+def wash(colour: Colour, amount: float) -> Colour:
+    """The paper tinted ``amount`` of the way towards ``colour``."""
+    r, g, b = (round(p + (c - p) * amount) for p, c in zip(PAPER, colour, strict=True))
+    return r, g, b
+
+
+@lru_cache(maxsize=16)
+def _dimmed(name: str, size: int) -> pygame.Surface:
+    faded = sprite(name, size).copy()
+    faded.set_alpha(DIM_ALPHA)
+    return faded
+
+
+@lru_cache(maxsize=8)
+def _cell_wash(colour: Colour, size: int) -> pygame.Surface:
+    """The tint laid over a marked cell: it leaves the printed symbol faint beneath the mark."""
+    cover = pygame.Surface((size, size), pygame.SRCALPHA)
+    cover.fill((*wash(colour, MARK_WASH), 215))
+    return cover
 
 
 class SheetView(BoardView):
     def __init__(self, play) -> None:
         super().__init__(play)
-        self.slots: list[int] = []  # the faces of the five dice, in their tray places
-        self.held: set[int] = set()  # tray places of the dice set aside (not rolled again)
-        self.rolling: set[int] = set()  # tray places this player sent to roll again
-        self.tumble: tuple[Tween, set[int]] | None = None
+        self.slots: list[int] = []
+        """The faces of the dice shown, by tray column."""
+        self.held: set[int] = set()
+        """The columns whose die is set aside in the kept row."""
+        self.dice = DiceTray.fit(self.tray)
+        self.boxes = [pygame.Rect(0, 0, 1, 1) for _ in range(DICE)]
+        """The dice's tap targets, moved with the dice (so the focus ring follows a die)."""
+        self.live = False  # whether the dice shown are the throw in play
+        self.thrower = -1  # the seat that threw the dice shown
+        self.marked: tuple[tuple[int, int], ...] = ()  # (seat, cell) marked in the last turn
+        self.tumble: tuple[Tween, frozenset[int]] | None = None
+        self.glide: tuple[Tween, frozenset[int]] | None = None  # dice another seat moved
+        self._background: pygame.Surface | None = None
+        self._background_key: tuple | None = None
         self._sparkle = random.Random()  # only for the look of tumbling dice
 
     # -- geometry -------------------------------------------------------------------------
 
     def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
-        side = min(board.width, board.height)
-        self.cell = side // 8
-        self.rect = pygame.Rect(0, 0, self.cell * 7, self.cell * 7)
-        self.rect.center = board.center
+        """The paper holds the 7×7 cells, a margin, and a band for the coordinates left and
+        below (kept when they are hidden, so the sheet does not move)."""
+        self.cell = max(4, min(board.width, board.height) * 4 // 31)
+        self.pad, self.band = self.cell // 4, self.cell // 2
+        side = SHEET_SIZE * self.cell + self.pad + self.band
+        self.paper = pygame.Rect(0, 0, side, side)
+        self.paper.center = board.center
+        self.rect = pygame.Rect(
+            self.paper.x + self.band,
+            self.paper.y + self.pad,
+            SHEET_SIZE * self.cell,
+            SHEET_SIZE * self.cell,
+        )
         self.tray = tray
-        self.die_size = min(tray.width // 6, tray.height * 3 // 4)
-        self._background = self._draw_background()
+        self.dice = DiceTray.fit(tray)
+        self._background = None
+        self._place_dice()
 
     def cell_rect(self, cell: int) -> pygame.Rect:
-        col, row = cell % 7, cell // 7
+        col, row = cell % SHEET_SIZE, cell // SHEET_SIZE
         return pygame.Rect(
-            self.rect.x + col * self.cell, self.rect.y + (6 - row) * self.cell, self.cell, self.cell
+            self.rect.x + col * self.cell,
+            self.rect.y + (SHEET_SIZE - 1 - row) * self.cell,
+            self.cell,
+            self.cell,
         )
 
     def cell_center(self, cell: int) -> tuple[int, int]:
         return self.cell_rect(cell).center
 
-    def die_rect(self, slot: int) -> pygame.Rect:
-        gap = (self.tray.width - 5 * self.die_size) // 6
-        return pygame.Rect(
-            self.tray.x + gap + slot * (self.die_size + gap),
-            self.tray.y + (self.tray.height - self.die_size) // 2,
-            self.die_size,
-            self.die_size,
-        )
+    def die_rect(self, slot: int, held: bool | None = None) -> pygame.Rect:
+        """Where die ``slot`` rests: in the row thrown, or in the kept row when set aside."""
+        geometry, d = self.dice, self.dice.die
+        aside = slot in self.held if held is None else held
+        x, y = geometry.kept if aside else geometry.thrown
+        return pygame.Rect(x + round(slot * STEP * d), y, d, d)
 
-    def _draw_background(self) -> pygame.Surface:
-        margin = self.cell // 4
-        surface = pygame.Surface((self.rect.width + 2 * margin, self.rect.height + 2 * margin))
+    def _place_dice(self) -> None:
+        for slot, box in enumerate(self.boxes):
+            box.update(self.die_rect(slot))
+
+    # -- what the tray shows --------------------------------------------------------------
+
+    def shown_throw(self, state: AusgeblocktState) -> tuple[tuple[int, ...], int, bool]:
+        """The faces to show, who threw them, and whether they are the throw in play (else
+        the last throw of the turn played last)."""
+        if state.dice:
+            return state.dice, state.side, True
+        for step in reversed(self.last_turn):
+            before = step.before
+            if not isinstance(before, AusgeblocktState) or step.action < 0:
+                continue
+            if before.stage == ROLL:
+                return tuple(sorted(before.kept + dice_of(step.action))), before.side, False
+            if before.dice:
+                return before.dice, before.side, False
+        return (), -1, False
+
+    def _follow(self, state: AusgeblocktState) -> None:
+        """Keep the tray in step with the engine: the faces thrown, and the dice kept once a
+        reroll is chosen (whoever chose it)."""
+        faces, self.thrower, self.live = self.shown_throw(state)
+        if sorted(self.slots) != list(faces):
+            self.slots, self.held = list(faces), set()
+        if self.live and state.stage == ROLL and state.kept:
+            self.held = self._columns_showing(state.kept)
+        self._place_dice()
+
+    def _columns_showing(self, faces: tuple[int, ...]) -> set[int]:
+        """Columns whose dice show ``faces``, those already set aside first."""
+        wanted = Counter(faces)
+        chosen = set()
+        for column in sorted(range(len(self.slots)), key=lambda c: c not in self.held):
+            face = self.slots[column]
+            if wanted[face] > 0:
+                wanted[face] -= 1
+                chosen.add(column)
+        return chosen
+
+    def _paper(self) -> pygame.Surface:
+        """The printed sheet (drawn again only when the size, palette or coordinates
+        setting changes)."""
+        labelled = bool(getattr(self.play.app.settings, "show_coordinates", True))
+        key = (self.paper.size, labelled, self.palette)
+        if self._background is None or self._background_key != key:
+            self._background = self._draw_paper(labelled)
+            self._background_key = key
+        return self._background
+
+    def _draw_paper(self, labelled: bool) -> pygame.Surface:
+        surface = pygame.Surface(self.paper.size)
         surface.fill(PAPER)
-        symbols = self.state.sheet.symbols
+        symbols = self.state.sheet.symbols  # type: ignore[attr-defined]
         digits = theme.font(self.cell // 2, bold=True)
+        offset = (-self.paper.x, -self.paper.y)
         for cell in range(CELLS):
-            box = self.cell_rect(cell).move(margin - self.rect.x, margin - self.rect.y)
-            pygame.draw.rect(surface, GRID, box, 1)
+            box = self.cell_rect(cell).move(offset)
             symbol = symbols[cell]
             if symbol == COW:
                 cow = sprite("die_cow", self.cell * 9 // 10)
                 surface.blit(cow, cow.get_rect(center=box.center))
             elif symbol in (START_X, START_O):
-                pygame.draw.rect(surface, (225, 215, 190), box.inflate(-4, -4))
-                mark = sprite("mark_x" if symbol == START_X else "mark_o", self.cell * 4 // 5)
+                seat = 0 if symbol == START_X else 1
+                colour = self.seat_colour(seat)
+                pygame.draw.rect(surface, wash(colour, START_WASH), box)
+                mark = sprite(MARKS[seat], round(self.cell * MARK_SIZE), ink(colour))
                 surface.blit(mark, mark.get_rect(center=box.center))
             else:
                 label = digits.render(str(symbol), True, INK)
                 surface.blit(label, label.get_rect(center=box.center))
+        for k in range(SHEET_SIZE + 1):
+            x = self.band + k * self.cell
+            y = self.pad + k * self.cell
+            pygame.draw.line(surface, GRID, (x, self.pad), (x, self.pad + self.rect.height))
+            pygame.draw.line(surface, GRID, (self.band, y), (self.band + self.rect.width, y))
+        if labelled:
+            self._draw_coordinates(surface)
         return surface
+
+    def _draw_coordinates(self, surface: pygame.Surface) -> None:
+        """Letters a–g under the columns and numbers 1–7 left of the rows, as in ``f2``."""
+        font = theme.font(max(8, round(self.cell * 0.3)), bold=True)
+        below = self.pad + self.rect.height + self.band // 2
+        for index in range(SHEET_SIZE):
+            along = index * self.cell + self.cell // 2
+            letter = font.render("abcdefg"[index], True, LABEL)
+            surface.blit(letter, letter.get_rect(center=(self.band + along, below)))
+            number = font.render(str(SHEET_SIZE - index), True, LABEL)
+            surface.blit(number, number.get_rect(center=(self.band // 2, self.pad + along)))
 
     # -- drawing --------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        margin = self.cell // 4
-        surface.blit(self._background, (self.rect.x - margin, self.rect.y - margin))
         state = self.state
-        assert isinstance(state, AusgeblocktState)
-        highlight = self.play.highlight_cells
-        for cell in range(CELLS):
-            if highlight >> cell & 1:  # translucent, so the marks beneath still show
-                glow = pygame.Surface((self.cell, self.cell), pygame.SRCALPHA)
-                glow.fill((*self.palette.accent, 120))
-                surface.blit(glow, self.cell_rect(cell))
-        starts = set(state.starts(0) + state.starts(1))
-        for seat, mark in enumerate(("mark_x", "mark_o")):
-            for cell in range(CELLS):
-                if state.cells[seat] >> cell & 1 and cell not in starts:
-                    pencil = sprite(mark, self.cell * 4 // 5)
-                    surface.blit(pencil, pencil.get_rect(center=self.cell_center(cell)))
-        if not self.play.locked and state.stage == MARK and state.to_move >= 0:
-            ring = max(2, self.cell // 12)
-            for cell in state.legal_actions():
-                if cell < CELLS:
-                    pygame.draw.rect(surface, self.palette.legal, self.cell_rect(cell), ring)
-        if state.chain >= 0 and not state.is_terminal():
-            pygame.draw.rect(
-                surface, self.palette.focus, self.cell_rect(state.chain), max(2, self.cell // 16)
-            )
+        if not isinstance(state, AusgeblocktState):
+            return
+        self._follow(state)
+        surface.blit(self._paper(), self.paper)
+        self._draw_marks(surface, state)
+        self._draw_hints(surface, state)
         self._draw_dice(surface, state)
 
+    def _draw_marks(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
+        """The cells each side marked, the last turn's highlighted, a winning chain lit."""
+        starts = set(state.starts(0) + state.starts(1))
+        ring = max(2, self.cell // 14)
+        chain = state.winning_chain()
+        for cell in range(CELLS):
+            if chain >> cell & 1:
+                surface.blit(
+                    tinted_square(self.palette.accent, self.cell, ring), self.cell_rect(cell)
+                )
+        last = {cell for _, cell in self.marked}
+        for seat, name in enumerate(MARKS):
+            colour = self.seat_colour(seat)
+            pencil = sprite(name, round(self.cell * MARK_SIZE), ink(colour))
+            for cell in range(CELLS):
+                if not state.cells[seat] >> cell & 1 or cell in starts:
+                    continue
+                box = self.cell_rect(cell)
+                surface.blit(_cell_wash(colour, self.cell), box)
+                if cell in last:
+                    highlight = tinted_square(self.palette.last_move, self.cell, ring)
+                    surface.blit(highlight, box)
+                surface.blit(pencil, pencil.get_rect(center=box.center))
+
+    def _draw_hints(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
+        """The cells a mark may go to, and in a chain the cell the next mark must touch."""
+        if not self.play.locked and state.stage == MARK and state.to_move >= 0:
+            ring = max(3, self.cell // 10)
+            legal = ink(self.palette.legal)
+            for cell in state.legal_actions():
+                if cell < CELLS:
+                    pygame.draw.rect(surface, legal, self.cell_rect(cell).inflate(-2, -2), ring)
+        if state.chain >= 0 and not state.is_terminal():
+            colour = ink(self.seat_colour(state.side))
+            pygame.draw.rect(surface, colour, self.cell_rect(state.chain), max(3, self.cell // 9))
+
     def _draw_dice(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
-        self._sync_slots(state)
+        geometry, d = self.dice, self.dice.die
+        pygame.draw.rect(surface, self.palette.button, geometry.band, border_radius=d // 5)
+        size = max(10, round(0.3 * d))
+        label = theme.text(_("Kept"), size, self.palette.button_text, True)
+        if label.get_width() > geometry.label.width:
+            label = pygame.transform.smoothscale_by(label, geometry.label.width / label.get_width())
+        surface.blit(label, label.get_rect(midleft=geometry.label.midleft))
+        if not self.slots:
+            return
+        self._draw_thrower(surface, state)
+        tween, rolled = self.tumble or (None, frozenset())
+        tumbling = tween is not None and not tween.done
         for slot, face in enumerate(self.slots):
             rect = self.die_rect(slot)
-            angle = 0.0
-            if self.tumble and slot in self.tumble[1] and not self.tumble[0].done:
-                face = self._sparkle.choice(list(FACE_SPRITES))
+            name, angle = FACE_SPRITES.get(face, "die_1"), 0.0
+            if tween is not None and tumbling and slot in rolled:
+                name = self._sparkle.choice(list(FACE_SPRITES.values()))
                 angle = self._sparkle.uniform(-35, 35)
-                rect = rect.move(0, -round(self.die_size * 0.3 * (1 - self.tumble[0].t)))
-            elif slot in self.held:
-                rect = rect.move(0, self.die_size // 4)  # set aside
-            die = sprite(FACE_SPRITES[face], self.die_size)
+                rect = rect.move(0, -round(d * 0.3 * (1 - tween.t)))
+            elif self.glide is not None and slot in self.glide[1]:
+                start = self.die_rect(slot, held=slot not in self.held)
+                rest = 1 - self.glide[0].eased()
+                rect = rect.move(round((start.x - rect.x) * rest), round((start.y - rect.y) * rest))
+            die = sprite(name, d) if self.live or tumbling else _dimmed(name, d)
             if angle:
                 die = pygame.transform.rotate(die, angle)
             surface.blit(die, die.get_rect(center=rect.center))
-            if slot in self.held:
-                pygame.draw.rect(
-                    surface,
-                    self.palette.focus,
-                    rect,
-                    max(2, self.die_size // 20),
-                    border_radius=self.die_size // 6,
-                )
 
-    def _sync_slots(self, state: AusgeblocktState) -> None:
-        """Keep the tray in step with the engine's multiset of faces."""
-        if sorted(self.slots) != list(state.dice):
-            self.slots = list(state.dice)
-            self.held.clear()
+    def _draw_thrower(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
+        """The mark and name of the side whose throw the tray shows."""
+        box, d = self.dice.thrower, self.dice.die
+        mark = sprite(MARKS[self.thrower], round(0.55 * d), self.seat_colour(self.thrower))
+        surface.blit(mark, mark.get_rect(midtop=(box.centerx, box.y)))
+        name = seat_names(state)[self.thrower]
+        words = theme.text(name, max(9, round(0.26 * d)), self.palette.text, True)
+        if words.get_width() > box.width:
+            words = pygame.transform.smoothscale_by(words, box.width / words.get_width())
+        surface.blit(words, words.get_rect(midbottom=(box.centerx, box.bottom)))
 
     # -- input ----------------------------------------------------------------------------
 
@@ -163,43 +385,52 @@ class SheetView(BoardView):
         return isinstance(state, AusgeblocktState) and state.stage == ROLL
 
     def targets(self) -> list[Target]:
+        if isinstance(self.state, AusgeblocktState):
+            self._follow(self.state)
         cells = [
             Target(self.cell_rect(c), lambda c=c: self.tap_cell(c), name=f"cell {c}")
             for c in range(CELLS)
         ]
         dice = [
-            Target(self.die_rect(s), lambda s=s: self.tap_die(s), self._dice_open, name=f"die {s}")
-            for s in range(5)
+            Target(self.boxes[s], lambda s=s: self.tap_die(s), self._dice_open, name=f"die {s}")
+            for s in range(DICE)
         ]
         return cells + dice
 
     def controls(self) -> list[Control]:
+        if not isinstance(self.state, AusgeblocktState):
+            return []
+        return [
+            Control("roll", self._roll_label, self._roll, self._can_roll),
+            Control("stop", lambda: _("Stop"), lambda: self.submit(STOP), self._dice_open),
+            Control("pass", lambda: _("Pass"), lambda: self.submit(PASS), self._marking),
+        ]
+
+    def _free_dice(self) -> int:
+        """How many dice the Roll button throws: those not kept."""
         state = self.state
-        return (
-            [
-                Control("roll", lambda: _("Roll"), self.play.roll, lambda: self.play.can_roll()),
-                Control(
-                    "reroll",
-                    lambda: _("Roll again"),
-                    self._reroll,
-                    lambda: self._dice_open() and len(self.held) < 5,
-                ),
-                Control("stop", lambda: _("Stop"), lambda: self.submit(STOP), self._dice_open),
-                Control(
-                    "pass",
-                    lambda: _("Pass"),
-                    lambda: self.submit(PASS),
-                    lambda: (
-                        not self.play.locked
-                        and isinstance(self.state, AusgeblocktState)
-                        and self.state.stage == MARK
-                        and self.state.to_move >= 0
-                    ),
-                ),
-            ]
-            if isinstance(state, AusgeblocktState)
-            else []
-        )
+        if not isinstance(state, AusgeblocktState):
+            return DICE
+        if state.stage == DECIDE:
+            return DICE - len(self.held)
+        return DICE - len(state.kept) if state.stage == ROLL else DICE
+
+    def _roll_label(self) -> str:
+        free = self._free_dice()
+        return ngettext("Roll {n} die", "Roll {n} dice", free).format(n=free)
+
+    def _can_roll(self) -> bool:
+        if self._dice_open():
+            return self._free_dice() > 0
+        return self.play.can_roll()
+
+    def _roll(self) -> None:
+        """Roll the dice not kept: when rolling again, name them to the engine first."""
+        if self._dice_open():
+            faces = tuple(sorted(f for s, f in enumerate(self.slots) if s not in self.held))
+            self.submit(REROLL_BASE + dice_code(faces))
+        if self.play.can_roll():
+            self.play.roll()
 
     def _dice_open(self) -> bool:
         state = self.state
@@ -210,66 +441,154 @@ class SheetView(BoardView):
             and state.to_move >= 0
         )
 
-    def tap_die(self, slot: int) -> None:
-        """Set a die aside, or take it back to be rolled again."""
-        self.held ^= {slot}
-
-    def _reroll(self) -> None:
-        self.rolling = set(range(5)) - self.held
-        faces = tuple(sorted(self.slots[s] for s in self.rolling))
-        self.submit(REROLL_BASE + dice_code(faces))
-
-    def tap_cell(self, cell: int) -> None:
+    def _marking(self) -> bool:
         state = self.state
-        if (
+        return (
             not self.play.locked
             and isinstance(state, AusgeblocktState)
             and state.stage == MARK
-            and cell in state.legal_actions()
-        ):
+            and state.to_move >= 0
+        )
+
+    def tap_die(self, slot: int) -> None:
+        """Set a die aside into the kept row, or bring it back to be rolled again."""
+        if slot < len(self.slots):
+            self.held ^= {slot}
+            self._place_dice()
+
+    def tap_cell(self, cell: int) -> None:
+        state = self.state
+        if self._marking() and cell in state.legal_actions():
             self.submit(cell)
         else:
             self.play.gentle_cue(self.cell_rect(cell))
 
     def clear_selection(self) -> None:
         self.held.clear()
+        self._place_dice()
+
+    # -- the last turn, the prompt and the counts -----------------------------------------
+
+    def show_last_turn(self, steps: tuple[Step, ...]) -> None:
+        super().show_last_turn(steps)
+        self.marked = tuple(
+            (step.before.side, step.action)
+            for step in steps
+            if isinstance(step.before, AusgeblocktState)
+            and step.before.stage == MARK
+            and 0 <= step.action < CELLS
+        )
+        if isinstance(self.state, AusgeblocktState):
+            self._follow(self.state)
+
+    def highlighted(self) -> frozenset[str]:
+        """The cells the last turn marked."""
+        return frozenset(f"cell {cell}" for _, cell in self.marked)
+
+    def prompt(self) -> str:
+        state = self.state
+        if not isinstance(state, AusgeblocktState) or self.play.state.is_terminal():
+            return ""
+        if state.stage == ROLL:
+            if state.attempts == 0 and self._passed():
+                return _("No mark possible — turn passes")
+            if state.attempts == 0 and state.chain >= 0:
+                return _("Quad! Roll again for a mark next to {cell}").format(
+                    cell=cell_name(state.chain)
+                )
+            return _("Roll the dice")
+        if state.stage == DECIDE:
+            left = ATTEMPTS - state.attempts
+            return ngettext(
+                "Roll again: tap the dice to keep ({n} attempt left)",
+                "Roll again: tap the dice to keep ({n} attempts left)",
+                left,
+            ).format(n=left)
+        if state.stage == MARK:
+            return self._mark_prompt(state)
+        return ""
+
+    def _mark_prompt(self, state: AusgeblocktState) -> str:
+        if state.chain >= 0:
+            return _("Chain: mark a cell next to {cell}").format(cell=cell_name(state.chain))
+        options = mark_options(state.dice)
+        if any(options.values()):
+            return _("Quad! Mark a cell and play again")
+        numbers = [symbol for symbol in options if symbol != COW]
+        if COW in options and numbers:
+            return _("Choose: mark a cow cell or a {n}").format(n=numbers[0])
+        if numbers:
+            return _("Mark a cell with {symbol}").format(symbol=numbers[0])
+        return _("Mark a cow cell")
+
+    def _passed(self) -> bool:
+        """Whether the turn played last ended without a mark because the throw allowed none
+        (the engine then goes straight to the next turn)."""
+        if not self.last_turn:
+            return False
+        last = self.last_turn[-1]
+        before, after = last.before, last.after
+        return (
+            isinstance(before, AusgeblocktState)
+            and isinstance(after, AusgeblocktState)
+            and before.stage in (ROLL, DECIDE)
+            and after.stage == ROLL
+            and after.attempts == 0
+        )
+
+    def counts(self) -> list[tuple[int, str]]:
+        """The attempts left in the turn."""
+        state = self.state
+        if not isinstance(state, AusgeblocktState) or self.play.state.is_terminal():
+            return []
+        left = ATTEMPTS - state.attempts
+        return [
+            (state.side, ngettext("{n} attempt left", "{n} attempts left", left).format(n=left))
+        ]
 
     # -- animation ------------------------------------------------------------------------
 
     def played(self, before: State, action: int, after: State) -> None:
         assert isinstance(before, AusgeblocktState) and isinstance(after, AusgeblocktState)
         if before.stage == ROLL:
-            if len(self.slots) != 5 or not before.kept:
-                self.slots, rolled = [1] * 5, set(range(5))
-                self.held.clear()  # a new turn: nothing is set aside yet
-            else:
-                rolled = self._rolled_places(before.kept)
-            for slot, face in zip(sorted(rolled), dice_of(action), strict=True):
-                self.slots[slot] = face
-            self.held -= rolled  # what was rolled is no longer aside
-            self.rolling = set()
-            tween = Tween(0.7)
-            self.tumble = (tween, rolled)
-            self.tweens.append(tween)
-            self.play.app.sound.play("roll")
+            self._thrown(before, action)
+        elif before.stage == DECIDE and action >= REROLL_BASE:
+            self._set_aside(before, after)
         elif action < CELLS:
             self.play.app.sound.play("move")
 
-    def _rolled_places(self, kept: tuple[int, ...]) -> set[int]:
-        """The tray places that were rolled again: the ones this player chose, or else the
-        dice left over once the kept faces are matched (for choices made elsewhere)."""
-        others = sorted(f for s, f in enumerate(self.slots) if s not in self.rolling)
-        if self.rolling and others == list(kept):
-            return set(self.rolling)
-        remaining, rolled = list(kept), set()
-        for slot, face in enumerate(self.slots):
-            if face in remaining:
-                remaining.remove(face)
-            else:
-                rolled.add(slot)
-        return rolled
+    def _thrown(self, before: AusgeblocktState, outcome: int) -> None:
+        """The dice not kept tumble and settle on what the engine received."""
+        self._follow(before)
+        if before.kept:
+            rolled = frozenset(range(DICE)) - self.held
+        else:  # a new turn: all five are thrown
+            self.slots, self.held, rolled = [0] * DICE, set(), frozenset(range(DICE))
+        for slot, face in zip(sorted(rolled), dice_of(outcome), strict=True):
+            self.slots[slot] = face
+        self.live, self.thrower = True, before.side
+        self._place_dice()
+        tween = Tween(TUMBLE)
+        self.tumble = (tween, rolled)
+        self.tweens.append(tween)
+        self.play.app.sound.play("roll")
+
+    def _set_aside(self, before: AusgeblocktState, after: AusgeblocktState) -> None:
+        """A reroll chosen: the dice kept slide into the kept row (at once for a person here,
+        who put them there already; visibly for another seat's choice)."""
+        self._follow(before)
+        kept = self._columns_showing(after.kept)
+        moved = frozenset(kept ^ self.held)
+        self.held = kept
+        self._place_dice()
+        if moved:
+            tween = Tween(SET_ASIDE)
+            self.glide = (tween, moved)
+            self.tweens.append(tween)
 
     def update(self, dt: float) -> None:
         super().update(dt)
         if self.tumble and self.tumble[0].done:
             self.tumble = None
+        if self.glide and self.glide[0].done:
+            self.glide = None

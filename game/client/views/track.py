@@ -1,7 +1,13 @@
-"""The Numeri track: 37 spaces winding across the board, the barriers, and the pawns.
+"""The Numeri track: 37 spaces winding across the board, the barrier, and the pawns.
 
 Roll the die, then tap the pawn to move (or pick a split from the panel, or tap its two
 pawns in order).  A pawn hops from space to space over the ones it passes.
+
+Every space keeps its value readable: under a pawn it moves to a badge in the space's corner.
+Only the barrier for this number of players is drawn (the others do not exist in this game);
+red while closed, in the colour of legal moves once a pawn has passed it and rolls may be
+split.  The last turn's moves stay marked — the path each pawn took, the space it left, the
+space it reached — and the die shows the last roll, dimmed once it is played, until the next.
 """
 
 from __future__ import annotations
@@ -11,15 +17,22 @@ import pygame
 from game.client import theme
 from game.client.anim import Tween, along
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Control
+from game.client.views.base import BoardView, Control, Step
 from game.client.widgets import Target
-from game.i18n import _
+from game.i18n import _, ngettext
+from game.names import seat_names
 from game.rules import State
 from game.rules.numeri import CHOOSE, OFF, PAWNS, ROLL, STAR, NumeriState
 
 ROW = 10
 START, PLAIN, END = (140, 30, 40), (236, 228, 206), (246, 210, 70)
+EDGE, DIGITS, PATH = (90, 70, 50), (60, 50, 40), (120, 100, 70)
 DIE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", STAR: "die_star"}
+BARRIER = (200, 40, 40)
+DIM_ALPHA = 130
+"""A die already played: still readable, plainly not the roll to play."""
+PAWN_ON_TRACK = 0.7
+"""A pawn's size as a share of its space, leaving a corner for the space's value."""
 
 
 class TrackView(BoardView):
@@ -28,6 +41,8 @@ class TrackView(BoardView):
         self.first: int | None = None  # the first pawn of a split being tapped
         self.motion: tuple[Tween, list[tuple[float, float]], int, int] | None = None
         self.tumble: Tween | None = None
+        self.moves: tuple[tuple[int, int, int, int], ...] = ()
+        """(seat, pawn, from, to) of each pawn the last turn moved (from is OFF on entry)."""
 
     # -- geometry -------------------------------------------------------------------------
 
@@ -37,6 +52,13 @@ class TrackView(BoardView):
         self.rect = pygame.Rect(0, 0, self.space * ROW, self.space * (2 * rows - 1))
         self.rect.center = board.center
         self.tray = tray
+        players = max(2, self.state.players)
+        die = min(tray.height * 3 // 5, tray.width // 4)
+        self.die_rect = pygame.Rect(0, 0, die, die)
+        self.die_rect.bottomright = (tray.right - die // 6, tray.bottom - die // 10)
+        home_width = self.die_rect.x - tray.x - die // 3
+        self.home = max(6, min(tray.height // players, home_width * 10 // 75))
+        """The size of a waiting pawn's place; each seat's row is its name and five places."""
         self._background = self._draw_background()
 
     def space_center(self, space: int) -> tuple[int, int]:
@@ -54,9 +76,12 @@ class TrackView(BoardView):
 
     def home_rect(self, seat: int, pawn: int) -> pygame.Rect:
         """Where pawn ``pawn`` of ``seat`` waits before it enters."""
-        size = min(self.tray.width // 7, self.tray.height // max(2, self.state.players))
+        size = self.home
         return pygame.Rect(
-            self.tray.x + size + (pawn - 1) * size, self.tray.y + seat * size, size, size
+            self.tray.x + round(2.5 * size) + (pawn - 1) * size,
+            self.tray.y + seat * size,
+            size,
+            size,
         )
 
     def pawn_rect(self, seat: int, pawn: int) -> pygame.Rect:
@@ -65,16 +90,19 @@ class TrackView(BoardView):
         at = state.pawns[seat][pawn - 1]
         return self.home_rect(seat, pawn) if at == OFF else self.space_rect(at)
 
-    def _draw_background(self) -> pygame.Surface:
+    def _draw_background(self) -> tuple[pygame.Surface, pygame.Surface]:
+        """The links between the spaces, and the spaces over them: two layers, so that the
+        last turn's path can colour the links it took."""
         state = self.state
         assert isinstance(state, NumeriState)
-        surface = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+        links = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+        spaces = pygame.Surface(self.rect.size, pygame.SRCALPHA)
         offset = pygame.Vector2(self.rect.topleft)
         values = state.track.values
         for space in range(1, len(values)):
             pygame.draw.line(
-                surface,
-                (120, 100, 70),
+                links,
+                PATH,
                 pygame.Vector2(self.space_center(space - 1)) - offset,
                 pygame.Vector2(self.space_center(space)) - offset,
                 max(3, self.space // 8),
@@ -82,57 +110,125 @@ class TrackView(BoardView):
         digits = theme.font(self.space // 3, bold=True)
         for space, value in enumerate(values):
             box = self.space_rect(space).move(-self.rect.x, -self.rect.y)
-            colour = START if space == 0 else END if space >= len(values) - 3 else PLAIN
-            pygame.draw.rect(surface, colour, box, border_radius=self.space // 6)
-            pygame.draw.rect(surface, (90, 70, 50), box, 2, border_radius=self.space // 6)
-            label = digits.render(
-                str(value) if value else "·", True, (250, 240, 230) if space == 0 else (60, 50, 40)
+            pygame.draw.rect(
+                spaces, _space_colour(space, values), box, border_radius=self.space // 6
             )
-            surface.blit(label, label.get_rect(center=box.center))
-        for players, after in state.track.barriers:
-            a = pygame.Vector2(self.space_center(after)) - offset
-            b = pygame.Vector2(self.space_center(after + 1)) - offset
-            middle, normal = (a + b) / 2, (b - a).rotate(90).normalize() * self.space * 0.55
-            active = players == state.players
-            pygame.draw.line(
-                surface,
-                (200, 40, 40) if active else (150, 140, 130),
-                middle - normal,
-                middle + normal,
-                max(4, self.space // 7) if active else 2,
-            )
-        return surface
+            pygame.draw.rect(spaces, EDGE, box, 2, border_radius=self.space // 6)
+            label = digits.render(_value_text(value), True, _digit_colour(space))
+            spaces.blit(label, label.get_rect(center=box.center))
+        return links, spaces
 
     # -- drawing --------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self._background, self.rect)
+        links, spaces = self._background
+        surface.blit(links, self.rect)
+        self._draw_paths(surface)
+        surface.blit(spaces, self.rect)
         state = self.state
-        assert isinstance(state, NumeriState)
-        size = self.space * 4 // 5
+        if not isinstance(state, NumeriState):
+            return
+        self._draw_barrier(surface, state)
+        self._draw_ends(surface)
+        self._draw_homes(surface, state)
+        size = round(self.space * PAWN_ON_TRACK)
         moving = (self.motion[2], self.motion[3]) if self.motion else None
         for seat in range(state.players):
-            for pawn in PAWNS:
+            for pawn, at in zip(PAWNS, state.pawns[seat], strict=True):
                 if (seat, pawn) == moving:
                     continue
-                rect = self.pawn_rect(seat, pawn)
-                self._pawn(surface, seat, pawn, rect.center, min(size, rect.width))
+                if at == OFF:
+                    rect = self.home_rect(seat, pawn)
+                    self._pawn(surface, seat, pawn, rect.center, rect.width * 9 // 10)
+                else:
+                    self._pawn_on_space(surface, seat, pawn, at, size)
         if self.motion:
             tween, path, seat, pawn = self.motion
             x, y = along(path, tween.t, hop=self.space * 0.45)
             self._pawn(surface, seat, pawn, (round(x), round(y)), size)
-        self._draw_marks(surface, state)
+        self._draw_choices(surface, state)
         self._draw_die(surface, state)
+
+    def _draw_barrier(self, surface: pygame.Surface, state: NumeriState) -> None:
+        """The barrier for this number of players: red while closed, open once passed."""
+        after = state.track.barrier(state.players)
+        a, b = (
+            pygame.Vector2(self.space_center(after)),
+            pygame.Vector2(self.space_center(after + 1)),
+        )
+        middle, normal = (a + b) / 2, (b - a).rotate(90).normalize() * self.space * 0.55
+        colour = self.palette.legal if state.unlocked else BARRIER
+        pygame.draw.line(surface, colour, middle - normal, middle + normal, max(4, self.space // 7))
+
+    def _pawn_on_space(
+        self, surface: pygame.Surface, seat: int, pawn: int, space: int, size: int
+    ) -> None:
+        """A pawn a little off centre, and the space's value in a badge in the corner."""
+        box = self.space_rect(space)
+        shift = (box.width - size) // 2 - box.width // 20
+        self._pawn(surface, seat, pawn, (box.centerx + shift, box.centery + shift), size)
+        value = self.state.track.values[space]
+        text = theme.text(_value_text(value), max(9, self.space // 4), _digit_colour(space), True)
+        badge = text.get_rect(topleft=(box.x + box.width // 14, box.y + box.height // 20))
+        pygame.draw.rect(
+            surface,
+            _space_colour(space, self.state.track.values),
+            badge.inflate(box.width // 14, 0),
+            border_radius=box.width // 10,
+        )
+        surface.blit(text, badge)
 
     def _pawn(
         self, surface: pygame.Surface, seat: int, pawn: int, centre: tuple[int, int], size: int
     ) -> None:
-        token = sprite("pawn", size, self.palette.seats[seat])
+        token = sprite("pawn", size, self.seat_colour(seat))
         surface.blit(token, token.get_rect(center=centre))
         label = theme.text(str(pawn), max(8, size // 2), (20, 20, 20), True)
         surface.blit(label, label.get_rect(center=centre))
 
-    def _draw_marks(self, surface: pygame.Surface, state: NumeriState) -> None:
+    def _draw_paths(self, surface: pygame.Surface) -> None:
+        """The way each pawn of the last turn went, drawn under the spaces: it colours the
+        links between the spaces it passed."""
+        width = max(4, self.space // 5)
+        for _seat, _pawn, start, end in self.moves:
+            if start != OFF:
+                path = [self.space_center(s) for s in range(start, end + 1)]
+                pygame.draw.lines(surface, self.palette.last_move, False, path, width)
+
+    def _draw_ends(self, surface: pygame.Surface) -> None:
+        """A thin ring round the space (or waiting place) each pawn of the last turn left, a
+        thick frame round the space it reached."""
+        colour = self.palette.last_move
+        width = max(3, self.space // 10)
+        for seat, pawn, start, end in self.moves:
+            if start == OFF:
+                home = self.home_rect(seat, pawn)
+                pygame.draw.circle(surface, colour, home.center, home.width * 2 // 5, 2)
+            else:
+                left = self.space_rect(start)
+                pygame.draw.rect(surface, colour, left, width // 2, border_radius=self.space // 6)
+            frame = self.space_rect(end).inflate(width * 2, width * 2)
+            pygame.draw.rect(surface, colour, frame, width, border_radius=self.space // 5)
+
+    def _draw_homes(self, surface: pygame.Surface, state: NumeriState) -> None:
+        """Each seat's row of waiting pawns, led by its name in its colour; the row of the
+        seat to play is lit."""
+        names = seat_names(state)
+        size = self.home
+        for seat in range(state.players):
+            row = pygame.Rect(self.tray.x, self.tray.y + seat * size, round(7.5 * size), size)
+            if seat == state.side and not state.is_terminal():
+                pygame.draw.rect(surface, self.palette.button, row, border_radius=size // 4)
+            pygame.draw.circle(
+                surface, self.seat_colour(seat), (row.x + size // 3, row.centery), size // 5
+            )
+            label = theme.text(names[seat], max(9, size * 2 // 5), self.palette.text, True)
+            room = round(1.9 * size)
+            if label.get_width() > room:
+                label = pygame.transform.smoothscale_by(label, room / label.get_width())
+            surface.blit(label, label.get_rect(midleft=(row.x + size * 3 // 5, row.centery)))
+
+    def _draw_choices(self, surface: pygame.Surface, state: NumeriState) -> None:
         if self.play.locked or state.stage != CHOOSE or state.to_move < 0:
             return
         ring = max(2, self.space // 14)
@@ -156,14 +252,42 @@ class TrackView(BoardView):
                 pawns.add(second)
         return pawns
 
+    def shown_die(self, state: NumeriState) -> tuple[int, int, bool]:
+        """The face to show, who rolled it, and whether it is still to be played (else the
+        last roll of the turn played last)."""
+        if state.stage == CHOOSE:
+            return state.die, state.side, True
+        for step in reversed(self.last_turn):
+            before = step.before
+            if isinstance(before, NumeriState) and before.stage == ROLL and step.action > 0:
+                return step.action, before.side, False
+        return 0, -1, False
+
     def _draw_die(self, surface: pygame.Surface, state: NumeriState) -> None:
-        size = min(self.tray.height // 2, self.tray.width // 5)
-        face = state.die if state.stage == CHOOSE else self.play.last_die
-        if self.tumble and not self.tumble.done:
-            face = 1 + int(self.tumble.elapsed * 20) % 6
-        if face:
-            die = sprite(DIE_SPRITES[face], size)
-            surface.blit(die, die.get_rect(bottomright=self.tray.bottomright))
+        face, roller, live = self.shown_die(state)
+        if self.tumble is not None and not self.tumble.done:
+            face, live = 1 + int(self.tumble.elapsed * 20) % 6, True
+        if not face:
+            return
+        die = sprite(DIE_SPRITES[face], self.die_rect.width)
+        if not live:
+            die = die.copy()
+            die.set_alpha(DIM_ALPHA)
+        surface.blit(die, self.die_rect)
+        caption = _("Rolled by {name}").format(name=seat_names(state)[roller])
+        words = theme.text(caption, max(10, self.die_rect.width // 5), self.palette.text, True)
+        room = self.tray.right - self.die_rect.x + self.die_rect.width // 2
+        if words.get_width() > room:
+            words = pygame.transform.smoothscale_by(words, room / words.get_width())
+        top = self.die_rect.y - words.get_height() - self.die_rect.height // 12
+        surface.blit(words, words.get_rect(midtop=(self.die_rect.centerx, top)).clamp(self.tray))
+        pygame.draw.rect(
+            surface,
+            self.seat_colour(roller),
+            self.die_rect.inflate(6, 6),
+            max(2, self.die_rect.width // 18),
+            border_radius=self.die_rect.width // 6,
+        )
 
     # -- input ----------------------------------------------------------------------------
 
@@ -171,16 +295,27 @@ class TrackView(BoardView):
         return isinstance(state, NumeriState) and state.stage == ROLL
 
     def targets(self) -> list[Target]:
+        """The pawns of the seat to play; before them the spaces, named for the highlights
+        (a tap on a space answers with the gentle cue: pawns are what moves)."""
         state = self.state
         assert isinstance(state, NumeriState)
-        return [
+        spaces = [
+            Target(self.space_rect(s), lambda: None, lambda: False, name=f"space {s}")
+            for s in range(state.track.length)
+        ]
+        pawns = [
             Target(self.pawn_rect(state.side, p), lambda p=p: self.tap_pawn(p), name=f"pawn {p}")
             for p in PAWNS
         ]
+        return spaces + pawns
 
     def controls(self) -> list[Control]:
         state = self.state
-        controls = [Control("roll", lambda: _("Roll"), self.play.roll, self.play.can_roll)]
+        controls = [
+            Control(
+                "roll", lambda: _("Roll"), lambda: self.play.roll(), lambda: self.play.can_roll()
+            )
+        ]
         if isinstance(state, NumeriState) and state.stage == CHOOSE:
             for action in state.legal_actions():
                 if action > 9:
@@ -218,6 +353,81 @@ class TrackView(BoardView):
     def clear_selection(self) -> None:
         self.first = None
 
+    # -- the last turn, the prompt and the counts -----------------------------------------
+
+    def show_last_turn(self, steps: tuple[Step, ...]) -> None:
+        super().show_last_turn(steps)
+        moves = []
+        for step in steps:
+            before, after = step.before, step.after
+            if not isinstance(before, NumeriState) or before.stage != CHOOSE or step.action < 0:
+                continue
+            if not isinstance(after, NumeriState):
+                continue
+            seat = before.side
+            for pawn in divmod(step.action, 10) if step.action > 9 else (step.action,):
+                start, end = before.pawns[seat][pawn - 1], after.pawns[seat][pawn - 1]
+                if start != end:  # the second pawn of a split that ended the game stays
+                    moves.append((seat, pawn, start, end))
+        self.moves = tuple(moves)
+
+    def highlighted(self) -> frozenset[str]:
+        """The spaces the last turn's pawns left and reached."""
+        names = set()
+        for _seat, _pawn, start, end in self.moves:
+            names.add(f"space {end}")
+            if start != OFF:
+                names.add(f"space {start}")
+        return frozenset(names)
+
+    def prompt(self) -> str:
+        state = self.state
+        if not isinstance(state, NumeriState) or self.play.state.is_terminal():
+            return ""
+        if state.stage == ROLL:
+            return _("No move possible — turn passes") if self._passed() else _("Roll the die")
+        if state.stage != CHOOSE:
+            return ""
+        if self.first is not None:
+            return _("Split: choose the second pawn")
+        if state.die == STAR:
+            return _("Star: move any pawn")
+        legal = state.legal_actions()
+        if state.die not in legal:
+            return _("Split the roll: tap the first pawn")
+        if len(legal) > 1:
+            return _("Move pawn {n}, or split: tap two pawns").format(n=state.die)
+        return _("Move a pawn: tap pawn {n}").format(n=state.die)
+
+    def _passed(self) -> bool:
+        """Whether the last roll could move nothing (the engine then passes the turn)."""
+        if not self.last_turn:
+            return False
+        last = self.last_turn[-1]
+        before, after = last.before, last.after
+        return (
+            isinstance(before, NumeriState)
+            and isinstance(after, NumeriState)
+            and before.stage == ROLL
+            and after.stage == ROLL
+        )
+
+    def counts(self) -> list[tuple[int, str]]:
+        """Each seat's score as the pawns stand."""
+        state = self.state
+        if not isinstance(state, NumeriState):
+            return []
+        names = seat_names(state)
+        return [
+            (
+                seat,
+                ngettext("{name}: {n} point", "{name}: {n} points", score).format(
+                    name=names[seat], n=score
+                ),
+            )
+            for seat, score in enumerate(state.scores())
+        ]
+
     # -- animation ------------------------------------------------------------------------
 
     def played(self, before: State, action: int, after: State) -> None:
@@ -247,3 +457,15 @@ class TrackView(BoardView):
         super().update(dt)
         if self.motion and self.motion[0].done:
             self.motion = None
+
+
+def _value_text(value: int) -> str:
+    return str(value) if value else "·"
+
+
+def _space_colour(space: int, values: tuple[int, ...]) -> tuple[int, int, int]:
+    return START if space == 0 else END if space >= len(values) - 3 else PLAIN
+
+
+def _digit_colour(space: int) -> tuple[int, int, int]:
+    return (250, 240, 230) if space == 0 else DIGITS
