@@ -134,7 +134,7 @@ def test_a_kept_die_moves_to_the_kept_row_and_its_target_with_it(app) -> None:
     die.action()
     assert view.held == {2}
     assert die.rect != before and die.rect == view.die_rect(2)
-    assert view.dice.band.contains(die.rect), "set aside into the kept row"
+    assert view.dice_tray.band.contains(die.rect), "set aside into the kept row"
     die.action()
     assert die.rect == before
 
@@ -165,7 +165,7 @@ def test_another_seats_reroll_sets_its_kept_dice_aside_before_the_others_tumble(
     kept = {slot for slot, face in enumerate(view.slots) if face == 1}
     assert view.held == kept and len(kept) == 2
     assert view.animating, "the kept dice slide aside, visibly"
-    assert all(view.dice.band.contains(view.die_rect(slot)) for slot in kept)
+    assert all(view.dice_tray.band.contains(view.die_rect(slot)) for slot in kept)
     while view.animating:
         view.update(0.1)
     rolled, (roll,) = played(after, "=555")
@@ -391,7 +391,7 @@ def test_the_dice_views_lay_out_and_draw_at_every_size(app, size) -> None:
         for target in view.targets():
             assert target.rect.width > 0 and target.rect.height > 0
     sheet_view = view_of(app, sheet, size)
-    assert sheet_view.dice.die >= 20, "dice too small to read"
+    assert sheet_view.dice_tray.die >= 20, "dice too small to read"
     for slot in range(5):
         assert sheet_view.tray.contains(sheet_view.die_rect(slot, held=True))
         assert sheet_view.tray.contains(sheet_view.die_rect(slot, held=False))

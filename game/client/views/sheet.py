@@ -55,6 +55,9 @@ FACE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", COW:
 MARKS = ("mark_x", "mark_o")
 START_WASH, MARK_WASH = 0.38, 0.22
 """How far a start cell and a marked cell are tinted towards their side's colour."""
+WASH_ALPHA = 215
+"""How much of a marked cell's printed symbol the wash covers: enough to read the mark over
+it, not so much that the symbol is lost."""
 MARK_SIZE = 0.78
 """A mark's size as a share of its cell."""
 DIM_ALPHA = 130
@@ -135,7 +138,7 @@ def _dimmed(name: str, size: int) -> pygame.Surface:
 def _cell_wash(colour: Colour, size: int) -> pygame.Surface:
     """The tint laid over a marked cell: it leaves the printed symbol faint beneath the mark."""
     cover = pygame.Surface((size, size), pygame.SRCALPHA)
-    cover.fill((*wash(colour, MARK_WASH), 215))
+    cover.fill((*wash(colour, MARK_WASH), WASH_ALPHA))
     return cover
 
 
@@ -146,7 +149,7 @@ class SheetView(BoardView):
         """The faces of the dice shown, by tray column."""
         self.held: set[int] = set()
         """The columns whose die is set aside in the kept row."""
-        self.dice = DiceTray.fit(self.tray)
+        self.dice_tray = DiceTray.fit(self.tray)
         self.boxes = [pygame.Rect(0, 0, 1, 1) for _ in range(DICE)]
         """The dice's tap targets, moved with the dice (so the focus ring follows a die)."""
         self.live = False  # whether the dice shown are the throw in play
@@ -175,7 +178,7 @@ class SheetView(BoardView):
             SHEET_SIZE * self.cell,
         )
         self.tray = tray
-        self.dice = DiceTray.fit(tray)
+        self.dice_tray = DiceTray.fit(tray)
         self._background = None
         self._place_dice()
 
@@ -193,7 +196,7 @@ class SheetView(BoardView):
 
     def die_rect(self, slot: int, held: bool | None = None) -> pygame.Rect:
         """Where die ``slot`` rests: in the row thrown, or in the kept row when set aside."""
-        geometry, d = self.dice, self.dice.die
+        geometry, d = self.dice_tray, self.dice_tray.die
         aside = slot in self.held if held is None else held
         x, y = geometry.kept if aside else geometry.thrown
         return pygame.Rect(x + round(slot * STEP * d), y, d, d)
@@ -243,7 +246,7 @@ class SheetView(BoardView):
     def _paper(self) -> pygame.Surface:
         """The printed sheet (drawn again only when the size, palette or coordinates
         setting changes)."""
-        labelled = bool(getattr(self.play.app.settings, "show_coordinates", True))
+        labelled = self.play.app.settings.show_coordinates
         key = (self.paper.size, labelled, self.palette)
         if self._background is None or self._background_key != key:
             self._background = self._draw_paper(labelled)
@@ -251,9 +254,11 @@ class SheetView(BoardView):
         return self._background
 
     def _draw_paper(self, labelled: bool) -> pygame.Surface:
+        state = self.state
+        assert isinstance(state, AusgeblocktState)
         surface = pygame.Surface(self.paper.size)
         surface.fill(PAPER)
-        symbols = self.state.sheet.symbols  # type: ignore[attr-defined]
+        symbols = state.sheet.symbols
         digits = theme.font(self.cell // 2, bold=True)
         offset = (-self.paper.x, -self.paper.y)
         for cell in range(CELLS):
@@ -340,7 +345,7 @@ class SheetView(BoardView):
             pygame.draw.rect(surface, colour, self.cell_rect(state.chain), max(3, self.cell // 9))
 
     def _draw_dice(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
-        geometry, d = self.dice, self.dice.die
+        geometry, d = self.dice_tray, self.dice_tray.die
         pygame.draw.rect(surface, self.palette.button, geometry.band, border_radius=d // 5)
         size = max(10, round(0.3 * d))
         label = theme.text(_("Kept"), size, self.palette.button_text, True)
@@ -370,7 +375,7 @@ class SheetView(BoardView):
 
     def _draw_thrower(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
         """The mark and name of the side whose throw the tray shows."""
-        box, d = self.dice.thrower, self.dice.die
+        box, d = self.dice_tray.thrower, self.dice_tray.die
         mark = sprite(MARKS[self.thrower], round(0.55 * d), self.seat_colour(self.thrower))
         surface.blit(mark, mark.get_rect(midtop=(box.centerx, box.y)))
         name = seat_names(state)[self.thrower]
