@@ -276,11 +276,15 @@ class TrackView(BoardView):
         surface.blit(die, self.die_rect)
         caption = _("Rolled by {name}").format(name=seat_names(state)[roller])
         words = theme.text(caption, max(10, self.die_rect.width // 5), self.palette.text, True)
-        room = self.tray.right - self.die_rect.x + self.die_rect.width // 2
-        if words.get_width() > room:
-            words = pygame.transform.smoothscale_by(words, room / words.get_width())
+        beside_homes = self.tray.x + round(7.5 * self.home) + self.home // 4
+        room = pygame.Rect(beside_homes, self.tray.y, self.tray.right - beside_homes, 0)
+        if words.get_width() > room.width:
+            words = pygame.transform.smoothscale_by(words, room.width / words.get_width())
         top = self.die_rect.y - words.get_height() - self.die_rect.height // 12
-        surface.blit(words, words.get_rect(midtop=(self.die_rect.centerx, top)).clamp(self.tray))
+        place = words.get_rect(midtop=(self.die_rect.centerx, top))
+        place.right = min(place.right, self.tray.right)
+        place.left = max(place.left, room.left)
+        surface.blit(words, place)
         pygame.draw.rect(
             surface,
             self.seat_colour(roller),
