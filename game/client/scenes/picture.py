@@ -17,8 +17,6 @@ class Preview:
 
     app: object
     state: State
-    highlight_cells: int = 0
-    last_die: int = 0
     locked: bool = True
 
     @property
@@ -36,13 +34,11 @@ def draw_position(
     app,
     state: State,
     size: tuple[int, int],
-    highlight_cells: int = 0,
     last_turn: tuple[Step, ...] = (),
 ) -> pygame.Surface:
     """A picture of ``state``, its tray (dice, hands) along the bottom, at ``size``, with
     ``last_turn`` (the turn that led to it) highlighted."""
-    view = view_for(state.variant.name, Preview(app, state, highlight_cells))
-    view.show_last_turn(last_turn)
+    view = view_for(state.variant.name, Preview(app, state))
     surface = pygame.Surface(size)
     surface.fill(app.palette.background)
     width, height = size
@@ -51,6 +47,7 @@ def draw_position(
         pygame.Rect(0, 0, width, height - tray_height),
         pygame.Rect(0, height - tray_height, width, tray_height),
     )
+    view.show_last_turn(last_turn)
     view.draw(surface)
     return surface
 

@@ -74,18 +74,6 @@ class PlayScene(Scene):
     def _last_turn(self) -> tuple[Step, ...]:
         return last_turn(self.match, self.shown)
 
-    @property
-    def last_die(self) -> int:
-        """The last face a Numeri die showed (for the tray after the move is made)."""
-        for step in reversed(self.view.last_turn):
-            if step.before.is_chance():
-                return step.action
-        return 0
-
-    @property
-    def highlight_cells(self) -> int:
-        return 0
-
     # -- layout ---------------------------------------------------------------------------
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -365,6 +353,8 @@ class PlayScene(Scene):
         elif step.before.is_chance():
             self.banner = ""
         self.view.show_last_turn(self._last_turn())
+        if self.view.passed():  # "no mark possible": long enough to read, whoever rolled
+            self._hold = max(self._hold, PACE)
         self.rebuild()
 
     def _resync(self) -> None:
@@ -417,7 +407,10 @@ class PlayScene(Scene):
         return _("{name} to play").format(name=name)
 
     def prompt(self) -> str:
-        """What the person to act must do now (empty when nobody here acts)."""
+        """What the person to act must do now (empty when nobody here acts), or that the turn
+        just passed because no move was possible (whoever acts next)."""
+        if self.view.passed() and not self.view.animating:
+            return self.view.prompt()
         if self.locked and not self.view.animating:
             return ""
         seat = self.actor(self.state)

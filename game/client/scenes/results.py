@@ -10,11 +10,11 @@ import pygame
 from game.client import theme
 from game.client.scene import Scene
 from game.client.scenes.picture import draw_position
+from game.client.turns import last_turn
 from game.client.widgets import button
 from game.i18n import _
 from game.names import reason_text, result_headline, seat_names, variant_title
 from game.rules import Result
-from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
 from game.session.match import Match
 
@@ -41,8 +41,8 @@ class ResultsScene(Scene):
             self.picture_at = (2 * u, 10 * u)
             buttons_at = (width - 16 * u, height - 12 * u)
         final = getattr(self.match.state, "before", self.match.state)
-        chain = final.winning_chain() if isinstance(final, AusgeblocktState) else 0
-        self.picture = draw_position(self.app, final, (side, side), chain)
+        shown = len(self.match.record.actions)
+        self.picture = draw_position(self.app, final, (side, side), last_turn(self.match, shown))
         row = pygame.Rect(*buttons_at, 14 * u, 3 * u)
         step = (15 * u, 0) if self.portrait else (0, 4 * u)
         entries = [

@@ -101,6 +101,11 @@ class BoardView:
         left)", "Split: choose the second pawn"), or "" when nobody here has to act."""
         return ""
 
+    def passed(self) -> bool:
+        """True if the turn played last ended without a move because none was possible (a
+        throw that allows no mark): the screen says so, whoever is to act next."""
+        return False
+
     def seat_colour(self, seat: int) -> tuple[int, int, int]:
         """The colour that stands for ``seat`` in the panel (its pieces' colour)."""
         return self.palette.seats[seat % len(self.palette.seats)]

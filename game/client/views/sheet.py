@@ -495,7 +495,7 @@ class SheetView(BoardView):
         if not isinstance(state, AusgeblocktState) or self.play.state.is_terminal():
             return ""
         if state.stage == ROLL:
-            if state.attempts == 0 and self._passed():
+            if state.attempts == 0 and self.passed():
                 return _("No mark possible — turn passes")
             if state.attempts == 0 and state.chain >= 0:
                 return _("Quad! Roll again for a mark next to {cell}").format(
@@ -526,7 +526,7 @@ class SheetView(BoardView):
             return _("Mark a cell with {symbol}").format(symbol=numbers[0])
         return _("Mark a cow cell")
 
-    def _passed(self) -> bool:
+    def passed(self) -> bool:
         """Whether the turn played last ended without a mark because the throw allowed none
         (the engine then goes straight to the next turn)."""
         if not self.last_turn:

@@ -389,7 +389,7 @@ class TrackView(BoardView):
         if not isinstance(state, NumeriState) or self.play.state.is_terminal():
             return ""
         if state.stage == ROLL:
-            return _("No move possible — turn passes") if self._passed() else _("Roll the die")
+            return _("No move possible — turn passes") if self.passed() else _("Roll the die")
         if state.stage != CHOOSE:
             return ""
         if self.first is not None:
@@ -403,7 +403,7 @@ class TrackView(BoardView):
             return _("Move pawn {n}, or split: tap two pawns").format(n=state.die)
         return _("Move a pawn: tap pawn {n}").format(n=state.die)
 
-    def _passed(self) -> bool:
+    def passed(self) -> bool:
         """Whether the last roll could move nothing (the engine then passes the turn)."""
         if not self.last_turn:
             return False
