@@ -3,20 +3,9 @@ after it, so a click or tap that arrives whole (press and release together) is o
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
-import pytest
 
 from .client_driver import Driver
-
-
-@pytest.fixture
-def driver(tmp_path: Path):
-    drive = Driver(tmp_path)
-    yield drive
-    drive.app.close()
-    pygame.event.clear()
 
 
 def _run_loop_on(driver: Driver, events: list[pygame.event.Event]) -> None:

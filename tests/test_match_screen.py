@@ -22,14 +22,6 @@ from .client_driver import Driver
 GAMES = ["ausgeblockt", "numeri", "dama:classic", "dama:lupo", "mulino:classic"]
 
 
-@pytest.fixture
-def driver(tmp_path: Path):
-    drive = Driver(tmp_path)
-    yield drive
-    drive.app.close()
-    pygame.event.clear()
-
-
 def _screen(driver: Driver, name: str, seats: list[Seat], seed: int = 7) -> PlayScene:
     play = PlayScene(driver.app, Match.new(variant(name, len(seats)), seats, seed))
     driver.app.push(play)

@@ -4,8 +4,6 @@ the two sides' marks told apart by shape and colour."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
 import pytest
 
@@ -30,14 +28,6 @@ SIZES = [(1920, 1080), (1024, 600), (700, 1050)]
 SHEET = new_game("ausgeblockt", first=1)
 TRACK = new_game("numeri", 2, first=1)
 """The starting positions, the first seat to begin."""
-
-
-@pytest.fixture
-def driver(tmp_path: Path):
-    drive = Driver(tmp_path)
-    yield drive
-    drive.app.close()
-    pygame.event.clear()
 
 
 @pytest.fixture

@@ -108,3 +108,16 @@ def unit(size: tuple[int, int]) -> int:
 def text(message: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
     """Rendered text, cached: labels change rarely and redraw every frame."""
     return font(size, bold).render(message, True, colour)
+
+
+def wrap(message: str, font: pygame.font.Font, width: int) -> list[str]:
+    """``message`` in lines no wider than ``width`` (a word longer than that gets its own)."""
+    lines, line = [], ""
+    for word in message.split():
+        candidate = f"{line} {word}".strip()
+        if font.size(candidate)[0] <= width or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    return [*lines, line] if line else lines

@@ -557,7 +557,7 @@ class RulesScene(Scene):
         y = 6 * u
         body = theme.font(round(0.95 * u))
         for paragraph in self.text.split("\n"):
-            for line in _wrap(paragraph, body, width):
+            for line in theme.wrap(paragraph, body, width):
                 surface.blit(body.render(line, True, self.palette.text), (x, y))
                 y += round(1.3 * u)
             y += round(0.5 * u)
@@ -582,18 +582,6 @@ def computer_label(level: str) -> str:
         "medium": _("computer, medium"),
         "hard": _("computer, hard"),
     }[level]
-
-
-def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        candidate = f"{line} {word}".strip()
-        if font.size(candidate)[0] <= width or not line:
-            line = candidate
-        else:
-            lines.append(line)
-            line = word
-    return [*lines, line] if line else lines
 
 
 def _fit(words: pygame.Surface, width: int) -> pygame.Surface:

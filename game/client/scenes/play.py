@@ -457,7 +457,7 @@ class PlayScene(Scene):
         returns the y below the room kept for it (so what follows does not jump)."""
         font = theme.font(size, bold)
         width = self.column_a.right - x
-        for line in wrap(text, font, max(width, 4 * self.u))[:lines]:
+        for line in theme.wrap(text, font, max(width, 4 * self.u))[:lines]:
             surface.blit(theme.text(line, size, colour, bold), (x, y))
             y += round(size * 1.25)
         return y
@@ -486,19 +486,6 @@ class PlayScene(Scene):
             u = self.u
             line = theme.text(notices[-1], round(0.8 * u), self.palette.warning)
             surface.blit(line, (u, surface.get_height() - round(1.4 * u)))
-
-
-def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    """``text`` in lines no wider than ``width`` (a word longer than that gets its own)."""
-    lines, line = [], ""
-    for word in text.split():
-        candidate = f"{line} {word}".strip()
-        if font.size(candidate)[0] <= width or not line:
-            line = candidate
-        else:
-            lines.append(line)
-            line = word
-    return [*lines, line] if line else lines
 
 
 def _draw_speaker(surface: pygame.Surface, rect: pygame.Rect, colour, muted: bool) -> None:
