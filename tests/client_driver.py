@@ -14,12 +14,26 @@ import pygame
 
 from game.client.app import App, Paths
 from game.client.scenes.menus import TitleScene
+from game.client.views.base import Step
+from game.rules import State
 from game.rules.ausgeblockt import PASS as SHEET_PASS
 from game.rules.ausgeblockt import REROLL_BASE, STOP, dice_of
 from game.rules.checkerboard import SQUARES, decode_path
 from game.rules.mulino import MOVE_BASE, PASS, REMOVE_BASE
 
 FRAME = 0.1
+
+
+def played(state: State, moves: str) -> tuple[State, tuple[Step, ...]]:
+    """``state`` after ``moves`` (in notation), and the steps that took it there (what a
+    board view's ``show_last_turn`` is given)."""
+    steps = []
+    for text in moves.split():
+        action = state.parse_action(text)
+        after = state.apply(action)
+        steps.append(Step(state, action, after))
+        state = after
+    return state, tuple(steps)
 
 
 class Driver:

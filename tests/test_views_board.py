@@ -18,7 +18,7 @@ from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
 from game.rules.mulino import PASS, MulinoState
 
-from .client_driver import Driver
+from .client_driver import Driver, played
 
 SIZES = [(1920, 1080), (1024, 600), (700, 1050)]
 
@@ -29,17 +29,6 @@ def app(tmp_path: Path):
     yield driver.app
     driver.app.close()
     pygame.event.clear()
-
-
-def played(state: State, moves: str) -> tuple[State, tuple[Step, ...]]:
-    """``state`` after ``moves`` (in notation), and the steps that took it there."""
-    steps = []
-    for text in moves.split():
-        action = state.parse_action(text)
-        after = state.apply(action)
-        steps.append(Step(state, action, after))
-        state = after
-    return state, tuple(steps)
 
 
 def view_of(app, state: State, size=(1280, 720), playable: bool = True):

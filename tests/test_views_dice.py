@@ -22,7 +22,7 @@ from game.rules.numeri import NumeriState
 from game.session.match import Match
 from game.session.seats import Seat
 
-from .client_driver import Driver
+from .client_driver import Driver, played
 
 SIZES = [(1920, 1080), (1024, 600), (700, 1050)]
 SHEET = new_game("ausgeblockt", first=1)
@@ -39,17 +39,6 @@ def app(driver: Driver):
 def english_afterwards():
     yield
     i18n.set_language("en")
-
-
-def played(state: State, moves: str) -> tuple[State, tuple[Step, ...]]:
-    """``state`` after ``moves`` (in notation), and the steps that took it there."""
-    steps = []
-    for text in moves.split():
-        action = state.parse_action(text)
-        after = state.apply(action)
-        steps.append(Step(state, action, after))
-        state = after
-    return state, tuple(steps)
 
 
 def view_of(app, state: State, size=(1280, 720), playable: bool = True):

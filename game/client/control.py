@@ -16,7 +16,7 @@ import logging
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
-from game.client.turns import roller
+from game.client.turns import actor, roller
 from game.i18n import _
 from game.rules import AGREED_DRAW, RulesError, State, resign_action
 from game.session.match import Match
@@ -164,12 +164,6 @@ class LocalControl(MatchControl):
     def notices(self) -> tuple[str, ...]:
         return (self._notice,) if self._notice else ()
 
-    def _seat_of(self, state: State) -> int | None:
-        """Whose decision or throw ``state`` waits for (None: a lot, or the end)."""
-        if state.to_move >= 0:
-            return state.to_move
-        return roller(state)
-
     def thinking(self, seat: int) -> bool:
         return self._thinking is not None and self.match.state.to_move == seat
 
@@ -217,22 +211,21 @@ class LocalControl(MatchControl):
         if not ready or state.is_terminal():
             self._lot_wait = 0.0
             return False
-        seat = self._seat_of(state)
+        seat = actor(state)
         if seat is None:  # a lot: drawn on its own, after a moment
             self._lot_wait += dt
             if self._lot_wait >= LOT_PAUSE:
                 self._lot_wait = 0.0
                 self.match.roll()
-        elif self.here(seat):
-            pass
-        elif state.is_chance():  # the computer throws its dice
-            self.match.roll()
-        else:
+        elif not self.here(seat):  # the computer throws its dice, or thinks
             self._computer_turn(state)
         return False
 
     def _computer_turn(self, state: State) -> None:
-        """Ask the thinker, and play its answer when it comes."""
+        """Throw the computer's dice, or ask the thinker and play its answer when it comes."""
+        if state.is_chance():
+            self.match.roll()
+            return
         if self._thinking is None:
             seat = self.match.seats[state.to_move]
             seed = self.match.seed + len(self.match.record.actions)

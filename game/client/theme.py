@@ -110,6 +110,18 @@ def text(message: str, size: int, colour: Colour, bold: bool = False) -> pygame.
     return font(size, bold).render(message, True, colour)
 
 
+@lru_cache(maxsize=256)
+def fitted(
+    message: str, size: int, colour: Colour, width: int, bold: bool = False
+) -> pygame.Surface:
+    """Rendered text shrunk to ``width`` if wider (cached, so a label that does not fit is
+    not rescaled at every frame)."""
+    words = text(message, size, colour, bold)
+    if words.get_width() <= width:
+        return words
+    return pygame.transform.smoothscale_by(words, width / words.get_width())
+
+
 def wrap(message: str, font: pygame.font.Font, width: int) -> list[str]:
     """``message`` in lines no wider than ``width`` (a word longer than that gets its own)."""
     lines, line = [], ""

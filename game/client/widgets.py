@@ -46,15 +46,8 @@ def button(
             pygame.draw.rect(
                 surface, palette.focus, rect, width=max(2, rect.height // 16), border_radius=radius
             )
-        words = theme.text(
-            label(),
-            max(10, rect.height * 2 // 5),
-            palette.button_text if on else palette.muted,
-            True,
-        )
-        if words.get_width() > rect.width - 8:
-            scale = (rect.width - 8) / words.get_width()
-            words = pygame.transform.smoothscale_by(words, scale)
+        colour = palette.button_text if on else palette.muted
+        words = theme.fitted(label(), max(10, rect.height * 2 // 5), colour, rect.width - 8, True)
         surface.blit(words, words.get_rect(center=rect.center))
 
     return Target(rect, action, enabled, draw, name or label())

@@ -183,11 +183,8 @@ class TextEntryScene(Scene):
         prompt = theme.text(self.prompt, round(1.3 * u), self.palette.text, True)
         surface.blit(prompt, prompt.get_rect(midtop=(centre, 2 * u)))
         pygame.draw.rect(surface, self.palette.panel, self.field, border_radius=u // 2)
-        shown = theme.text(self.text + "|", 2 * u, self.palette.accent, True)
-        if shown.get_width() > self.field.width - u:
-            shown = pygame.transform.smoothscale_by(
-                shown, (self.field.width - u) / shown.get_width()
-            )
+        shown = theme.fitted(self.text + "|", 2 * u, self.palette.accent, self.field.width - u,
+                             True)  # fmt: skip
         surface.blit(shown, shown.get_rect(center=self.field.center))
         hint = _("1 to {n} characters").format(n=self.limit)
         line = theme.text(hint, round(0.9 * u), self.palette.muted)

@@ -231,11 +231,11 @@ class ChooseScene(MenuScene):
         def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
             plain(surface, focused, pressed)
             colour = self.palette.button_text
+            width = rect.width - rect.height // 3
             lines = (
-                theme.text(variant_title(name), rect.height * 2 // 5, colour, True),
-                theme.text(variant_subtitle(name), rect.height // 4, colour),
+                theme.fitted(variant_title(name), rect.height * 2 // 5, colour, width, True),
+                theme.fitted(variant_subtitle(name), rect.height // 4, colour, width),
             )
-            lines = [_fit(line, rect.width - rect.height // 3) for line in lines]
             top = rect.centery - sum(line.get_height() for line in lines) // 2
             for line in lines:
                 surface.blit(line, line.get_rect(midtop=(rect.centerx, top)))
@@ -510,7 +510,6 @@ class PauseScene(MenuScene):
         return entries
 
     def _leave(self) -> None:
-        self.play._stop_thinking()
         self.app.reset(TitleScene(self.app))
 
 
@@ -582,10 +581,3 @@ def computer_label(level: str) -> str:
         "medium": _("computer, medium"),
         "hard": _("computer, hard"),
     }[level]
-
-
-def _fit(words: pygame.Surface, width: int) -> pygame.Surface:
-    """``words`` shrunk to ``width`` if wider."""
-    if words.get_width() <= width:
-        return words
-    return pygame.transform.smoothscale_by(words, width / words.get_width())

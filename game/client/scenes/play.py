@@ -9,6 +9,8 @@ held on screen long enough to follow — and keeps the last turn highlighted unt
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pygame
 
 from game.client import theme
@@ -294,10 +296,6 @@ class PlayScene(Scene):
     def discard(self) -> None:
         self.control.discard()
 
-    def _stop_thinking(self) -> None:
-        """Before leaving the screen: the computer's work under way is not needed."""
-        self.control.discard()
-
     # -- time -----------------------------------------------------------------------------
 
     @property
@@ -437,9 +435,9 @@ class PlayScene(Scene):
                                round(0.45 * u), 1)  # fmt: skip
         y = self._draw_wrapped(surface, self.status(), round(1.2 * u), palette.text, True,
                                x + round(1.4 * u), y, lines=2)  # fmt: skip
-        prompt = self.prompt() or self.banner
-        colour = palette.accent if self.prompt() else palette.muted
-        self._draw_wrapped(surface, prompt, u, colour, True, x, y, lines=2)
+        prompt = self.prompt()
+        colour = palette.accent if prompt else palette.muted
+        self._draw_wrapped(surface, prompt or self.banner, u, colour, True, x, y, lines=2)
         y = self.tray.bottom + u // 2 if not self.portrait else column.y + TEXT_ROOM * u
         for seat, line in self.view.counts():
             if seat >= 0:
@@ -455,9 +453,8 @@ class PlayScene(Scene):
                       x: int, y: int, lines: int) -> int:  # fmt: skip
         """Draw ``text`` in at most ``lines`` lines to the right edge of the first column;
         returns the y below the room kept for it (so what follows does not jump)."""
-        font = theme.font(size, bold)
-        width = self.column_a.right - x
-        for line in theme.wrap(text, font, max(width, 4 * self.u))[:lines]:
+        width = max(self.column_a.right - x, 4 * self.u)
+        for line in _wrapped(text, size, bold, width)[:lines]:
             surface.blit(theme.text(line, size, colour, bold), (x, y))
             y += round(size * 1.25)
         return y
@@ -486,6 +483,12 @@ class PlayScene(Scene):
             u = self.u
             line = theme.text(notices[-1], round(0.8 * u), self.palette.warning)
             surface.blit(line, (u, surface.get_height() - round(1.4 * u)))
+
+
+@lru_cache(maxsize=64)
+def _wrapped(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
+    """The panel's lines of ``text`` (worked out once, not at every frame)."""
+    return tuple(theme.wrap(text, theme.font(size, bold), width))
 
 
 def _draw_speaker(surface: pygame.Surface, rect: pygame.Rect, colour, muted: bool) -> None:

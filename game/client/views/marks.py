@@ -13,16 +13,19 @@ from game.client.theme import Colour
 
 GHOST_ALPHA = 110
 """How much of a taken piece stays on its square until the next turn: visible, not solid."""
+DIM_ALPHA = 130
+"""A die already played: still readable, plainly not the dice in play."""
 TINT_ALPHA = 110
 LIGHT_AND_DARK = ((236, 232, 220), (84, 84, 94))
 """White's and Black's colour in the side panel, the dark one light enough to show on it."""
 
 
 @lru_cache(maxsize=64)
-def ghost(name: str, size: int) -> pygame.Surface:
-    """Sprite ``name`` at ``size``, faint: where a removed or captured piece stood."""
+def ghost(name: str, size: int, alpha: int = GHOST_ALPHA) -> pygame.Surface:
+    """Sprite ``name`` at ``size``, faint: where a removed or captured piece stood, or a die
+    already played."""
     faint = sprite(name, size).copy()
-    faint.set_alpha(GHOST_ALPHA)
+    faint.set_alpha(alpha)
     return faint
 
 

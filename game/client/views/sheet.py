@@ -25,7 +25,7 @@ from game.client import theme
 from game.client.anim import Tween
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
-from game.client.views.marks import tinted_square
+from game.client.views.marks import DIM_ALPHA, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import seat_names
@@ -60,8 +60,6 @@ WASH_ALPHA = 215
 it, not so much that the symbol is lost."""
 MARK_SIZE = 0.78
 """A mark's size as a share of its cell."""
-DIM_ALPHA = 130
-"""The throw of a finished turn: still readable, plainly not the dice in play."""
 TUMBLE, SET_ASIDE = 0.7, 0.35  # seconds
 
 STEP = 1.2
@@ -125,13 +123,6 @@ def wash(colour: Colour, amount: float) -> Colour:
     """The paper tinted ``amount`` of the way towards ``colour``."""
     r, g, b = (round(p + (c - p) * amount) for p, c in zip(PAPER, colour, strict=True))
     return r, g, b
-
-
-@lru_cache(maxsize=16)
-def _dimmed(name: str, size: int) -> pygame.Surface:
-    faded = sprite(name, size).copy()
-    faded.set_alpha(DIM_ALPHA)
-    return faded
 
 
 @lru_cache(maxsize=8)
@@ -348,9 +339,7 @@ class SheetView(BoardView):
         geometry, d = self.dice_tray, self.dice_tray.die
         pygame.draw.rect(surface, self.palette.button, geometry.band, border_radius=d // 5)
         size = max(10, round(0.3 * d))
-        label = theme.text(_("Kept"), size, self.palette.button_text, True)
-        if label.get_width() > geometry.label.width:
-            label = pygame.transform.smoothscale_by(label, geometry.label.width / label.get_width())
+        label = theme.fitted(_("Kept"), size, self.palette.button_text, geometry.label.width, True)
         surface.blit(label, label.get_rect(midleft=geometry.label.midleft))
         if not self.slots:
             return
@@ -368,7 +357,7 @@ class SheetView(BoardView):
                 start = self.die_rect(slot, held=slot not in self.held)
                 rest = 1 - self.glide[0].eased()
                 rect = rect.move(round((start.x - rect.x) * rest), round((start.y - rect.y) * rest))
-            die = sprite(name, d) if self.live or tumbling else _dimmed(name, d)
+            die = sprite(name, d) if self.live or tumbling else ghost(name, d, DIM_ALPHA)
             if angle:
                 die = pygame.transform.rotate(die, angle)
             surface.blit(die, die.get_rect(center=rect.center))
@@ -379,9 +368,7 @@ class SheetView(BoardView):
         mark = sprite(MARKS[self.thrower], round(0.55 * d), self.seat_colour(self.thrower))
         surface.blit(mark, mark.get_rect(midtop=(box.centerx, box.y)))
         name = seat_names(state)[self.thrower]
-        words = theme.text(name, max(9, round(0.26 * d)), self.palette.text, True)
-        if words.get_width() > box.width:
-            words = pygame.transform.smoothscale_by(words, box.width / words.get_width())
+        words = theme.fitted(name, max(9, round(0.26 * d)), self.palette.text, box.width, True)
         surface.blit(words, words.get_rect(midbottom=(box.centerx, box.bottom)))
 
     # -- input ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
+from game.client.views.marks import DIM_ALPHA, ghost
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import seat_names
@@ -29,8 +30,6 @@ START, PLAIN, END = (140, 30, 40), (236, 228, 206), (246, 210, 70)
 EDGE, DIGITS, PATH = (90, 70, 50), (60, 50, 40), (120, 100, 70)
 DIE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", STAR: "die_star"}
 BARRIER = (200, 40, 40)
-DIM_ALPHA = 130
-"""A die already played: still readable, plainly not the roll to play."""
 PAWN_ON_TRACK = 0.7
 """A pawn's size as a share of its space, leaving a corner for the space's value."""
 
@@ -222,10 +221,8 @@ class TrackView(BoardView):
             pygame.draw.circle(
                 surface, self.seat_colour(seat), (row.x + size // 3, row.centery), size // 5
             )
-            label = theme.text(names[seat], max(9, size * 2 // 5), self.palette.text, True)
-            room = round(1.9 * size)
-            if label.get_width() > room:
-                label = pygame.transform.smoothscale_by(label, room / label.get_width())
+            label = theme.fitted(names[seat], max(9, size * 2 // 5), self.palette.text,
+                                 round(1.9 * size), True)  # fmt: skip
             surface.blit(label, label.get_rect(midleft=(row.x + size * 3 // 5, row.centery)))
 
     def _draw_choices(self, surface: pygame.Surface, state: NumeriState) -> None:
@@ -269,17 +266,14 @@ class TrackView(BoardView):
             face, live = 1 + int(self.tumble.elapsed * 20) % 6, True
         if not face:
             return
-        die = sprite(DIE_SPRITES[face], self.die_rect.width)
-        if not live:
-            die = die.copy()
-            die.set_alpha(DIM_ALPHA)
+        name, width = DIE_SPRITES[face], self.die_rect.width
+        die = sprite(name, width) if live else ghost(name, width, DIM_ALPHA)
         surface.blit(die, self.die_rect)
         caption = _("Rolled by {name}").format(name=seat_names(state)[roller])
-        words = theme.text(caption, max(10, self.die_rect.width // 5), self.palette.text, True)
         beside_homes = self.tray.x + round(7.5 * self.home) + self.home // 4
         room = pygame.Rect(beside_homes, self.tray.y, self.tray.right - beside_homes, 0)
-        if words.get_width() > room.width:
-            words = pygame.transform.smoothscale_by(words, room.width / words.get_width())
+        words = theme.fitted(caption, max(10, self.die_rect.width // 5), self.palette.text,
+                             room.width, True)  # fmt: skip
         top = self.die_rect.y - words.get_height() - self.die_rect.height // 12
         place = words.get_rect(midtop=(self.die_rect.centerx, top))
         place.right = min(place.right, self.tray.right)
