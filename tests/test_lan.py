@@ -288,3 +288,36 @@ def test_a_host_that_forges_a_request_in_a_guests_name_is_caught(tmp_path: Path)
         server.close()
 
     _run(scenario())
+
+
+def test_a_guest_cannot_decide_for_a_missing_player_before_the_drop_timeout(
+    tmp_path: Path,
+) -> None:
+    """A dishonest guest asks, the moment a player drops, that the computer take her seat
+    or that the match end: the host refuses both until the drop timeout is over."""
+    server, port = host(tmp_path, "numeri", "--players", "3", "--ai", "easy",
+                        "--drop-timeout", "3", "--on-drop", "end")  # fmt: skip
+    anna = guest(tmp_path, port, "anna", "--ai", "easy")
+
+    async def scenario() -> None:
+        raw = await RawGuest.join(port, name="mallory")
+        await raw.until(lambda m: m["t"] == "entry" and m["e"]["k"] == "seat")
+        raw.request({"k": "ready", "ready": True})
+        await raw.until(lambda m: m["t"] == "entry" and m["e"]["k"] == "start")
+        log = raw.log
+        assert log is not None
+        anna_id = next(p for p, member in log.members.items() if member.name == "anna")
+        seat = next(i for i, info in enumerate(log.seats) if info.owner == anna_id)
+        anna.kill()
+        await raw.until(lambda m: m["t"] == "entry" and m["e"]["k"] == "leave")
+        raw.request({"k": "computer", "seat": seat, "level": "easy"})
+        reject = await raw.until(lambda m: m["t"] == "reject")
+        assert "has been gone" in reject["reason"]
+        raw.request({"k": "end", "reason": "she left"})
+        reject = await raw.until(lambda m: m["t"] == "reject")
+        assert "has been gone" in reject["reason"]
+        assert log.phase == "playing" and log.seats[seat].computer == ""
+        await raw.connection.close("test over")
+
+    _run(scenario())
+    server.kill()
