@@ -1,12 +1,16 @@
-"""Who a peer is, across restarts: a secret kept in a file, and what is derived from it.
+"""Who a peer is, across restarts: a secret kept in a file, and the key pair made from it.
 
-* the **secret** (32 random bytes) never leaves the machine;
-* the **key** ``H("tavolo-key" ‖ secret)`` is shown to the host in ``hello``: a peer that
-  comes back with the same key is the same peer and gets its seat back;
-* the **peer id** ``H(key)`` (16 bytes, hex) is what everybody else sees;
+* the **secret** (32 random bytes, in the identity file) never leaves the machine;
+* the **signing key** is an Ed25519 key pair whose seed is ``H("tavolo-sign" ‖ secret)``:
+  the peer proves who it is by signing fresh challenges and signs every match-log entry it
+  makes, so nobody else — the host included — can make one in its name;
+* the **peer id** ``H(public key)`` (16 bytes, hex) is what everybody else sees; its first
+  twelve digits, grouped, are the **fingerprint** shown beside a host's name;
 * each match's **dice chain** seeds are ``H("tavolo-chain" ‖ secret ‖ match id ‖ first
   event)``, so a peer that crashed and restarts reveals exactly the values it committed to —
-  and the host, which sees only the key, cannot work them out.
+  and nobody else can work them out.
+
+``H`` is BLAKE2b-256.  Ed25519 is PyNaCl's (libsodium): no cryptography is written here.
 """
 
 from __future__ import annotations
@@ -15,26 +19,55 @@ import contextlib
 import os
 import secrets
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from nacl.exceptions import BadSignatureError
+from nacl.signing import SigningKey, VerifyKey
 
 from net.fairdice import HashChain, digest
 
 SECRET_SIZE = 32
+KEY_SIZE = 32
+SIGNATURE_SIZE = 64
 
 
 class IdentityError(ValueError):
     """An identity file that cannot be read or written; the text says why."""
 
 
-def peer_id(key: bytes) -> str:
-    """The id everybody sees for the peer whose key is ``key``."""
-    return digest(key)[:16].hex()
+def peer_id(public_key: bytes) -> str:
+    """The id everybody sees for the peer whose public key is ``public_key``."""
+    return digest(public_key)[:16].hex()
+
+
+def fingerprint(public_key: bytes) -> str:
+    """A short form of the key people can compare by eye: ``6C2C-751B-B07D``."""
+    text = peer_id(public_key)[:12].upper()
+    return "-".join(text[i : i + 4] for i in range(0, 12, 4))
+
+
+def verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is the owner of ``public_key``'s signature of ``message``."""
+    if len(public_key) != KEY_SIZE or len(signature) != SIGNATURE_SIZE:
+        return False
+    try:
+        VerifyKey(public_key).verify(message, signature)
+    except (BadSignatureError, ValueError):
+        return False
+    return True
 
 
 @dataclass(frozen=True)
 class Identity:
     secret: bytes
+    _signer: SigningKey = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.secret) != SECRET_SIZE:
+            raise IdentityError(f"an identity secret has {SECRET_SIZE} bytes")
+        seed = digest(b"tavolo-sign" + self.secret)
+        object.__setattr__(self, "_signer", SigningKey(seed))
 
     @classmethod
     def fresh(cls) -> Identity:
@@ -82,11 +115,20 @@ class Identity:
 
     @property
     def key(self) -> bytes:
-        return digest(b"tavolo-key" + self.secret)
+        """The public key (32 bytes): safe to show anyone."""
+        return bytes(self._signer.verify_key)
 
     @property
     def peer(self) -> str:
         return peer_id(self.key)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
+
+    def sign(self, message: bytes) -> bytes:
+        """The 64-byte Ed25519 signature of ``message``."""
+        return self._signer.sign(message).signature
 
     def chain(self, match: str, first: int, length: int) -> HashChain:
         """The dice chain this peer commits to in ``match`` from chance event ``first``."""
