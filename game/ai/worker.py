@@ -40,14 +40,15 @@ def _warm() -> bool:
 
 
 def _think(
-    data: bytes, level: str, seed: int, max_seconds: float | None, scale: float, generation: int
+    data: bytes, level: str, seed: int, seconds: float | None, generation: int
 ) -> int | None:
     from game.ai.players import choose
     from game.rules import decode_state
 
     cancel = _Cancelled(generation)
+    scale = 1.0 if seconds is None else seconds
     decision = choose(
-        decode_state(data), level, seed, cancel=cancel, max_seconds=max_seconds, scale=scale
+        decode_state(data), level, seed, cancel=cancel, max_seconds=seconds, scale=scale
     )
     return None if cancel.is_set() else decision.action
 
@@ -61,19 +62,14 @@ class Thinker:
         )
         self._pool.submit(_warm)
 
-    def think(
-        self,
-        state: State,
-        level: str,
-        seed: int,
-        max_seconds: float | None = None,
-        scale: float = 1.0,
-    ) -> Future:
-        """Start choosing an action for the seat to move; the future gives it (or None)."""
+    def think(self, state: State, level: str, seed: int, seconds: float | None = None) -> Future:
+        """Start choosing an action for the seat to move; the future gives it (or None if
+        cancelled).  ``seconds`` is the player's thinking-time setting, the one budget of
+        local and LAN play: it scales the level's node budget (so the choice does not depend
+        on the machine's speed) and caps the search's clock for safety; None: the level's
+        budget and no clock."""
         generation = self.cancel()
-        return self._pool.submit(
-            _think, state.encode(), level, seed, max_seconds, scale, generation
-        )
+        return self._pool.submit(_think, state.encode(), level, seed, seconds, generation)
 
     def cancel(self) -> int:
         """Stop whatever is being thought about; returns the new generation."""
@@ -81,6 +77,8 @@ class Thinker:
             self._counter.value += 1
             return self._counter.value
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Stop thinking and let the worker go; ``wait``: until it has ended (quick: the
+        search was cancelled)."""
         self.cancel()
-        self._pool.shutdown(wait=True, cancel_futures=True)  # quick: the search was cancelled
+        self._pool.shutdown(wait=wait, cancel_futures=True)

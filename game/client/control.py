@@ -229,9 +229,8 @@ class LocalControl(MatchControl):
         if self._thinking is None:
             seat = self.match.seats[state.to_move]
             seed = self.match.seed + len(self.match.record.actions)
-            seconds = self.app.settings.thinking_seconds
             self._thinking = self.app.thinker.think(
-                state, seat.level or "medium", seed, max_seconds=seconds, scale=seconds
+                state, seat.level or "medium", seed, self.app.settings.thinking_seconds
             )
             self._thinking_for = state.digest()
             return
