@@ -30,16 +30,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import msgpack
-
 from game.rules import AGREED_DRAW, IllegalActionError, MatchRecord, RulesError, State, start
 from game.rules.core import resigning_seat
 from game.rules.registry import VARIANTS
 from game.rules.variants import Variant, variant_from_fields
 from net.fairdice import combine, digest, pick
+from net.identity import Identity, peer_id, verify
 from net.messages import MessageError, validate_entry
+from net.signing import NO_HEAD, entry_payload, join_payload, order_payload, packed, vote_payload
 
 LOBBY, PLAYING, OVER, ABANDONED = "lobby", "playing", "over", "abandoned"
+HOST_MADE = frozenset({"match", "join", "leave"})
+"""Kinds only the host makes (``join`` and ``leave`` are about another peer)."""
 RENEW_BEFORE = 16
 """A peer commits to a new dice chain when its current one has fewer values left."""
 
@@ -111,7 +113,19 @@ class MatchLog:
         self.code_required: bool = entry["code"]
         self.chain_length: int = entry["chain"]
         self.host: str = entry["host"]
-        self.entries: list[dict] = [entry]
+        if peer_id(entry["key"]) != self.host:
+            raise Rejected("the match entry's key is not its host's")
+        self.keys: dict[str, bytes] = {self.host: entry["key"]}
+        """Every member's public key by peer id: what each signature is checked with."""
+        self.entries: list[dict] = []
+        self.heads: list[str] = []
+        """``heads[n]`` fingerprints the first n + 1 entries: peers compare logs by it."""
+        self._last_n: dict[str, int] = {}
+        self._nonces: set[bytes] = set()
+        self._authenticate(entry)
+        self.entries.append(entry)
+        self.heads.append(entry_digest("", entry))
+        self._last_n[self.host] = entry["n"]
         self.members: dict[str, Member] = {}
         self.seats = [Seat(computer=level) for level in entry["seats"]]
         self.phase = LOBBY
@@ -126,8 +140,11 @@ class MatchLog:
         self.highest_revealed = 0
         self._commitments: dict[str, list[_Commitment]] = {}
         self._offers: set[str] = set()
-        self.heads: list[str] = [entry_digest("", entry)]
-        """``heads[n]`` fingerprints the first n + 1 entries: peers compare logs by it."""
+        self.electorate: frozenset[str] = frozenset()
+        """The people whose majority may change the host: fixed at the start (the seated
+        persons and the host); in the lobby, the players present."""
+        self.forfeit: tuple[str, ...] = ()
+        """Who the match was ended against: the peers whose dice it was waiting for."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -182,6 +199,14 @@ class MatchLog:
         group = self.event_group if self.event_group is not None else self.dice_group
         return all(self._commitment(p, self.next_event) is not None for p in group)
 
+    def owes_dice(self, peer: str) -> bool:
+        """Whether the pending chance event waits for ``peer``'s commitment or reveal."""
+        return (
+            self.pending_event is not None
+            and peer in (self.event_group or ())
+            and peer not in self.reveals
+        )
+
     def commit_due(self, peer: str) -> int | None:
         """The first event of the chain ``peer`` must commit to now, if any."""
         if self.phase != PLAYING or peer not in self.dice_group:
@@ -222,15 +247,68 @@ class MatchLog:
         kind = entry["k"]
         if kind == "match":
             raise Rejected("a match log has one match entry, the first")
-        if kind != "join" and kind != "host" and entry["peer"] not in self.members:
+        if kind not in ("join", "host") and entry["peer"] not in self.members:
             raise Rejected(f"{kind}: {entry['peer'][:8]} is not in this match")
+        self._authenticate(entry)
         getattr(self, f"_on_{kind}")(entry)
         self.entries.append(entry)
         self.heads.append(entry_digest(self.heads[-1], entry))
+        self._last_n[self.author(entry)] = entry["n"]
+        if kind == "join":
+            self._nonces.add(entry["nonce"])
+            self.keys[entry["peer"]] = entry["key"]
         self._settle()
 
+    def author(self, entry: dict) -> str:
+        """Who made ``entry``: the host for ``match``, ``join`` and ``leave``, else its peer."""
+        if entry["k"] == "match":
+            return entry["host"]
+        return self.host if entry["k"] in HOST_MADE else entry["peer"]
+
+    def head_bytes(self, at: int) -> bytes:
+        """The head of the first ``at`` entries (:data:`NO_HEAD` for none)."""
+        return bytes.fromhex(self.heads[at - 1]) if at else NO_HEAD
+
+    def next_n(self, peer: str) -> int:
+        """The least counter an entry by ``peer`` may carry next."""
+        return self._last_n.get(peer, 0) + 1
+
+    def _authenticate(self, entry: dict) -> None:
+        """Refuse ``entry`` unless its author signed it, after what the author had seen,
+        in order, and the host placed it here: nobody can make an entry in another's name,
+        replay one, or move one into another log."""
+        author = self.author(entry)
+        key = self.keys.get(author)
+        if key is None:
+            raise Rejected(f"{entry['k']}: its author {author[:8]} is not in this match")
+        position = len(self.entries)
+        at = entry["at"]
+        if at > position or (position and not at):
+            raise Rejected(f"{entry['k']}: made after {at} entries, placed at entry {position + 1}")
+        if entry["n"] < self.next_n(author):
+            raise Rejected(f"{entry['k']}: a replayed or reordered entry (number {entry['n']})")
+        if not verify(
+            key, entry_payload(self.match_id, at, self.head_bytes(at), entry), entry["sig"]
+        ):
+            raise Rejected(f"forged entry: the {entry['k']}'s signature is not its author's")
+        orderer = entry["peer"] if entry["k"] == "host" else self.host
+        head = bytes.fromhex(entry_digest(self.heads[-1] if position else "", entry))
+        placing = order_payload(self.match_id, position, head)
+        if not verify(self.keys.get(orderer, b""), placing, entry["hs"]):
+            raise Rejected(f"forged entry: the {entry['k']} was not placed here by the host")
+
     def _on_join(self, entry: dict) -> None:
-        peer = entry["peer"]
+        peer, key = entry["peer"], entry["key"]
+        if peer_id(key) != peer:
+            raise Rejected("join: the peer id is not its key's")
+        if entry["nonce"] in self._nonces:
+            raise Rejected("join: a replayed proof (this challenge was answered before)")
+        wish = join_payload(
+            self.match_id, self.keys[self.host], entry["nonce"], entry["name"], entry["role"],
+            entry["seat"],
+        )  # fmt: skip
+        if not verify(key, wish, entry["proof"]):
+            raise Rejected("join: the proof is not signed by the joining peer")
         member = self.members.get(peer)
         if member is not None:
             if member.present:
@@ -241,9 +319,13 @@ class MatchLog:
                     seat.computer = ""  # the person takes the seat back from the computer
                     self.dice_group.add(peer)
             return
-        if self.phase != LOBBY and entry["role"] != "spectator":
-            raise Rejected("the match has begun: newcomers can only watch")
-        self.members[peer] = Member(peer, entry["name"], entry["role"], entry["addr"])
+        role = entry["role"]
+        if self.phase != LOBBY or (role == "player" and not self.free_seats()):
+            role = "spectator"  # after the start, or with every seat taken, newcomers watch
+        self.members[peer] = Member(peer, entry["name"], role, entry["addr"])
+        if role == "player":
+            free = [i for i, s in enumerate(self.seats) if s.human and s.owner is None]
+            self.seats[entry["seat"] if entry["seat"] in free else free[0]].owner = peer
 
     def _on_leave(self, entry: dict) -> None:
         member = self.members[entry["peer"]]
@@ -263,6 +345,13 @@ class MatchLog:
             raise Rejected("a new host must be a connected player of the match")
         if peer == self.host:
             raise Rejected(f"{member.name} is the host already")
+        voters = self._check_votes(entry)
+        electorate = self.voters()
+        if 2 * len(voters) <= len(electorate):
+            raise Rejected(
+                f"a new host needs the votes of more than half of the match's people "
+                f"({len(voters)} of {len(electorate)})"
+            )
         old = self.members[self.host]
         old.present = False
         if self.phase == LOBBY:
@@ -275,6 +364,28 @@ class MatchLog:
         member.addr = entry["addr"]
         if self.phase == PLAYING and not self.dice_group:
             self.dice_group.add(peer)
+
+    def voters(self) -> frozenset[str]:
+        """The people a host change needs more than half of (see :attr:`electorate`)."""
+        if self.phase != LOBBY:
+            return self.electorate
+        players = {m.peer for m in self.members.values() if m.role == "player" and m.present}
+        return frozenset(players | {self.host})
+
+    def _check_votes(self, entry: dict) -> set[str]:
+        """The distinct voters of a ``host`` entry, each vote checked against its signer's
+        key, the host it replaces and the entries it held."""
+        electorate, counted = self.voters(), set()
+        for voter, at, signature in entry["votes"]:
+            if voter not in electorate or voter in counted:
+                raise Rejected(f"host: {voter[:8]} has no vote here, or voted twice")
+            if not 0 < at <= len(self.entries):
+                raise Rejected(f"host: a vote holding {at} entries, more than this log")
+            payload = vote_payload(self.match_id, self.host, entry["peer"], at, self.head_bytes(at))
+            if not verify(self.keys[voter], payload, signature):
+                raise Rejected(f"host: the vote of {voter[:8]} is forged or for another log")
+            counted.add(voter)
+        return counted
 
     def _on_seat(self, entry: dict) -> None:
         peer, wanted = entry["peer"], entry["seat"]
@@ -332,6 +443,7 @@ class MatchLog:
             raise Rejected(problem)
         self.phase = PLAYING
         self.dice_group = {s.owner for s in self.seats if s.human} | {self.host}
+        self.electorate = frozenset(self.dice_group)
 
     def _on_commit(self, entry: dict) -> None:
         peer, first = entry["peer"], entry["first"]
@@ -415,6 +527,7 @@ class MatchLog:
         self._require(self.phase == PLAYING, "the match is not being played")
         self._require(self._plays(entry["peer"]), "only a player of the match can end it")
         self._require(self.paused, "a match is ended early only while it waits for a player")
+        self.forfeit = tuple(self.waiting_for())
         self.phase, self.end_reason = ABANDONED, entry["reason"]
 
     # -- what follows by itself ----------------------------------------------------------
@@ -427,7 +540,10 @@ class MatchLog:
                 self.phase = OVER
             elif state.is_chance():
                 if self.event_group is None:
-                    self.event_group = set(self.dice_group)
+                    # The event opens: who decides it is fixed now, before any value of it
+                    # is shown, and nobody leaves it until it is decided.
+                    present = {p for p in self.dice_group if self.members[p].present}
+                    self.event_group = present or None
                 if not self.event_group or not self.event_group <= set(self.reveals):
                     return
                 self._roll()
@@ -456,13 +572,9 @@ class MatchLog:
         self._offers.clear()
 
     def _leave_dice(self, peer: str) -> None:
+        """``peer`` takes no part in chance events that open from now on (one already open
+        still waits for its reveal: its value was fixed at its commitment)."""
         self.dice_group.discard(peer)
-        if self.event_group is not None and peer in self.event_group:
-            self.event_group.discard(peer)
-            self.reveals.pop(peer, None)
-            if not self.event_group:  # nobody left to decide it: the event number lapses
-                self.next_event += 1
-                self.event_group, self.reveals = None, {}
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -488,9 +600,29 @@ class MatchLog:
 
 def entry_digest(previous: str, entry: dict) -> str:
     """The fingerprint of a log ending in ``entry`` whose earlier part had ``previous``:
-    BLAKE2b over the previous one and the entry packed with its keys in order."""
-    packed = msgpack.packb(dict(sorted(entry.items())), use_bin_type=True)
-    return digest(bytes.fromhex(previous) + packed)[:16].hex()
+    BLAKE2b over the previous one and the entry (without the host's placing signature,
+    which signs this fingerprint) packed with its keys in order."""
+    content = {k: v for k, v in entry.items() if k != "hs"}
+    return digest(bytes.fromhex(previous) + packed(content))[:16].hex()
+
+
+def signed(log: MatchLog | None, identity: Identity, entry: dict, n: int) -> dict:
+    """``entry`` with its author's counter ``n``, the length of ``log`` (what the author has
+    seen) and the author's signature: a request ready to send."""
+    at = len(log) if log is not None else 0
+    head = log.head_bytes(at) if log is not None else NO_HEAD
+    match = log.match_id if log is not None else entry["id"]
+    entry = {**entry, "n": n, "at": at}
+    return {**entry, "sig": identity.sign(entry_payload(match, at, head, entry))}
+
+
+def placed(log: MatchLog | None, identity: Identity, entry: dict) -> dict:
+    """``entry`` with the host's signature placing it next in ``log``."""
+    position = len(log) if log is not None else 0
+    previous = log.heads[-1] if log is not None else ""
+    match = log.match_id if log is not None else entry["id"]
+    head = bytes.fromhex(entry_digest(previous, entry))
+    return {**entry, "hs": identity.sign(order_payload(match, position, head))}
 
 
 def _checked(entry: object) -> dict:

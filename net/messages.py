@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 HEX_ID = 32  # characters of a peer id, match id or state digest (16 bytes in hex)
 ROLES = ("player", "spectator")
 LEVEL_NAMES = ("easy", "medium", "hard")
@@ -60,6 +60,24 @@ def _optional(field: Field) -> Field:
     return Field(f"{field.kind} or nil", lambda v: v is None or field.check(v), optional=True)
 
 
+def _votes() -> Field:
+    def check(value: object) -> bool:
+        return (
+            isinstance(value, list)
+            and 1 <= len(value) <= 8
+            and all(
+                isinstance(v, list)
+                and len(v) == 3
+                and ID.check(v[0])
+                and COUNT.check(v[1])
+                and SIGNATURE.check(v[2])
+                for v in value
+            )
+        )
+
+    return Field("a list of 1–8 votes [peer, entries held, signature]", check)
+
+
 def _map() -> Field:
     return Field("a map", lambda v: isinstance(v, dict))
 
@@ -70,6 +88,9 @@ EVENT = _int(1, 2**31)
 SEAT = _int(-1, 3)  # -1: no seat
 ID = _hex(HEX_ID)
 REASON = _text(300)
+KEY = _bytes(32)
+NONCE = _bytes(32)
+SIGNATURE = _bytes(64)
 SETUP = Field(
     "a game setup [name, players, [[option, value] …]]",
     lambda v: (
@@ -92,7 +113,8 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "hello": {
         "version": _int(1, 2**16),
         "rules": ID,
-        "key": _bytes(32),
+        "key": KEY,
+        "nonce": NONCE,
         "name": _text(40),
         "role": _one_of(*ROLES),
         "seat": SEAT,
@@ -100,9 +122,12 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "have": COUNT,
         "head": _optional(ID),
         "code": _optional(_text(32)),
+        "vote": _optional(SIGNATURE),
     },
+    "challenge": {"match": ID, "key": KEY, "nonce": NONCE, "sig": SIGNATURE},
+    "proof": {"sig": SIGNATURE},
+    "wait": {"reason": REASON},
     "welcome": {"match": ID, "you": ID, "host": ID, "seq": COUNT},
-    "refuse": {"reason": REASON},
     "entry": {"seq": COUNT, "e": _map()},
     "request": {"e": _map()},
     "reject": {"reason": REASON, "kind": _text(12)},
@@ -123,8 +148,18 @@ ENTRY_SCHEMAS: dict[str, dict[str, Field]] = {
         "host": ID,
         "name": _text(40),
         "chain": _int(32, 65536),
+        "key": KEY,
     },
-    "join": {"peer": ID, "name": _text(40), "role": _one_of(*ROLES), "addr": _text(64)},
+    "join": {
+        "peer": ID,
+        "key": KEY,
+        "name": _text(40),
+        "role": _one_of(*ROLES),
+        "seat": SEAT,
+        "addr": _text(64),
+        "nonce": NONCE,
+        "proof": SIGNATURE,
+    },
     "leave": {"peer": ID, "reason": REASON},
     "seat": {"peer": ID, "seat": SEAT},
     "ready": {"peer": ID, "ready": BOOL},
@@ -135,9 +170,14 @@ ENTRY_SCHEMAS: dict[str, dict[str, Field]] = {
     "computer": {"peer": ID, "seat": _int(0, 3), "level": _one_of("", *LEVEL_NAMES)},
     "offer": {"peer": ID, "ply": COUNT},
     "end": {"peer": ID, "reason": REASON},
-    "host": {"peer": ID, "addr": _text(64)},
+    "host": {"peer": ID, "addr": _text(64), "votes": _votes()},
 }
-"""Match-log entries; ``peer`` is who made the entry (the host fills it in for requests)."""
+"""Match-log entries by kind; ``peer`` is the entry's author, but for ``join`` and ``leave``
+(by the host) where it is the peer they are about.  Every entry also has :data:`SIGNED`."""
+SIGNED: dict[str, Field] = {"n": _int(1, 2**62), "at": COUNT, "sig": SIGNATURE}
+"""The author's counter, the log length the author had seen, the author's signature."""
+ORDERED: dict[str, Field] = {"hs": SIGNATURE}
+"""The host's signature placing the entry in the log (absent from a request)."""
 
 
 def _check(what: str, message: dict, schema: dict[str, Field], tag: str) -> dict:
@@ -168,11 +208,13 @@ def validate(message: dict) -> dict:
 
 
 def validate_entry(entry: dict, request: bool = False) -> dict:
-    """``entry`` if it is a well-formed log entry; a ``request`` leaves out ``peer``."""
+    """``entry`` if it is a well-formed log entry, signed by its author and, unless it is a
+    ``request`` not yet placed, by the host."""
+    if not isinstance(entry, dict):
+        raise MessageError("an entry is a map")
     kind = entry.get("k")
     schema = ENTRY_SCHEMAS.get(kind) if isinstance(kind, str) else None
     if schema is None:
         raise MessageError(f"unknown entry kind {kind!r}")
-    if request:
-        schema = {name: field for name, field in schema.items() if name != "peer"}
+    schema = {**schema, **SIGNED} if request else {**schema, **SIGNED, **ORDERED}
     return _check(f"{kind} entry", entry, schema, "k")

@@ -1,50 +1,91 @@
 """Matches played through match logs in one process, for the LAN tests: several peers, each
-with its own :class:`MatchLog`, every entry applied to all of them as a host would relay it."""
+with its own :class:`MatchLog`, every entry signed by its author, placed by the host and
+applied to all of them as a host would relay it."""
 
 from __future__ import annotations
 
 import random
+import secrets
 
 from game.rules import Variant, variant
 from net.agent import Agent
 from net.identity import Identity
-from net.matchlog import MatchLog
+from net.matchlog import MatchLog, placed, signed
+from net.signing import join_payload, vote_payload
+
+MATCH = "5a" * 16
 
 
 class Table:
     """``players`` peers seated in order, the first hosting; entries go to every log."""
 
     def __init__(
-        self, setup: Variant | str = "dama", players: int | None = None, chain: int = 4096
+        self,
+        setup: Variant | str = "dama",
+        players: int | None = None,
+        chain: int = 4096,
+        seats: list[str] | None = None,
+        seated: bool = True,
     ) -> None:
         self.setup = setup if isinstance(setup, Variant) else variant(setup, players)
         self.identities = [Identity(bytes([n + 1]) * 32) for n in range(self.setup.players)]
         self.agents = [Agent(i) for i in self.identities]
         self.peers = [i.peer for i in self.identities]
+        self.by_peer = {i.peer: i for i in self.identities}
+        host = self.identities[0]
         opening = {
             "k": "match",
-            "id": "5a" * 16,
+            "id": MATCH,
             "setup": self.setup.to_fields(),
-            "seats": [""] * self.setup.players,
+            "seats": seats or [""] * self.setup.players,
             "code": False,
-            "host": self.peers[0],
+            "host": host.peer,
             "name": "table",
             "chain": chain,
+            "key": host.key,
         }
+        opening = placed(None, host, signed(None, host, opening, 1))
         self.logs = [MatchLog(dict(opening)) for _ in self.peers]
-        for n, peer in enumerate(self.peers):
-            self.put({"k": "join", "peer": peer, "name": f"p{n + 1}", "role": "player", "addr": ""})
-            self.put({"k": "seat", "peer": peer, "seat": n})
+        for n, identity in enumerate(self.identities if seated else ()):
+            self.put(self.join_entry(identity, f"p{n + 1}", seat=n))
             if n:
-                self.put({"k": "ready", "peer": peer, "ready": True})
+                self.put({"k": "ready", "peer": identity.peer, "ready": True})
 
     @property
     def log(self) -> MatchLog:
         return self.logs[0]
 
+    def join_entry(
+        self, identity: Identity, name: str, role: str = "player", seat: int = -1
+    ) -> dict:
+        """A join as the host logs it, with ``identity``'s proof for a fresh challenge."""
+        nonce = secrets.token_bytes(32)
+        host_key = self.log.keys[self.log.host]
+        proof = identity.sign(join_payload(MATCH, host_key, nonce, name, role, seat))
+        return {
+            "k": "join", "peer": identity.peer, "key": identity.key, "name": name,
+            "role": role, "seat": seat, "addr": "", "nonce": nonce, "proof": proof,
+        }  # fmt: skip
+
+    def seal(self, entry: dict, log: MatchLog | None = None) -> dict:
+        """``entry`` signed by its author and placed by the host, as a host would relay it."""
+        log = log or self.log
+        author = log.author(entry)
+        made = signed(log, self.by_peer[author], entry, log.next_n(author))
+        orderer = entry["peer"] if entry["k"] == "host" else log.host
+        return placed(log, self.by_peer[orderer], made)
+
     def put(self, entry: dict) -> None:
+        sealed = self.seal(entry)
         for log in self.logs:
-            log.apply(dict(entry))
+            log.apply(dict(sealed))
+
+    def vote(self, voter: int, candidate: int) -> list:
+        """``voter``'s signed vote for ``candidate`` as the new host, holding the whole log."""
+        log = self.log
+        at = len(log)
+        payload = vote_payload(MATCH, log.host, self.peers[candidate], at, log.head_bytes(at))
+        return [self.peers[voter], at, self.identities[voter].sign(payload)]
 
     def start(self) -> None:
         self.put({"k": "start", "peer": self.peers[0]})

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from game.rules import every_setup, variant
 from net.fairdice import combine, pick
+from net.identity import Identity
 from net.matchlog import MatchLog, Rejected, replay
 from net.messages import ENTRY_SCHEMAS
 from net.records import verify
@@ -132,7 +133,7 @@ def test_a_dropped_player_pauses_the_match_and_gets_the_seat_back_on_rejoin() ->
     assert not table.log.paused and table.log.actor(1) == table.peers[0]
     table.act("22-18")
     table.put(table.act_entry("11-15", seat=1) | {"peer": table.peers[0]})
-    table.put({"k": "join", "peer": guest, "name": "p2", "role": "player", "addr": ""})
+    table.put(table.join_entry(table.identities[1], "p2"))
     assert table.log.seats[1].computer == "" and table.log.actor(1) == guest
 
 
@@ -165,42 +166,60 @@ def test_a_draw_is_agreed_when_every_player_offers_at_the_same_ply() -> None:
 
 
 def test_the_lobby_checks_seats_and_readiness() -> None:
-    setup = variant("numeri", 3)
-    opening = {
-        "k": "match", "id": "ab" * 16, "setup": setup.to_fields(), "seats": ["", "", "hard"],
-        "code": False, "host": "01" * 16, "name": "m", "chain": 64,
-    }  # fmt: skip
-    log = MatchLog(opening)
-    log.apply({"k": "join", "peer": "01" * 16, "name": "host", "role": "player", "addr": ""})
-    log.apply({"k": "join", "peer": "02" * 16, "name": "anna", "role": "player", "addr": ""})
-    log.apply({"k": "seat", "peer": "01" * 16, "seat": 0})
+    table = Table("numeri", 3, seats=["", "", "hard"], seated=False)
+    host, anna, late = table.identities
+    table.put(table.join_entry(host, "host", seat=0))
+    table.put(table.join_entry(anna, "anna", seat=0))  # taken: the first free seat instead
+    log = table.log
+    assert log.seat_of(anna.peer) == 1
     with pytest.raises(Rejected, match="seat 1 is taken by host"):
-        log.apply({"k": "seat", "peer": "02" * 16, "seat": 0})
+        table.put({"k": "seat", "peer": anna.peer, "seat": 0})
     with pytest.raises(Rejected, match="seat 3 is the computer's"):
-        log.apply({"k": "seat", "peer": "02" * 16, "seat": 2})
+        table.put({"k": "seat", "peer": anna.peer, "seat": 2})
+    table.put({"k": "seat", "peer": anna.peer, "seat": -1})
     with pytest.raises(Rejected, match="seat 2 is still free"):
-        log.apply({"k": "start", "peer": "01" * 16})
-    log.apply({"k": "seat", "peer": "02" * 16, "seat": 1})
+        table.put({"k": "start", "peer": host.peer})
+    table.put({"k": "seat", "peer": anna.peer, "seat": 1})
     with pytest.raises(Rejected, match="anna is not ready"):
-        log.apply({"k": "start", "peer": "01" * 16})
-    log.apply({"k": "ready", "peer": "02" * 16, "ready": True})
+        table.put({"k": "start", "peer": host.peer})
+    table.put({"k": "ready", "peer": anna.peer, "ready": True})
     with pytest.raises(Rejected, match="only the host starts"):
-        log.apply({"k": "start", "peer": "02" * 16})
-    log.apply({"k": "start", "peer": "01" * 16})
-    assert log.phase == "playing" and log.dice_group == {"01" * 16, "02" * 16}
-    with pytest.raises(Rejected, match="newcomers can only watch"):
-        log.apply({"k": "join", "peer": "03" * 16, "name": "late", "role": "player", "addr": ""})
-    log.apply({"k": "join", "peer": "03" * 16, "name": "late", "role": "spectator", "addr": ""})
+        table.put({"k": "start", "peer": anna.peer})
+    table.put({"k": "start", "peer": host.peer})
+    assert log.phase == "playing" and log.dice_group == {host.peer, anna.peer}
+    table.put(table.join_entry(late, "late", role="player"))
+    assert log.members[late.peer].role == "spectator"  # after the start, newcomers watch
 
 
 def test_a_new_host_takes_over_the_computer_seats() -> None:
-    table = Table("numeri", 3)
-    table.put({"k": "seat", "peer": table.peers[2], "seat": -1})
-    table.put({"k": "computer", "peer": table.peers[0], "seat": 2, "level": "hard"})
+    table = Table("numeri", 4)
+    table.put({"k": "seat", "peer": table.peers[3], "seat": -1})
+    table.put({"k": "computer", "peer": table.peers[0], "seat": 3, "level": "hard"})
     table.start()
-    table.put({"k": "host", "peer": table.peers[1], "addr": "127.0.0.1:1"})
-    assert table.log.host == table.peers[1] and table.log.actor(2) == table.peers[1]
+    votes = [table.vote(1, 1), table.vote(2, 1)]
+    table.put({"k": "host", "peer": table.peers[1], "addr": "127.0.0.1:1", "votes": votes})
+    assert table.log.host == table.peers[1] and table.log.actor(3) == table.peers[1]
     assert table.log.waiting_for() == [table.peers[0]]  # the old host's own seat waits
+
+
+def test_a_new_host_needs_more_than_half_of_the_people() -> None:
+    table = Table("numeri", 4)
+    table.start()
+    votes = [table.vote(1, 1), table.vote(2, 1)]  # two of four: the other two may go on
+    with pytest.raises(Rejected, match=r"more than half of the match's people \(2 of 4\)"):
+        table.put({"k": "host", "peer": table.peers[1], "addr": "", "votes": votes})
+    forged = [table.vote(1, 1), table.vote(2, 1), [table.peers[3], *table.vote(2, 1)[1:]]]
+    with pytest.raises(Rejected, match="is forged"):
+        table.put({"k": "host", "peer": table.peers[1], "addr": "", "votes": forged})
+    for_another = [table.vote(1, 1), table.vote(2, 1), table.vote(3, 2)]
+    with pytest.raises(Rejected, match="is forged"):
+        table.put({"k": "host", "peer": table.peers[1], "addr": "", "votes": for_another})
+    twice = [table.vote(1, 1), table.vote(2, 1), table.vote(2, 1)]
+    with pytest.raises(Rejected, match="voted twice"):
+        table.put({"k": "host", "peer": table.peers[1], "addr": "", "votes": twice})
+    three = [table.vote(1, 1), table.vote(2, 1), table.vote(3, 1)]
+    table.put({"k": "host", "peer": table.peers[1], "addr": "", "votes": three})
+    assert table.log.host == table.peers[1]
 
 
 def test_verify_names_the_first_entry_that_does_not_check_out() -> None:
@@ -212,7 +231,9 @@ def test_verify_names_the_first_entry_that_does_not_check_out() -> None:
     entries[index]["v"] = bytes(32)
     report = verify(entries)
     assert not report["ok"]
-    assert report["error"].startswith(f"entry {index + 1} (reveal): forged dice reveal")
+    assert report["error"] == (
+        f"entry {index + 1} (reveal): forged entry: the reveal's signature is not its author's"
+    )
 
 
 def test_tampering_with_an_action_is_caught_by_its_digest() -> None:
@@ -224,13 +245,19 @@ def test_tampering_with_an_action_is_caught_by_its_digest() -> None:
     state = replay(entries[:index]).state
     other = next(a for a in state.legal_actions() if state.action_to_str(a) != entries[index]["a"])
     entries[index]["a"] = state.action_to_str(other)
-    assert "digest mismatch" in verify(entries)["error"]
+    assert "forged entry" in verify(entries)["error"]  # a record cannot be edited
+    sealed = Table("dama")  # its author, signing it, is still caught by its digest
+    sealed.start()
+    for entry in entries[len(sealed.log) : index]:
+        sealed.put({k: v for k, v in entry.items() if k not in ("n", "at", "sig", "hs")})
+    with pytest.raises(Rejected, match="digest mismatch"):
+        sealed.put({k: v for k, v in entries[index].items() if k not in ("n", "at", "sig", "hs")})
 
 
 _ENTRY = st.fixed_dictionaries(
     {"k": st.sampled_from(sorted(ENTRY_SCHEMAS))},
     optional={
-        "peer": st.sampled_from(["01" * 16, "02" * 16, "zz", 5]),
+        "peer": st.sampled_from([Identity(b"\x01" * 32).peer, Identity(b"\x02" * 32).peer, "zz"]),
         "seat": st.integers(-2, 5),
         "ply": st.integers(-1, 5),
         "a": st.sampled_from(["22-18", "11-15", "xx", "", "resign1", "draw"]),
@@ -250,13 +277,16 @@ _ENTRY = st.fixed_dictionaries(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_ENTRY, max_size=12))
-def test_any_entries_are_applied_or_refused_never_a_crash(entries: list[dict]) -> None:
+@given(st.lists(st.tuples(_ENTRY, st.booleans()), max_size=12))
+def test_any_entries_are_applied_or_refused_never_a_crash(entries: list) -> None:
+    """Arbitrary entries, signed and placed as an honest host would or sent as they are."""
     table = Table("dama")
     table.start()
-    for entry in entries:
+    for entry, sealed in entries:
         before = table.log.heads[-1]
         try:
+            if sealed and entry.get("peer") in table.by_peer and entry["k"] != "match":
+                entry = table.seal(entry)
             table.log.apply(entry)
         except Rejected as rejected:
             assert rejected.reason

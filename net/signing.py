@@ -1,0 +1,63 @@
+"""The exact bytes every signature of the protocol covers (docs/PROTOCOL.md §5.2).
+
+Each begins with its own domain label, so a signature made for one purpose is never valid
+for another, and with the match id, so none is valid in another match.  Integers are 8-byte
+big-endian; heads are the 16-byte log fingerprints; ``pack`` is msgpack with the map's keys
+sorted (:func:`packed`).
+"""
+
+from __future__ import annotations
+
+import msgpack
+
+NO_HEAD = bytes(16)
+"""The head before the first entry."""
+
+
+def packed(entry: dict) -> bytes:
+    """An entry's canonical bytes: msgpack with its keys in order, the signatures left out
+    as the caller says."""
+    return msgpack.packb(dict(sorted(entry.items())), use_bin_type=True)
+
+
+def _number(value: int) -> bytes:
+    return value.to_bytes(8, "big")
+
+
+def entry_payload(match: str, at: int, head_at: bytes, entry: dict) -> bytes:
+    """What an entry's author signs: the entry (without ``sig`` and ``hs``) after the first
+    ``at`` entries of the log, whose head is ``head_at``."""
+    content = {k: v for k, v in entry.items() if k not in ("sig", "hs")}
+    return b"tavolo-entry\0" + bytes.fromhex(match) + _number(at) + head_at + packed(content)
+
+
+def order_payload(match: str, seq: int, head: bytes) -> bytes:
+    """What the host signs to place an entry: its position and the head of the log ending
+    in it (which covers the entry and everything before)."""
+    return b"tavolo-order\0" + bytes.fromhex(match) + _number(seq) + head
+
+
+def join_payload(
+    match: str, host_key: bytes, nonce: bytes, name: str, role: str, seat: int
+) -> bytes:
+    """What a peer signs to join: the host's key and fresh challenge, and what it asks for."""
+    wish = msgpack.packb([name, role, seat], use_bin_type=True)
+    return b"tavolo-join\0" + bytes.fromhex(match) + host_key + nonce + wish
+
+
+def host_payload(match: str, guest_key: bytes, guest_nonce: bytes) -> bytes:
+    """What a host signs to show a guest it holds its key, for this guest's fresh nonce."""
+    return b"tavolo-host\0" + bytes.fromhex(match) + guest_key + guest_nonce
+
+
+def vote_payload(match: str, old_host: str, candidate: str, at: int, head_at: bytes) -> bytes:
+    """What a player signs to make ``candidate`` the host in place of ``old_host``, holding
+    the first ``at`` entries of the log."""
+    return (
+        b"tavolo-vote\0"
+        + bytes.fromhex(match)
+        + bytes.fromhex(old_host)
+        + bytes.fromhex(candidate)
+        + _number(at)
+        + head_at
+    )
