@@ -4,6 +4,11 @@ Everything that arrives goes through the frame decoder (sizes, msgpack limits) a
 message schemas before anyone sees it; a connection that sends a bad frame, an invalid
 message, too many messages, or nothing at all for too long is closed with a ``bye`` that
 says why.  Pings go out while the line is quiet, so a silent peer is told from a slow one.
+
+Two kinds of waiting: :meth:`Connection.receive` waits out an idle timeout that any traffic
+restarts (pings prove the other side alive — right for a peer already in the match), and
+:meth:`Connection.receive_by` waits until a fixed deadline that nothing moves (right for a
+handshake: a stranger that pings but never says hello is gone at its deadline all the same).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from net.framing import FrameDecoder, FrameError, encode
 from net.messages import MessageError, validate
 
 HANDSHAKE_TIMEOUT = 5.0
-"""Seconds a new connection has to send its hello."""
+"""Seconds a new connection has to send its hello: a fixed deadline, see :meth:`receive_by`."""
 IDLE_TIMEOUT = 10.0
 """Seconds of silence after which a peer is taken for gone."""
 PING_EVERY = 2.0
@@ -25,6 +30,8 @@ RATE, BURST = 200.0, 400.0
 HOST_RATE, HOST_BURST = 20_000.0, 200_000.0
 """The same for what a host relays: a whole match log comes at once to a peer catching up."""
 READ_CHUNK = 65536
+CLOSE_WAIT = 2.0
+"""Seconds a closing line keeps what it has not sent yet for a peer that reads slowly."""
 
 
 class Closed(Exception):  # noqa: N818 - the end of a connection, with its reason
@@ -49,6 +56,8 @@ class Connection:
         self._rate, self._burst = rate, burst
         self._tokens, self._filled = burst, time.monotonic()
         self._pings = 0
+        self.heard_at = time.monotonic()
+        """When bytes last came in (pings included; the opening counts as the first)."""
         self.closed: str | None = None
         self.peer: str | None = None
         """The peer id once the handshake named it."""
@@ -74,29 +83,44 @@ class Connection:
             await self._writer.drain()
 
     async def receive(self, timeout: float = IDLE_TIMEOUT) -> dict:
-        """The next valid message (pings are answered here and not returned)."""
+        """The next valid message (pings are answered here and not returned); anything the
+        other side sends in the meantime, pings included, restarts ``timeout``."""
         while True:
-            if self._inbox:
-                message = self._inbox.pop(0)
-                if message["t"] == "ping":
-                    self.send({"t": "pong", "n": message["n"]})
-                    continue
-                if message["t"] == "pong":
-                    continue
-                if message["t"] == "bye":
-                    self._shut(message["reason"])
-                    raise Closed(message["reason"])
+            message = self._next()
+            if message is not None:
                 return message
-            await self._fill(timeout)
+            await self._fill(time.monotonic() + timeout, "no word from the other side for too long")
 
-    async def _fill(self, timeout: float) -> None:
+    async def receive_by(self, deadline: float) -> dict:
+        """The next valid message by ``deadline`` (a :func:`time.monotonic` time), which
+        nothing extends: pings are answered, but a peer that only pings is closed at it."""
+        while True:
+            message = self._next()
+            if message is not None:
+                return message
+            await self._fill(deadline, "no answer by the deadline")
+
+    def _next(self) -> dict | None:
+        """The first message of the inbox that is for the caller (answering pings)."""
+        while self._inbox:
+            message = self._inbox.pop(0)
+            if message["t"] == "ping":
+                self.send({"t": "pong", "n": message["n"]})
+            elif message["t"] == "bye":
+                self._shut(message["reason"])
+                raise Closed(message["reason"])
+            elif message["t"] != "pong":
+                return message
+        return None
+
+    async def _fill(self, deadline: float, late: str) -> None:
+        """Read until whole messages are in the inbox; closes the line at ``deadline``."""
         if self.closed is not None:
             raise Closed(self.closed)
-        deadline = time.monotonic() + timeout
         while True:
             quiet = min(PING_EVERY, deadline - time.monotonic())
             if quiet <= 0:
-                await self.close("no word from the other side for too long (timed out)")
+                await self.close(f"{late} (timed out)")
                 raise Closed(self.closed or "timed out")
             try:
                 data = await asyncio.wait_for(self._reader.read(READ_CHUNK), quiet)
@@ -109,7 +133,8 @@ class Connection:
                 raise Closed(self.closed or "connection lost") from error
             if not data:
                 self._shut("connection closed")
-                raise Closed("connection closed")
+                raise Closed(self.closed or "connection closed")
+            self.heard_at = time.monotonic()
             try:
                 messages = self._decoder.feed(data)
                 for message in messages:
@@ -132,10 +157,16 @@ class Connection:
         return self._tokens >= 0
 
     async def close(self, reason: str) -> None:
-        """Say ``bye`` with the reason and hang up."""
+        """Say ``bye`` with the reason, give it :data:`CLOSE_WAIT` seconds to go out, hang up."""
         if self.closed is None:
             self.send({"t": "bye", "reason": reason[:300]})
-            await self.drain()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.drain(), CLOSE_WAIT)
+        self._shut(reason)
+
+    def hang_up(self, reason: str) -> None:
+        """Say ``bye`` and hang up now, without waiting (for callers that cannot wait)."""
+        self.send({"t": "bye", "reason": reason[:300]})
         self._shut(reason)
 
     def _shut(self, reason: str) -> None:
@@ -143,3 +174,7 @@ class Connection:
             self.closed = reason
         with contextlib.suppress(OSError, RuntimeError):
             self._writer.close()
+            # What is still unsent would keep the socket open for a peer that reads nothing.
+            transport = self._writer.transport
+            if transport.get_write_buffer_size():
+                asyncio.get_running_loop().call_later(CLOSE_WAIT, transport.abort)
