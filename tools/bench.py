@@ -5,6 +5,9 @@ python tools/bench.py frames  [--repeat N]               frame times at 1920x108
 python tools/bench.py startup [--runs N]                 process start to first interactive frame
 python tools/bench.py ai      [--games N]                strength, think time, speed of each level
 python tools/bench.py net     [--frames N]               LAN latency, dice, discovery, fuzzed frames
+                                                         and, as below, a hosting client's frames
+python tools/bench.py hosting [--decisions N]            a hosting client's frames while a hard
+                                                         computer seat thinks, old way beside new
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     net.add_argument("--matches", type=int, default=3, help="matches per peer count (default 3)")
     net.add_argument("--discovery-runs", type=int, default=5)
     net.add_argument("--fuzz-only", action="store_true", help="only the fuzz run")
+    net.add_argument("--decisions", type=int, default=12, help="hosting: computer decisions")
+    hosting = commands.add_parser("hosting", help="a hosting client's frames while it thinks")
+    hosting.add_argument("--decisions", type=int, default=12, help="per way (default 12)")
+    hosting.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.benchmark == "engine":
         from tools.benchmarks.engine import bench_engine
@@ -56,14 +63,25 @@ def main(argv: list[str] | None = None) -> int:
         else:
             report = bench_frames.bench_frames(args.repeat)
     elif args.benchmark == "net":
+        from tools.benchmarks import hosting as bench_hosting
         from tools.benchmarks import net as bench_net
 
-        if args.frames < 1 or args.matches < 1 or args.discovery_runs < 1:
-            parser.error("--frames, --matches and --discovery-runs must be positive")
+        if min(args.frames, args.matches, args.discovery_runs, args.decisions) < 1:
+            parser.error("--frames, --matches, --discovery-runs and --decisions must be positive")
         if args.fuzz_only:
             report = {"benchmark": "net", "fuzz": bench_net.fuzz(args.frames)}
         else:
             report = bench_net.bench_net(args.frames, args.matches, args.discovery_runs)
+            report["hosting_frames"] = bench_hosting.bench_hosting(args.decisions)
+    elif args.benchmark == "hosting":
+        from tools.benchmarks import hosting as bench_hosting
+
+        if args.decisions < 1:
+            parser.error("--decisions must be positive")
+        if args.worker:
+            report = bench_hosting.worker(args.decisions)
+        else:
+            report = bench_hosting.bench_hosting(args.decisions)
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai
 
