@@ -44,7 +44,7 @@ FORGET_AFTER = 86_400.0
 THROTTLE_AFTER = 20
 """Wrong codes within :data:`THROTTLE_WINDOW` from which every check is rationed..."""
 THROTTLE_WINDOW = 600.0
-CHECK_EVERY = 20.0
+CHECK_EVERY = 40.0
 """... to one per this many seconds for new addresses, and one for addresses trying again."""
 NOTICE_EVERY = 60.0
 """Seconds at least between two notices on the host's screen."""
