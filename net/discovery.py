@@ -2,9 +2,12 @@
 
 A hosted match is advertised as an instance of ``_tavolo._tcp.local.`` whose TXT record
 says what a lobby needs to list it: protocol version, rules fingerprint, game variant,
-players, free seats, whether a join code is needed, the match state and the host's name.
-The host updates the record as seats fill and the match starts, and withdraws it at the
-end.  A :class:`Browser` keeps a live table of the matches it hears of.
+players, free seats, whether a join code is needed, the match state, the host's name and
+the host's public key (whose fingerprint the lobby and the room show, so a copy announced
+under another key can be told apart).  The host updates the record as seats fill and the
+match starts, and withdraws it at the end.  A :class:`Browser` keeps a live table of the
+matches it hears of, skipping anything that is not plainly a Tavolo match; :func:`ordered`
+puts them in the order a lobby lists them.
 
 Both take an ``interface`` address: given one, multicast goes out on that interface only
 (tests and benchmarks use it inside their own network namespaces); by default every LAN
@@ -15,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import re
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -24,14 +29,31 @@ import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from game.rules.registry import fingerprint
+from game.rules import VARIANTS
+from game.rules.registry import fingerprint as rules_fingerprint
+from net.identity import fingerprint
 from net.messages import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
     from net.matchlog import MatchLog
 
+log = logging.getLogger(__name__)
+
 SERVICE = "_tavolo._tcp.local."
 INFO_TIMEOUT_MS = 3000
+MAX_LISTINGS = 200
+"""Matches a browser keeps; past this, a new one only displaces one that ranks lower."""
+PER_KEY = 2
+"""Listings of one host key in the ordered list: more from one key is a flood."""
+
+_LIMITS = {"v": 4, "rules": 16, "game": 40, "players": 2, "free": 2, "code": 1, "state": 12,
+           "host": 40, "match": 32, "key": 64}  # fmt: skip
+"""The longest value of each field a Tavolo host announces (longer: not a Tavolo match)."""
+_LONGEST_TEXT = 255  # a TXT string holds at most 255 bytes: anything else is longer still
+_LONGEST_NAME = 80  # a Tavolo host's instance name: 60 characters, "-N" if it was taken
+_NUMBER = re.compile(r"[0-9]+")
+_KEY = re.compile(r"[0-9a-f]{64}")
+_UNDER_WAY = ("lobby", "playing", "paused")
 
 
 @dataclass(frozen=True)
@@ -50,9 +72,18 @@ class Listing:
     state: str
     host: str
     match: str
+    key: str
+    """The host's Ed25519 public key, 64 lowercase hex digits, as announced."""
+    fingerprint: str
+    """The short form of ``key`` people compare by eye with the host's screen."""
 
     def to_json(self) -> dict:
         return asdict(self)
+
+    @property
+    def waiting(self) -> bool:
+        """A match this player can join and sit down in now."""
+        return self.compatible and self.state == "lobby" and self.free > 0
 
 
 def txt_record(log: MatchLog) -> dict[str, str]:
@@ -60,7 +91,7 @@ def txt_record(log: MatchLog) -> dict[str, str]:
     state = "paused" if log.phase == "playing" and log.paused else log.phase
     return {
         "v": str(PROTOCOL_VERSION),
-        "rules": fingerprint()[:16],
+        "rules": rules_fingerprint()[:16],
         "game": log.variant.name,
         "players": str(log.variant.players),
         "free": str(log.free_seats() if log.phase == "lobby" else 0),
@@ -68,7 +99,127 @@ def txt_record(log: MatchLog) -> dict[str, str]:
         "state": state,
         "host": log.name[:40],
         "match": log.match_id,
+        "key": log.keys[log.host].hex(),
     }
+
+
+# -- reading announcements: anything that is not plainly a Tavolo match is skipped ---------
+
+
+def decode(
+    name: str, properties: Mapping[bytes, bytes | None], addresses: Sequence[str], port: int | None
+) -> Listing | None:
+    """The listing an announcement describes, or None if it is not a Tavolo match: a field
+    missing, too long, not UTF-8 or with control characters, a number that is not plain
+    digits, a key that is not 64 hex digits, no address or port.  Never raises: whatever
+    arrives over multicast is somebody else's bytes."""
+    txt = _text(properties)
+    instance = name.removesuffix("." + SERVICE) if name.endswith("." + SERVICE) else ""
+    if txt is None or not 0 < len(instance) <= _LONGEST_NAME or not instance.isprintable():
+        return None
+    if any(k not in txt or len(txt[k]) > most for k, most in _LIMITS.items()):
+        return None
+    numbers = [txt[k] for k in ("v", "players", "free")]
+    if not all(_NUMBER.fullmatch(n) for n in numbers) or not _KEY.fullmatch(txt["key"]):
+        return None
+    version, players, free = (int(n) for n in numbers)
+    if players == 0 or free > players or txt["code"] not in ("0", "1"):
+        return None
+    if not txt["state"] or not txt["match"] or not addresses or not 0 < (port or 0) < 65536:
+        return None
+    spec = VARIANTS.get(txt["game"])
+    compatible = (
+        version == PROTOCOL_VERSION
+        and txt["rules"] == rules_fingerprint()[:16]
+        and spec is not None
+        and players in spec.players
+    )
+    return Listing(
+        name=instance,
+        address=addresses[0],
+        port=int(port or 0),
+        version=version,
+        compatible=compatible,
+        game=txt["game"],
+        players=players,
+        free=free,
+        code=txt["code"] == "1",
+        state=txt["state"],
+        host=txt["host"],
+        match=txt["match"],
+        key=txt["key"],
+        fingerprint=fingerprint(bytes.fromhex(txt["key"])),
+    )
+
+
+def _text(properties: Mapping[bytes, bytes | None]) -> dict[str, str] | None:
+    """A TXT record as text, or None if any key or value is not printable UTF-8 of a
+    TXT string's length (a key without a value is left out)."""
+    text: dict[str, str] = {}
+    for raw_key, raw_value in properties.items():
+        try:
+            key = raw_key.decode()
+            value = "" if raw_value is None else raw_value.decode()
+        except (AttributeError, UnicodeDecodeError):
+            return None
+        if not (key.isprintable() and value.isprintable()) or len(key) + len(value) > _LONGEST_TEXT:
+            return None
+        if raw_value is not None:
+            text[key] = value
+    return text
+
+
+def _listing(name: str, info: AsyncServiceInfo) -> Listing | None:
+    return decode(name, info.properties, info.parsed_addresses(IPVersion.V4Only), info.port)
+
+
+# -- the order a lobby lists matches in ------------------------------------------------------
+
+
+def rank(listing: Listing) -> int:
+    """0 for a match waiting for players, 1 under way (or full), 2 another version of
+    Tavolo, 3 finished, abandoned or anything else."""
+    if listing.state not in _UNDER_WAY:
+        return 3
+    if not listing.compatible:
+        return 2
+    return 0 if listing.waiting else 1
+
+
+def ordered(listings: Iterable[Listing]) -> list[Listing]:
+    """The listings as a lobby shows them: by :func:`rank`; within a rank, the listings of
+    one host key together, the keys by their hosts' names; at most :data:`PER_KEY` from one
+    key (its best), so announcements flooded under one key cannot push others down."""
+    by_key: dict[str, list[Listing]] = {}
+    for listing in sorted(listings, key=lambda item: (rank(item), _name_order(item))):
+        by_key.setdefault(listing.key, []).append(listing)
+    kept = [listing for group in by_key.values() for listing in group[:PER_KEY]]
+    first: dict[tuple[int, str], tuple[str, str]] = {}
+    for listing in kept:  # already in name order: the first seen is the group's first
+        first.setdefault((rank(listing), listing.key), _name_order(listing))
+    return sorted(
+        kept,
+        key=lambda item: (rank(item), first[rank(item), item.key], item.key, _name_order(item)),
+    )
+
+
+def twins(listings: Iterable[Listing]) -> frozenset[str]:
+    """The names of listings whose host name or match id a listing with another key claims
+    too: a copy, or two hosts of one name — only the fingerprints tell them apart."""
+    keys: dict[tuple[str, str], set[str]] = {}
+    listings = list(listings)
+    for listing in listings:
+        keys.setdefault(("host", listing.host.casefold()), set()).add(listing.key)
+        keys.setdefault(("match", listing.match), set()).add(listing.key)
+    return frozenset(
+        listing.name
+        for listing in listings
+        if len(keys["host", listing.host.casefold()]) > 1 or len(keys["match", listing.match]) > 1
+    )
+
+
+def _name_order(listing: Listing) -> tuple[str, str]:
+    return listing.host.casefold(), listing.name
 
 
 def _zeroconf(interface: str) -> AsyncZeroconf:
@@ -110,7 +261,7 @@ class Advertiser:
         await (await self._zc.async_register_service(self._info, allow_name_change=True))
 
     async def update(self, txt: dict[str, str]) -> None:
-        if self._zc is None or self._info is None or _decoded(self._info.properties) == txt:
+        if self._zc is None or self._info is None or _text(self._info.properties) == txt:
             return
         self._info = AsyncServiceInfo(
             SERVICE,
@@ -134,7 +285,12 @@ class Advertiser:
 
 class Browser:
     """A live table of the matches announced on the LAN; ``on_change(change, listing)`` is
-    called with ``found``, ``changed`` or ``gone``."""
+    called with ``found``, ``changed`` or ``gone``.
+
+    Nothing heard raises: an announcement that is not plainly a Tavolo match is skipped
+    and counted in ``skipped``.  At most :data:`MAX_LISTINGS` are kept; when full, a match
+    that ranks higher (:func:`rank`) displaces the lowest, so a flood of finished or
+    abandoned ones cannot keep out a match waiting for players."""
 
     def __init__(
         self,
@@ -144,6 +300,7 @@ class Browser:
         self.interface = interface
         self.on_change = on_change or (lambda change, listing: None)
         self.listings: dict[str, Listing] = {}
+        self.skipped = 0
         self._zc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._pending: set[asyncio.Task] = set()
@@ -160,6 +317,9 @@ class Browser:
             if listing is not None:
                 self.on_change("gone", listing)
             return
+        if len(self._pending) >= MAX_LISTINGS:  # a flood of names: the rest wait for updates
+            self._skip(name, "too many announcements at once")
+            return
         task = asyncio.get_running_loop().create_task(self._resolve(name))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
@@ -167,16 +327,37 @@ class Browser:
     async def _resolve(self, name: str) -> None:
         if self._zc is None:
             return
-        info = AsyncServiceInfo(SERVICE, name)
-        if not await info.async_request(self._zc.zeroconf, INFO_TIMEOUT_MS):
+        try:
+            info = AsyncServiceInfo(SERVICE, name)
+            if not await info.async_request(self._zc.zeroconf, INFO_TIMEOUT_MS):
+                return
+            listing = _listing(name, info)
+        except Exception as error:  # a name or record zeroconf itself cannot take
+            self._skip(name, repr(error))
             return
-        listing = _listing(name, info)
         if listing is None:
+            self._skip(name, "not a Tavolo match")
+            gone = self.listings.pop(name, None)  # it was one, and no longer reads as one
+            if gone is not None:
+                self.on_change("gone", gone)
             return
+        self._keep(name, listing)
+
+    def _keep(self, name: str, listing: Listing) -> None:
         before = self.listings.get(name)
+        if before is None and len(self.listings) >= MAX_LISTINGS:
+            lowest = max(self.listings, key=lambda n: rank(self.listings[n]))
+            if rank(self.listings[lowest]) <= rank(listing):
+                self._skip(name, "the table is full")
+                return
+            self.on_change("gone", self.listings.pop(lowest))
         self.listings[name] = listing
         if before != listing:
             self.on_change("found" if before is None else "changed", listing)
+
+    def _skip(self, name: str, why: str) -> None:
+        self.skipped += 1
+        log.debug("announcement %r skipped: %s", name, why)
 
     async def stop(self) -> None:
         for task in self._pending:
@@ -186,35 +367,3 @@ class Browser:
         if self._zc is not None:
             await self._zc.async_close()
         self._zc = self._browser = None
-
-
-def _decoded(properties: dict) -> dict[str, str]:
-    return {
-        (k.decode() if isinstance(k, bytes) else str(k)): (
-            v.decode(errors="replace") if isinstance(v, bytes) else ""
-        )
-        for k, v in properties.items()
-    }
-
-
-def _listing(name: str, info: AsyncServiceInfo) -> Listing | None:
-    """The listing an announcement describes, or None if it is not a Tavolo match."""
-    txt = _decoded(info.properties)
-    addresses = info.parsed_addresses(IPVersion.V4Only)
-    try:
-        return Listing(
-            name=name.removesuffix("." + SERVICE),
-            address=addresses[0],
-            port=int(info.port or 0),
-            version=int(txt["v"]),
-            compatible=txt["v"] == str(PROTOCOL_VERSION) and txt["rules"] == fingerprint()[:16],
-            game=txt["game"][:40],
-            players=int(txt["players"]),
-            free=int(txt["free"]),
-            code=txt["code"] == "1",
-            state=txt["state"][:12],
-            host=txt["host"][:40],
-            match=txt["match"][:32],
-        )
-    except (KeyError, ValueError, IndexError):
-        return None

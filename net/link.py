@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 
 from game.rules import RulesError, Variant
 from net.connection import Closed
-from net.discovery import Advertiser, Browser, Listing, txt_record
-from net.identity import Identity
+from net.discovery import Advertiser, Browser, Listing, ordered, txt_record
+from net.identity import Identity, fingerprint
 from net.matchlog import MatchLog
 from net.peer import Peer, PeerConfig
 
@@ -53,6 +53,8 @@ class LinkView:
     can_start: bool = False
     """This peer hosts and the match can start now."""
     code_required: bool = False
+    host_fingerprint: str = ""
+    """The short form of the host's key, for players to compare with the host's screen."""
     error: str = ""
     notices: tuple[str, ...] = field(default=())
 
@@ -233,6 +235,7 @@ class NetLink:
                 paused_since=self._paused_since,
                 can_start=self.peer.hosting and log.start_problem() is None,
                 code_required=log.code_required,
+                host_fingerprint=fingerprint(log.keys[log.host]),
                 error=self._view.error,
                 notices=tuple(self._notices),
             )
@@ -265,8 +268,10 @@ class LanBrowser:
                 self._listings[listing.name] = listing
 
     def listings(self) -> list[Listing]:
+        """The matches in the order to list them (:func:`net.discovery.ordered`): those
+        waiting for players first, each host key's together."""
         with self._lock:
-            return sorted(self._listings.values(), key=lambda item: (item.state, item.name))
+            return ordered(self._listings.values())
 
     def close(self) -> None:
         if not self._loop.is_running():

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import os
 import queue
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.lan import Process
-from tools.netns import available, private_lan
+from net.discovery import Listing, ordered, twins
+from net.identity import Identity, fingerprint
+from tests.lan import ROOT, Process
+from tools.netns import available, lan, private_lan
 
 WHY_NOT = available()
 pytestmark = pytest.mark.skipif(
@@ -44,6 +49,65 @@ def test_a_browser_lists_a_match_live_and_a_guest_joins_it_by_name(tmp_path: Pat
         browser.kill()
     seen = [(c["free"], c["state"]) for c in browser.events]
     assert (0, "playing") in seen  # it filled, then it started
+
+
+def test_spoofed_and_malformed_announcements_neither_raise_nor_push_the_real_match_down(
+    tmp_path: Path,
+) -> None:
+    """An outsider announces eight abandoned matches, a copy of the real one under another
+    key, and records with a TXT key that is not UTF-8, control characters and a name far too
+    long.  The browser says nothing of the malformed ones and raises nothing; the real match
+    waiting for a player comes first, its copy beside it, told apart by the fingerprint."""
+    with lan(3, "s") as network:
+        a, outsider, b = network.hosts
+        browser = Process(
+            "browse", "--interface", b.address, "--timeout", "30",
+            cwd=tmp_path, prefix=tuple(b.command()),
+        )  # fmt: skip
+        host = Process(
+            "host", "dama", "--interface", a.address, "--name", "Corner table",
+            "--identity", str(tmp_path / "h.id"), cwd=tmp_path, prefix=tuple(a.command()),
+        )  # fmt: skip
+        match = host.wait_for("listening")["match"]
+        spoofer = subprocess.Popen(
+            [*outsider.command(), sys.executable, "-m", "tests.mdns_spoofer",
+             outsider.address, match, "Corner table"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        try:
+            assert spoofer.stdout is not None and spoofer.stdout.readline() == "ready\n"
+            found = _found(browser, count=10)
+            time.sleep(3)  # the malformed ones, announced with the others, have been heard
+        finally:
+            spoofer.kill()
+            host.kill()
+            browser.kill()
+    heard = [line for line in browser.events if line["change"] != "gone"]
+    assert {line["host"] for line in heard} == {
+        "Corner table",
+        *(f"Abandoned {n}" for n in range(8)),
+    }
+    assert browser.popen.stderr is not None
+    errors = browser.popen.stderr.read()
+    assert "Traceback" not in errors and "exception" not in errors.lower(), errors
+    shown = ordered(found.values())
+    real_key = Identity.load(tmp_path / "h.id").key
+    real = next(item for item in shown if item.key == real_key.hex())
+    copy = next(item for item in shown if item.match == match and item is not real)
+    assert {shown[0].name, shown[1].name} == {real.name, copy.name}
+    assert all(item.state == "abandoned" for item in shown[2:])
+    assert real.fingerprint == fingerprint(real_key) != copy.fingerprint
+    assert twins(shown) == {real.name, copy.name}
+
+
+def _found(browser: Process, count: int) -> dict[str, Listing]:
+    """The first ``count`` matches ``browse`` finds, by name."""
+    found: dict[str, Listing] = {}
+    while len(found) < count:
+        line = _next_change(browser, "found")
+        found[line["name"]] = Listing(**{k: v for k, v in line.items() if k != "change"})
+    return found
 
 
 def _next_change(browser: Process, change: str) -> dict:

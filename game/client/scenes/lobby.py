@@ -28,10 +28,13 @@ from game.client.widgets import Target, button
 from game.i18n import _
 from game.names import variant_title
 from game.rules import variant
+from net.discovery import Listing, twins
 from net.link import LanBrowser, LinkView, NetLink
 
 REFRESH = 0.5
 """Seconds between looks at the list of matches."""
+ROWS = 6
+"""Matches listed at once; with more, the last row turns the page."""
 
 
 class LanScene(MenuScene):
@@ -39,7 +42,8 @@ class LanScene(MenuScene):
 
     def __init__(self, app) -> None:
         self.browser = LanBrowser(app.settings.lan_interface)
-        self.shown: list = []
+        self.shown: list[Listing] = []
+        self.page = 0
         self._since = 0.0
         self._name_asked = app.kiosk is not None  # a kiosk has its own name, and no keyboard
         super().__init__(app)
@@ -54,11 +58,13 @@ class LanScene(MenuScene):
             )
         if not self.shown:
             return _("Looking for matches on this network…")
+        if twins(self.shown):
+            return _("⚠ Look-alikes: ask the host for their key")
         return _("Matches on this network")
 
     def items(self) -> list[Item]:
         entries: list[Item] = []
-        for index, listing in enumerate(self.shown[:6]):
+        for index, listing in enumerate(self._page()):
             entries.append(
                 item(
                     lambda listing=listing: _listing_label(listing),
@@ -67,6 +73,8 @@ class LanScene(MenuScene):
                     lambda listing=listing: listing.compatible,
                 )
             )
+        if len(self.shown) > ROWS:
+            entries.append(item(self._more_label, self._next_page, "more"))
         name = item(self._name_label, lambda: ask_player_name(self.app), "name")
         return [
             *entries,
@@ -75,6 +83,47 @@ class LanScene(MenuScene):
             *([name] if self.app.kiosk is None else []),
             item(lambda: _("Back"), self.back, "back"),
         ]
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """The menu, with each match as a row of two lines: what it is, then its host's key
+        (and a warning when another key announces the same name or match)."""
+        super().layout(size)
+        rows = {f"match {n + 1}": listing for n, listing in enumerate(self._page())}
+        look_alikes = twins(self.shown)
+        wider = min(size[0] - 4 * self.u, 38 * self.u)  # than the buttons: rows say more
+        self.set_targets(
+            [
+                _listing_row(
+                    target.rect.inflate(wider - target.rect.width, 0),
+                    target,
+                    rows[target.name],
+                    rows[target.name].name in look_alikes,
+                    self.palette,
+                )
+                if target.name in rows
+                else target
+                for target in self.targets
+            ]
+        )
+
+    def _pages(self) -> int:
+        return 1 if len(self.shown) <= ROWS else -(-len(self.shown) // (ROWS - 1))
+
+    def _page(self) -> list[Listing]:
+        """The matches on the page shown: all of them, or a page's worth beside "More"."""
+        if len(self.shown) <= ROWS:
+            return self.shown
+        self.page %= self._pages()  # the list may have shrunk since the page was turned
+        return self.shown[self.page * (ROWS - 1) : (self.page + 1) * (ROWS - 1)]
+
+    def _more_label(self) -> str:
+        return _("More matches: page {page} of {pages}").format(
+            page=self.page + 1, pages=self._pages()
+        )
+
+    def _next_page(self) -> None:
+        self.page = (self.page + 1) % self._pages()
+        self.layout(self.app.size)
 
     def _name_label(self) -> str:
         return _("Your name: {name}").format(name=player_name(self.app))
@@ -98,7 +147,7 @@ class LanScene(MenuScene):
     def animating(self) -> bool:
         return True  # keeps looking at the list
 
-    def _join(self, listing) -> None:
+    def _join(self, listing: Listing) -> None:
         if listing.code:
             self.app.push(
                 KeypadScene(
@@ -145,16 +194,50 @@ class LanScene(MenuScene):
         self.browser.close()
 
 
-def _listing_label(listing) -> str:
+def _listing_label(listing: Listing) -> str:
     game = variant_title(listing.game) if listing.compatible else listing.game
     if not listing.compatible:
         state = _("another version of Tavolo")
     elif listing.state == "lobby":
         state = _("{n} seats free").format(n=listing.free)
-    else:
+    elif listing.state in ("playing", "paused"):
         state = _("under way: watch")
+    else:  # over, or a state this version does not know
+        state = _("finished")
     lock = " 🔒" if listing.code else ""
     return f"{game} · {listing.host} · {state}{lock}"
+
+
+def _listing_row(
+    rect: pygame.Rect, entry: Target, listing: Listing, look_alike: bool, palette: theme.Palette
+) -> Target:
+    """A match's row: the menu entry's label, and below it, smaller, the host's key — in
+    the warning colour, with a warning, if another key announces the same host or match."""
+    row = button(rect, lambda: "", entry.action, palette, entry.enabled, entry.name)
+    plain = row.draw  # the button's colour, focus ring and press
+    first_size, second_size = round(rect.height * 0.36), round(rect.height * 0.29)
+    margin = rect.height // 4
+    width = rect.width - 2 * margin
+
+    def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+        plain(surface, focused, pressed)
+        on = entry.enabled()
+        top = theme.fitted(
+            _listing_label(listing), first_size, palette.button_text if on else palette.muted,
+            width, True,
+        )  # fmt: skip
+        surface.blit(top, (rect.x + margin, rect.y + rect.height // 10))
+        key = _("Host key {fingerprint}").format(fingerprint=listing.fingerprint)
+        if look_alike:
+            key += "  ⚠ " + _("look-alike")
+        colour = palette.warning if look_alike else palette.muted
+        below = theme.fitted(key, second_size, colour, width)
+        surface.blit(
+            below, below.get_rect(bottomleft=(rect.x + margin, rect.bottom - rect.height // 10))
+        )
+
+    row.draw = draw
+    return row
 
 
 class LanChooseScene(ChooseScene):
@@ -225,7 +308,7 @@ class RoomScene(Scene):
         view = self.view
         width = min(size[0] - 4 * u, 30 * u)
         left = (size[0] - width) // 2
-        y = 9 * u
+        y = 11 * u  # under four lines: where to join, the host's key, who watches, a notice
         targets: list[Target] = []
         for index in range(len(view.seats)):
             rect = pygame.Rect(left, y, width, 3 * u)
@@ -317,6 +400,8 @@ class RoomScene(Scene):
         heading = theme.text(title, 3 * u, self.palette.accent, True)
         surface.blit(heading, heading.get_rect(midtop=(centre, u)))
         lines = [self._room_line()]
+        if view.host_fingerprint:  # the same words on every screen of the room, the host's too
+            lines.append(_("Host key {fingerprint}").format(fingerprint=view.host_fingerprint))
         if view.spectators:
             lines.append(_("Watching: {names}").format(names=", ".join(view.spectators)))
         if view.error:
@@ -341,4 +426,3 @@ class RoomScene(Scene):
                 )
             return _("Others join at {where}").format(where=where)
         return _("Hosted by {name}").format(name=view.name) if view.name else ""
-
