@@ -1,17 +1,19 @@
 """A peer of a LAN match: host or guest, on one asyncio loop, off any frame loop.
 
-The **host** listens, checks each newcomer's hello (protocol version, rules fingerprint,
-join code), orders everything into the match log and relays every entry to every peer.
-A **guest** connects, catches up from the log and from then on applies each entry the host
-relays — checking it exactly as the host did (:class:`net.matchlog.MatchLog`), so a host
-that relayed something illegal is caught by everyone.  Both send what their
-:class:`net.agent.Agent` says they owe (dice) and the decisions of the seats they play.
+The **host** listens, checks each newcomer — who proves its key by signing a fresh
+challenge bound to this match and the host's key — places every entry into the match log
+with its own signature and relays it to every peer.  A **guest** connects, proves its key,
+catches up from the log and from then on applies each entry the host relays, checking every
+author's signature and every rule exactly as the host did (:class:`net.matchlog.MatchLog`).
+Every request a peer makes is signed by it: the host can order and time entries, never make
+one in another's name.
 
-When the host's line drops, the guests take the first connected player in join order as
-the new host (each guest listens from the start and has told everybody where); it logs a
-``host`` entry and the match goes on.  When a player's line drops the match pauses on every
-screen; the player may come back with the same identity and catch up, or, after the drop
-timeout, the others give the seat to the computer or end the match.
+**One match under every fault.**  A guest that loses the host tries the same host first.
+Only then does it vote, once, for the first present player in join order; a candidate
+becomes the host when more than half of the match's people (the seated persons and the host
+at the start) voted for it, and logs a ``host`` entry carrying the signed votes.  The host
+goes on only while it is in touch with at least half of them; a minority side — host or
+guests — pauses until it reaches the others.  Two halves can therefore never both go on.
 """
 
 from __future__ import annotations
@@ -23,24 +25,29 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.ai.players import choose
 from game.rules import RulesError, State, Variant
 from game.rules.registry import fingerprint
 from net.agent import Agent, Turn
 from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
 from net.fairdice import CHAIN_LENGTH
-from net.identity import Identity, peer_id
-from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected
+from net.identity import Identity, peer_id, verify
+from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, placed, signed
 from net.messages import PROTOCOL_VERSION
+from net.signing import host_payload, join_payload, vote_payload
+from net.thinking import SeatThinker
 
-REQUESTABLE = {"seat", "ready", "commit", "reveal", "act", "computer", "offer", "end"}
-"""Entry kinds a guest may ask the host to log (the others are the host's own)."""
-ONLY_ASKED = REQUESTABLE - {"seat"}
-"""Kinds the host never logs in a guest's name unasked (it seats a newcomer itself): one in
-this peer's name that this peer did not send means the host forged it."""
-PROMOTION_WAIT = 5.0
-"""Seconds a guest that was contacted as the new host waits to notice the old host gone."""
-RECONNECT_TRIES = 5
+REQUESTABLE = {"seat", "ready", "commit", "reveal", "act", "computer", "offer", "end", "start"}
+"""Entry kinds a peer may ask the host to place (the log checks who may make which)."""
+SAME_HOST_FIRST = 6.0
+"""Seconds a guest that lost its host keeps trying that host before it votes."""
+RETRY_EVERY = 1.5
+IN_TOUCH = 5.0
+"""A connection heard from within these seconds counts as in touch (pings come every 2 s)."""
+REJOIN_GRACE = 15.0
+"""Seconds a new host gives the others to reconnect before it logs them as gone."""
+WITHHOLD_GRACE = 5.0
+"""Seconds a peer that just (re)connected has to send the dice it owes."""
+DIVERGED = "this peer's match log differs from the host's"
 
 Observer = Callable[[str, dict], None]
 
@@ -84,11 +91,23 @@ class Peer:
         self.listen_port = 0
         self.finished = asyncio.Event()
         self.failure: str | None = None
+        self.lost_touch = False
+        """This peer's side is cut off from most of the match: it waits to reach them."""
         self._server: asyncio.Server | None = None
         self._clients: dict[str, Connection] = {}
+        self._connected_at: dict[str, float] = {}
         self._upstream: Connection | None = None
         self._became_host = asyncio.Event()
         self._gone_since: dict[str, float] = {}
+        self._owing_since: dict[str, float] = {}
+        self._unlogged_joins: dict[str, dict] = {}
+        self._grace_until = 0.0
+        self._n = 0
+        self._standing: str | None = None
+        """The host this peer stands against as candidate, collecting votes."""
+        self._votes: dict[str, list] = {}
+        self._voted_for: str | None = None
+        self._thinker = SeatThinker(config.think_seconds)
         self._thinking: dict[tuple[int, int], asyncio.Task] = {}
         self._decided: set[tuple[int, int]] = set()
         self._waiting_turn: Turn | None = None
@@ -97,11 +116,10 @@ class Peer:
         self._drop_watch: asyncio.Task | None = None
         self._rolls_seen = 0
         self._pending_seen: int | None = None
-        self._requested: list[dict] = []
-        """What this guest asked the host to log, not yet seen in the log."""
-        self._history_until = 0
         self._readied = False
         self._over_reported = False
+        self._rebasing: MatchLog | None = None
+        """This peer's own log while it takes a new host's in its place (:meth:`_check_fork`)."""
 
     @property
     def me(self) -> str:
@@ -114,6 +132,7 @@ class Peer:
         bind = self.config.interface or "0.0.0.0"  # a LAN game listens on the LAN
         self._server = await asyncio.start_server(self._accept, bind, port)
         self.listen_port = self._server.sockets[0].getsockname()[1]
+        self._spawn(self._watch())
         return self.listen_port
 
     async def host(
@@ -140,39 +159,49 @@ class Peer:
             "host": self.me,
             "name": (name or self.config.name)[:40],
             "chain": chain_length,
+            "key": self.identity.key,
         }
-        self.log = MatchLog(opening)
+        self._n = 1
+        self.log = MatchLog(placed(None, self.identity, signed(None, self.identity, opening, 1)))
         self.hosting = True
         self._became_host.set()
-        self._log_entry(
-            {
-                "k": "join",
-                "peer": self.me,
-                "name": self.config.name,
-                "role": "player",
-                "addr": self._own_address(),
-            }
-        )
-        self._take_seat(self.me, self.config.seat)
+        nonce = secrets.token_bytes(32)
+        self._make(self._join_entry(self.me, self.identity.key, nonce, self._own_address()))
         self.observe("listening", {"port": self.listen_port, "match": self.log.match_id})
         self._after_change()
         return self.listen_port
 
-    async def join(self, address: str, port: int) -> None:
-        """Join the match hosted at ``address:port`` (raises :class:`Closed` if refused)."""
+    def _join_entry(self, peer: str, key: bytes, nonce: bytes, addr: str, **wish) -> dict:
+        """This host's own join (``wish`` empty), or a guest's with its hello and proof."""
+        log = self.log
+        assert log is not None
+        if not wish:
+            name, role, seat = self.config.name[:40], "player", self.config.seat
+            proof = self.identity.sign(
+                join_payload(log.match_id, self.identity.key, nonce, name, role, seat)
+            )
+            wish = {"name": name, "role": role, "seat": seat, "proof": proof}
+        return {"k": "join", "peer": peer, "key": key, "addr": addr, "nonce": nonce, **wish}
+
+    async def join(self, address: str, port: int, host_key: bytes | None = None) -> None:
+        """Join the match hosted at ``address:port`` (raises :class:`Closed` if refused);
+        with ``host_key``, only if the host there proves it holds that key."""
         if self._server is None:
             await self.listen()
         connection = await Connection.open(address, port)
-        await self._handshake(connection)
+        await self._handshake(connection, host_key)
         self._spawn(self._follow(connection))
 
     def request(self, entry: dict) -> None:
         """Ask for ``entry`` (without ``peer``) to be logged: as host at once, as guest by
-        sending it to the host."""
+        sending it, signed, to the host."""
+        log = self.log
+        if log is None:
+            return
+        entry = self._signed({**entry, "peer": self.me})
         if self.hosting:
             self._handle_request(self.me, entry, None)
         elif self._upstream is not None:
-            self._requested.append(dict(entry))
             self._upstream.send({"t": "request", "e": entry})
 
     def decide(self, action_text: str) -> None:
@@ -190,24 +219,39 @@ class Peer:
             self._server.close()
         for task in [*self._tasks, *self._thinking.values()]:
             task.cancel()
+        self._thinker.close()
         self.finished.set()
+
+    # -- signing -------------------------------------------------------------------------
+
+    def _signed(self, entry: dict) -> dict:
+        log = self.log
+        assert log is not None
+        self._n = max(self._n, log.next_n(self.me) - 1) + 1
+        return signed(log, self.identity, entry, self._n)
+
+    def _make(self, entry: dict) -> None:
+        """As host: sign ``entry`` as its author and place it (raises :class:`Rejected`)."""
+        self._place(self._signed(entry))
+
+    def _place(self, entry: dict) -> None:
+        """As host: place a signed ``entry`` in the log and relay it to everyone."""
+        log = self.log
+        assert log is not None
+        entry = placed(log, self.identity, entry)
+        log.apply(entry)
+        self._broadcast({"t": "entry", "seq": len(log) - 1, "e": entry})
+        self._entry_applied(entry)
 
     # -- the host's side -----------------------------------------------------------------
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connection = Connection(reader, writer)
         try:
-            hello = await connection.receive(HANDSHAKE_TIMEOUT)
-            if hello["t"] != "hello":
-                await connection.close("expected a hello first")
+            admitted = await self._introduce(connection)
+            if admitted is None:
                 return
-            if not self.hosting:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._became_host.wait(), PROMOTION_WAIT)
-            if not self.hosting or self.log is None:
-                await connection.close("this peer is not hosting a match")
-                return
-            peer = await self._admit(connection, hello)
+            peer = await self._admit(connection, *admitted)
             if peer is None:
                 return
             while True:
@@ -222,11 +266,17 @@ class Peer:
         finally:
             self._drop(connection)
 
-    async def _admit(self, connection: Connection, hello: dict) -> str | None:
-        """Check a hello and bring the newcomer up to date; None if refused."""
+    async def _introduce(self, connection: Connection) -> tuple[dict, str] | None:
+        """The newcomer's hello and the proof that it holds its key: (hello, peer id)."""
+        deadline = time.monotonic() + HANDSHAKE_TIMEOUT  # for hello and proof: pings move nothing
+        hello = await connection.receive_by(deadline)
+        if hello["t"] != "hello":
+            await connection.close("expected a hello first")
+            return None
         log = self.log
-        assert log is not None
-        peer = peer_id(hello["key"])
+        if log is None:
+            await connection.close("this peer is not in a match")
+            return None
         reason = None
         if hello["version"] != PROTOCOL_VERSION:
             reason = (
@@ -238,80 +288,140 @@ class Peer:
                 "rules mismatch: the host and this peer run different versions of the game "
                 f"rules ({fingerprint()[:8]} and {hello['rules'][:8]}); update Tavolo"
             )
-        elif self.code and hello["code"] != self.code and peer not in log.members:
+        if reason is not None:
+            await connection.close(reason)
+            self.observe("notice", {"text": f"refused {hello['name']}: {reason}"})
+            return None
+        nonce = secrets.token_bytes(32)
+        connection.send(
+            {
+                "t": "challenge",
+                "match": log.match_id,
+                "key": self.identity.key,
+                "nonce": nonce,
+                "sig": self.identity.sign(host_payload(log.match_id, hello["key"], hello["nonce"])),
+            }
+        )
+        proof = await connection.receive_by(deadline)
+        wish = join_payload(
+            log.match_id, self.identity.key, nonce, hello["name"], hello["role"], hello["seat"]
+        )
+        if proof["t"] != "proof" or not verify(hello["key"], wish, proof["sig"]):
+            await connection.close("the proof of identity does not check out")
+            return None
+        hello = {**hello, "proof": proof["sig"], "challenge": nonce}
+        return hello, peer_id(hello["key"])
+
+    async def _admit(self, connection: Connection, hello: dict, peer: str) -> str | None:
+        """Check a proven newcomer and bring it up to date; None if refused."""
+        log = self.log
+        assert log is not None
+        if not self.hosting:
+            if self._standing is not None and hello["vote"] is not None:
+                if not await self._take_vote(connection, hello, peer):
+                    return None
+            else:
+                await connection.close("this peer is not hosting the match")
+                return None
+        reason = None
+        if self.code and hello["code"] != self.code and peer not in log.members:
             reason = "wrong join code"
         elif peer in self._clients or peer == self.me:
             reason = "a peer with this identity is already connected"
         elif 0 < hello["have"] <= len(log) and hello["head"] != log.heads[hello["have"] - 1]:
-            reason = "this peer's match log differs from the host's"
+            reason = DIVERGED
         if reason is not None:
             await connection.close(reason)
             self.observe("notice", {"text": f"refused {hello['name']}: {reason}"})
             return None
         connection.peer = peer
+        if not await self._catch_up_from(connection, hello["have"]):
+            return None
         connection.send(
             {"t": "welcome", "match": log.match_id, "you": peer, "host": self.me, "seq": len(log)}
         )
-        have = hello["have"]
-        while have > len(log):  # a guest that heard more of the old host than this one
+        for seq in range(hello["have"], len(log)):
+            connection.send({"t": "entry", "seq": seq, "e": log.entries[seq]})
+        self._clients[peer] = connection
+        self._connected_at[peer] = time.monotonic()
+        self._gone_since.pop(peer, None)
+        member = log.members.get(peer)
+        if member is None or not member.present:
+            address = f"{connection.address}:{hello['listen']}"
+            self._unlogged_joins[peer] = self._join_entry(
+                peer, hello["key"], hello["challenge"], address,
+                name=hello["name"], role=hello["role"], seat=hello["seat"], proof=hello["proof"],
+            )  # fmt: skip
+            self._log_joins()
+        self._after_change()
+        return peer
+
+    async def _catch_up_from(self, connection: Connection, have: int) -> bool:
+        """Take the entries a newcomer holds beyond this log (it heard more of a host that
+        is gone), each checked as any entry: signed by its author and placed by that host."""
+        log = self.log
+        assert log is not None
+        while have > len(log):
             connection.send({"t": "want", "from": len(log)})
             push = await connection.receive(HANDSHAKE_TIMEOUT)
             if push["t"] != "push" or push["seq"] != len(log):
                 await connection.close("expected the missing log entries")
-                return None
+                return False
             try:
-                self._log_entry(push["e"])
+                log.apply(push["e"])
             except Rejected as error:
-                await connection.close(f"entry {push['seq']} does not check out: {error.reason}")
-                return None
-        for seq in range(have, len(log)):
-            connection.send({"t": "entry", "seq": seq, "e": log.entries[seq]})
-        self._clients[peer] = connection
-        member = log.members.get(peer)
-        role = hello["role"]
-        if member is None and (log.phase != LOBBY or (role == "player" and not log.free_seats())):
-            role = "spectator"
-        address = f"{connection.address}:{hello['listen']}"
-        self._gone_since.pop(peer, None)
-        if member is None or not member.present:  # after a host change the others are
-            self._log_entry(  # still present in the log: they only reconnect
-                {"k": "join", "peer": peer, "name": hello["name"], "role": role, "addr": address}
-            )
-        if member is None and role == "player":
-            self._take_seat(peer, hello["seat"])
-        self._after_change()
-        return peer
+                await connection.close(f"{DIVERGED} (entry {push['seq']}: {error.reason})")
+                return False
+            self._broadcast({"t": "entry", "seq": len(log) - 1, "e": push["e"]})
+            self._entry_applied(push["e"])
+        return True
 
-    def _take_seat(self, peer: str, wished: int) -> None:
+    def _log_joins(self) -> None:
+        """Log the joins of peers that connected while this host was cut off from most of
+        the match (a join logged then could fork the match)."""
+        if not self.hosting or not self._holds_majority():
+            return
+        for peer, entry in list(self._unlogged_joins.items()):
+            del self._unlogged_joins[peer]
+            if peer in self._clients:
+                try:
+                    self._make(entry)
+                except Rejected as error:
+                    self.observe("notice", {"text": f"join refused: {error.reason}"})
+
+    def _in_touch(self) -> set[str]:
+        now = time.monotonic()
+        heard = {p for p, c in self._clients.items() if now - c.heard_at <= IN_TOUCH}
+        return heard | {self.me}
+
+    def _holds_majority(self) -> bool:
+        """Whether this host is in touch with at least half of the match's people: then no
+        other side can have the more than half a new host needs."""
         log = self.log
-        assert log is not None
-        free = [i for i, s in enumerate(log.seats) if s.human and s.owner is None]
-        seat = wished if wished in free else (free[0] if free else None)
-        if seat is not None:
-            self._log_entry({"k": "seat", "peer": peer, "seat": seat})
+        if log is None:
+            return False
+        voters = log.voters()
+        return 2 * len(self._in_touch() & voters) >= len(voters)
 
     def _handle_request(self, peer: str, entry: dict, connection: Connection | None) -> None:
         log = self.log
         assert log is not None
-        entry = {**entry, "peer": peer}
         try:
-            if entry.get("k") not in REQUESTABLE and not (
-                peer == self.me and entry.get("k") == "start"
-            ):
+            if entry.get("peer") != peer:
+                raise Rejected("a request must be its sender's own")
+            if entry.get("k") not in REQUESTABLE:
                 raise Rejected(f"a peer cannot ask for a {entry.get('k')!r} entry")
             member = log.members.get(peer)
             if member is not None and member.role == "spectator":
                 raise Rejected("spectators only watch")
+            if not self._holds_majority():
+                raise Rejected("the host is cut off from most of the players: the match waits")
             self._check_drop_timeout(entry)
-            self._log_entry(entry)
+            self._place(entry)
         except Rejected as error:
-            name = log.members[peer].name if peer in log.members else peer[:8]
             kind = str(entry.get("k"))[:12]
-            if connection is not None:
+            if connection is not None:  # to the sender only: nobody else is spammed
                 connection.send({"t": "reject", "reason": error.reason[:300], "kind": kind})
-            text = f"rejected {kind} from {name}: {error.reason}"[:300]
-            self._broadcast({"t": "notice", "text": text})
-            self.observe("notice", {"text": text})
             if peer == self.me:
                 self._rejected(kind, error.reason)
             return
@@ -329,20 +439,13 @@ class Peer:
             missing = log.waiting_for()
         now = time.monotonic()
         for peer in missing:
-            gone = now - self._gone_since.get(peer, now)
+            since = min(self._gone_since.get(peer, now), self._owing_since.get(peer, now))
+            gone = now - since
             if gone < self.config.drop_timeout:
                 raise Rejected(
                     f"{log.members[peer].name} has been gone {gone:.1f} s; the others can "
                     f"decide after {self.config.drop_timeout:.1f} s"
                 )
-
-    def _log_entry(self, entry: dict) -> None:
-        """As host: apply ``entry`` to the log and relay it to everyone."""
-        log = self.log
-        assert log is not None
-        log.apply(entry)
-        self._broadcast({"t": "entry", "seq": len(log) - 1, "e": entry})
-        self._entry_applied(entry)
 
     def _broadcast(self, message: dict) -> None:
         for connection in self._clients.values():
@@ -353,43 +456,186 @@ class Peer:
         if peer is None or self._clients.get(peer) is not connection:
             return
         del self._clients[peer]
+        self._unlogged_joins.pop(peer, None)
+        self._gone_since[peer] = time.monotonic()
+        self._leave_the_gone(connection.closed or "connection lost")
+
+    def _leave_the_gone(self, reason: str = "connection lost") -> None:
+        """As host in touch with most of the match: log ``leave`` for members the log has
+        present who are not connected (after a take-over, once the others had time)."""
         log = self.log
-        if self.hosting and log is not None and log.members.get(peer, None) is not None:
-            self._gone_since[peer] = time.monotonic()
-            if log.members[peer].present:
-                reason = connection.closed or "connection lost"
-                self._log_entry({"k": "leave", "peer": peer, "reason": reason[:300]})
+        if not self.hosting or log is None or not self._holds_majority():
+            return
+        if time.monotonic() < self._grace_until:
+            return
+        for member in list(log.members.values()):
+            if member.present and member.peer != self.me and member.peer not in self._clients:
+                self._gone_since.setdefault(member.peer, time.monotonic())
+                self._make({"k": "leave", "peer": member.peer, "reason": reason[:300]})
+        self._after_change()
+
+    async def _watch(self) -> None:
+        """Twice a second: who is in touch, who is gone, who withholds the dice."""
+        while True:
+            await asyncio.sleep(0.5)
+            log = self.log
+            if log is None or not self.hosting or log.phase not in (LOBBY, PLAYING):
+                continue
+            majority = self._holds_majority()
+            if majority == self.lost_touch:
+                self.lost_touch = not majority
+                self.observe("touch", {"lost": self.lost_touch})
                 self._after_change()
+            if not majority:
+                continue
+            self._log_joins()
+            self._leave_the_gone()
+            self._withholders()
+
+    def _withholders(self) -> None:
+        """A connected peer that owes the pending event its commitment or reveal past the
+        drop timeout is treated as gone: the match pauses, then the others decide."""
+        log = self.log
+        assert log is not None
+        now = time.monotonic()
+        for peer in list(self._clients):
+            if not log.owes_dice(peer):
+                self._owing_since.pop(peer, None)
+                continue
+            since = self._owing_since.setdefault(peer, now)
+            settled = now - self._connected_at.get(peer, now) > WITHHOLD_GRACE
+            if now - since > self.config.drop_timeout and settled:
+                connection = self._clients[peer]
+                reason = f"withheld its dice for {now - since:.0f} s"
+                self._spawn(connection.close(reason))
+                self._drop(connection)
+
+    # -- becoming the host ---------------------------------------------------------------
+
+    def _stand(self, old: str) -> None:
+        """Stand as the new host in place of ``old``: vote for itself, await the others."""
+        log = self.log
+        assert log is not None
+        self._standing, self._voted_for = old, self.me
+        at = len(log)
+        payload = vote_payload(log.match_id, old, self.me, at, log.head_bytes(at))
+        self._votes = {self.me: [self.me, at, self.identity.sign(payload)]}
+        self.observe("standing", {"against": old})
+        self._count_votes()
+
+    async def _take_vote(self, connection: Connection, hello: dict, peer: str) -> bool:
+        """A player's vote for this peer as the new host; holds the connection until the
+        vote is carried (True) or this peer stops standing (False, the voter is released)."""
+        log = self.log
+        assert log is not None and self._standing is not None
+        if peer not in log.voters():
+            await connection.close("this peer has no vote in the match")
+            return False
+        connection.peer = peer
+        if not await self._catch_up_from(connection, hello["have"]):
+            return False
+        at = hello["have"]
+        if at > len(log) or (at and hello["head"] != log.heads[at - 1]):
+            await connection.close(DIVERGED)
+            return False
+        payload = vote_payload(log.match_id, self._standing, self.me, at, log.head_bytes(at))
+        if not at or not verify(hello["key"], payload, hello["vote"]):
+            await connection.close("the vote does not check out")
+            return False
+        self._votes[peer] = [peer, at, hello["vote"]]
+        connection.send({"t": "wait", "reason": f"{len(self._votes)} of {len(log.voters())}"})
+        self._count_votes()
+        while not self.hosting:
+            if self._standing is None:
+                await connection.close("released: the host is back, reconnect to it")
+                return False
+            with contextlib.suppress(TimeoutError):
+                message = await asyncio.wait_for(asyncio.shield(connection.receive()), 1.0)
+                if message["t"] == "request":
+                    connection.send({"t": "wait", "reason": "the host is still being chosen"})
+        return True
+
+    def _count_votes(self) -> None:
+        log = self.log
+        assert log is not None
+        if self._standing is None or 2 * len(self._votes) <= len(log.voters()):
+            return
+        old = self._standing
+        self._standing = None
+        self.hosting = True
+        self._became_host.set()
+        self._grace_until = time.monotonic() + REJOIN_GRACE
+        self._gone_since[old] = time.monotonic()
+        self._resend_after_host_change()
+        entry = {
+            "k": "host", "peer": self.me, "addr": self._own_address(),
+            "votes": list(self._votes.values()),
+        }  # fmt: skip
+        entry = self._signed(entry)
+        entry = placed(log, self.identity, entry)
+        log.apply(entry)
+        self._entry_applied(entry)
+        self.observe("host", {"peer": self.me, "name": self.config.name})
+        self._after_change()
+
+    def _withdraw(self) -> None:
+        """Stop standing: the old host is back (every vote taken is released)."""
+        self._standing, self._votes, self._voted_for = None, {}, None
 
     # -- the guest's side ----------------------------------------------------------------
 
-    async def _handshake(self, connection: Connection) -> None:
+    async def _handshake(
+        self, connection: Connection, host_key: bytes | None = None, vote: bytes | None = None,
+        rebase: bool = False,
+    ) -> None:  # fmt: skip
+        """Hello, the host's proof, this peer's proof; then welcome (or wait, as a voter)."""
         log = self.log
+        have = 0 if log is None or rebase else len(log)
+        nonce = secrets.token_bytes(32)
+        name, role, seat = self.config.name[:40], self.config.role, self.config.seat
         connection.send(
             {
-                "t": "hello",
-                "version": PROTOCOL_VERSION,
-                "rules": fingerprint(),
-                "key": self.identity.key,
-                "name": self.config.name[:40],
-                "role": self.config.role,
-                "seat": self.config.seat,
-                "listen": self.listen_port,
-                "have": len(log) if log else 0,
-                "head": log.heads[-1] if log else None,
-                "code": self.config.code,
+                "t": "hello", "version": PROTOCOL_VERSION, "rules": fingerprint(),
+                "key": self.identity.key, "nonce": nonce, "name": name, "role": role,
+                "seat": seat, "listen": self.listen_port, "have": have,
+                "head": log.heads[have - 1] if log is not None and have else None,
+                "code": self.config.code, "vote": vote,
+            }
+        )  # fmt: skip
+        challenge = await connection.receive(HANDSHAKE_TIMEOUT)
+        if challenge["t"] != "challenge":
+            await connection.close("expected the host's challenge")
+            raise Closed("the host answered the hello with something else")
+        match, key = challenge["match"], challenge["key"]
+        if not verify(key, host_payload(match, self.identity.key, nonce), challenge["sig"]):
+            await connection.close("the host's proof of identity does not check out")
+            raise Closed("that host cannot prove who it is")
+        if host_key is not None and key != host_key:
+            await connection.close("not the host expected")
+            raise Closed("that host's key is not the one announced or known: an impostor?")
+        if log is not None and match != log.match_id:
+            await connection.close("a different match")
+            raise Closed("that peer hosts a different match")
+        connection.send(
+            {
+                "t": "proof",
+                "sig": self.identity.sign(
+                    join_payload(match, key, challenge["nonce"], name, role, seat)
+                ),
             }
         )
         answer = await connection.receive(HANDSHAKE_TIMEOUT)
+        while answer["t"] == "wait":  # a vote is being counted: stay until it is carried
+            self.observe("voted", {"count": answer["reason"]})
+            answer = await connection.receive()
         if answer["t"] != "welcome":
             await connection.close("expected a welcome")
-            raise Closed("the host answered the hello with something else")
-        if log is not None and answer["match"] != log.match_id:
-            await connection.close("a different match")
-            raise Closed("that peer hosts a different match")
+            raise Closed("the host answered the proof with something else")
         self._upstream = connection
         connection.peer = answer["host"]
-        self._history_until = answer["seq"]  # what came before this connection is history
+        if rebase:
+            self._rebasing = self.log
+            self.log = None
 
     async def _follow(self, connection: Connection) -> None:
         """Apply what the host relays until the match ends or the host is lost."""
@@ -413,7 +659,7 @@ class Peer:
             log = self.log
             if log is not None and log.phase in (LOBBY, PLAYING):
                 self.observe("notice", {"text": f"lost the host: {closed.reason}"})
-                await self._find_new_host()
+                await self._seek()
             else:
                 self.finished.set()
         except _Fatal as fatal:
@@ -436,7 +682,7 @@ class Peer:
             return  # already have it (catching up after a host change)
         if seq > len(self.log):
             raise _Fatal(f"the host skipped log entries ({len(self.log)} to {seq - 1})")
-        self._check_own(seq, entry)
+        self._check_fork(seq, entry)
         try:
             self.log.apply(entry)
         except Rejected as error:
@@ -447,20 +693,24 @@ class Peer:
         self._entry_applied(entry)
         self._after_change()
 
-    def _check_own(self, seq: int, entry: dict) -> None:
-        """An entry in this peer's name must be one this peer asked for."""
-        if seq < self._history_until or entry.get("peer") != self.me:
+    def _check_fork(self, seq: int, entry: dict) -> None:
+        """While taking a new host's log in place of this peer's own (which held entries a
+        deposed host placed after the others had moved on): the two may part only where the
+        others voted a new host in; anywhere else the host showed two logs."""
+        old = self._rebasing
+        if old is None:
             return
-        if entry.get("k") not in ONLY_ASKED:
+        if seq >= len(old) or old.entries[seq] == entry:
+            if seq >= len(old):
+                self._rebasing = None
             return
-        asked = {key: value for key, value in entry.items() if key != "peer"}
-        if asked in self._requested:
-            self._requested.remove(asked)
-            return
-        raise _Fatal(
-            f"the host logged a {entry.get('k')!r} in this player's name that this player never "
-            "sent: it cannot be trusted with this match"
-        )
+        self._rebasing = None
+        if entry.get("k") != "host":
+            raise _Fatal(
+                f"the host's log forks from this peer's at entry {seq + 1}: it cannot be trusted"
+            )
+        self._decided = {key for key in self._decided if key[1] < (self.log.ply if self.log else 0)}
+        self.agent.forget_unlogged()
 
     def _push_from(self, connection: Connection, start: int) -> None:
         log = self.log
@@ -469,59 +719,90 @@ class Peer:
         for seq in range(start, len(log)):
             connection.send({"t": "push", "seq": seq, "e": log.entries[seq]})
 
-    async def _find_new_host(self) -> None:
-        """The host is gone: the first connected player in join order takes over."""
+    async def _seek(self) -> None:
+        """The host is lost: try it again first, then vote — once — for the first present
+        player in join order, or stand oneself; wait, paused, until a host is found."""
         log = self.log
         assert log is not None
         old = log.host
-        candidates = [
-            m for m in log.members.values() if m.role == "player" and m.present and m.peer != old
-        ]
-        for member in candidates:
-            if member.peer == self.me:
-                self._promote(old)
+        self.lost_touch = True
+        self._after_change()
+        deadline = time.monotonic() + SAME_HOST_FIRST
+        while time.monotonic() < deadline and not self.finished.is_set():
+            if await self._reach(old):
                 return
-            address, _, port = member.addr.rpartition(":")
-            for _ in range(RECONNECT_TRIES):
-                try:
-                    connection = await Connection.open(address, int(port), timeout=2.0)
-                    await self._handshake(connection)
-                except (Closed, ValueError):
-                    await asyncio.sleep(0.5)
+            await asyncio.sleep(RETRY_EVERY)
+        while not self.finished.is_set() and not self.hosting:
+            candidate = self._voted_for or self._candidate(old)
+            if candidate is None:
+                if await self._reach(old):
+                    return
+            elif candidate == self.me:
+                if self._standing is None:
+                    self._stand(old)
+                if self.hosting:
+                    self.lost_touch = False
+                    self._after_change()
+                    return
+                if await self._reach(old):
+                    self._withdraw()
+                    return
+            else:
+                outcome = await self._reach(candidate, vote_against=old)
+                if outcome:
+                    return
+                if self._voted_for is None and await self._reach(old):
+                    return
+            await asyncio.sleep(RETRY_EVERY)
+
+    def _candidate(self, old: str) -> str | None:
+        """The first player in join order, present in this peer's log, with a vote."""
+        log = self.log
+        assert log is not None
+        voters = log.voters()
+        for member in log.members.values():
+            if member.peer != old and member.present and member.peer in voters:
+                return member.peer
+        return None
+
+    async def _reach(self, target: str, vote_against: str | None = None) -> bool:
+        """Connect to ``target`` (a member of the log) as a guest; with ``vote_against``,
+        carrying this peer's vote for it in place of that host.  Whether it now follows."""
+        log = self.log
+        assert log is not None
+        member = log.members.get(target)
+        if member is None or target == self.me:
+            return False
+        address, _, port = member.addr.rpartition(":")
+        vote = None
+        if vote_against is not None:
+            at = len(log)
+            payload = vote_payload(log.match_id, vote_against, target, at, log.head_bytes(at))
+            vote = self.identity.sign(payload)
+        for rebase in (False, True):
+            try:
+                connection = await Connection.open(address, int(port), timeout=2.0)
+                if vote is not None:
+                    self._voted_for = target  # cast once sent: never another candidate
+                await self._handshake(connection, log.keys.get(target), vote, rebase)
+            except Closed as closed:
+                released = closed.reason.startswith("released") or "not hosting" in closed.reason
+                if released and self._voted_for == target:
+                    self._voted_for = None  # the candidate will not use this vote
+                if DIVERGED in closed.reason and not rebase:
                     continue
-                self.observe("host", {"peer": member.peer, "name": member.name})
-                self._resend_after_host_change()
-                self._spawn(self._follow(connection))
-                self._after_change()
-                return
-        self.failure = "the host is gone and no other player could take over"
-        self.observe("error", {"text": self.failure})
-        self.finished.set()
-
-    def _promote(self, old: str) -> None:
-        log = self.log
-        assert log is not None
-        self.hosting = True
-        self._became_host.set()
-        self._gone_since[old] = time.monotonic()
-        self._resend_after_host_change()
-        self._log_entry({"k": "host", "peer": self.me, "addr": self._own_address()})
-        self.observe("host", {"peer": self.me, "name": self.config.name})
-        self._spawn(self._count_the_others())
-        self._after_change()
-
-    async def _count_the_others(self) -> None:
-        """After taking over: whoever has not reconnected in time is gone too."""
-        await asyncio.sleep(PROMOTION_WAIT + RECONNECT_TRIES * 2.5)
-        log = self.log
-        assert log is not None
-        for member in list(log.members.values()):
-            if member.present and member.peer != self.me and member.peer not in self._clients:
-                self._gone_since.setdefault(member.peer, time.monotonic())
-                self._log_entry(
-                    {"k": "leave", "peer": member.peer, "reason": "did not follow the host change"}
-                )
-        self._after_change()
+                return False
+            except ValueError:
+                return False
+            self._voted_for = None
+            self.lost_touch = False
+            self.hosting = False
+            self.observe("host", {"peer": target, "name": member.name})
+            self._resend_after_host_change()
+            self._spawn(self._follow(connection))
+            self._after_change()
+            return True
+        return False
 
     def _resend_after_host_change(self) -> None:
         """Whatever went to the old host may never have been logged: owe it again."""
@@ -531,6 +812,18 @@ class Peer:
             self._decided = {key for key in self._decided if key[1] < log.ply}
 
     # -- both sides ----------------------------------------------------------------------
+
+    def waiting_for(self) -> list[str]:
+        """The peers the match waits for here: the log's missing ones, and, while this
+        peer's side is cut off from most of the match, the people it cannot reach."""
+        log = self.log
+        if log is None:
+            return []
+        missing = set(log.waiting_for())
+        if self.lost_touch:
+            reached = self._in_touch() if self.hosting else {self.me}
+            missing |= set(log.voters()) - reached
+        return sorted(missing)
 
     def _entry_applied(self, entry: dict) -> None:
         log = self.log
@@ -550,10 +843,10 @@ class Peer:
         log = self.log
         if log is None:
             return
-        paused = log.paused
+        paused = log.paused or self.lost_touch
         if paused != self._was_paused:
             self._was_paused = paused
-            names = [log.members[p].name for p in log.waiting_for()]
+            names = [log.members[p].name for p in self.waiting_for()]
             self.observe("paused" if paused else "resumed", {"waiting": names})
         if paused and self._drop_watch is None and self.config.on_drop != "wait":
             self._drop_watch = self._spawn(self._watch_drop())
@@ -586,6 +879,7 @@ class Peer:
                     "phase": log.phase,
                     "result": str(log.state.result()) if log.state.result() else log.end_reason,
                     "digest": log.state.digest(),
+                    "forfeit": [log.members[p].name for p in log.forfeit],
                     "ply": log.ply,
                     "entries": len(log),
                 },
@@ -612,11 +906,11 @@ class Peer:
     async def _think(self, turn: Turn, state: State, level: str, seed: int) -> None:
         try:
             began = time.monotonic()
-            decision = await asyncio.to_thread(
-                choose, state, level, seed, max_seconds=self.config.think_seconds
-            )
+            action = await self._thinker.decide(state, level, seed)
+            if action is None:
+                return  # cancelled: the match moved on
             await asyncio.sleep(self.config.pace - (time.monotonic() - began))
-            self._send_action(turn, state.action_to_str(decision.action))
+            self._send_action(turn, state.action_to_str(action))
         except Exception as error:  # reported: the seat waits, the match lives
             self.observe("error", {"text": f"the computer player failed: {error!r}"})
         finally:
@@ -650,13 +944,24 @@ class Peer:
             await asyncio.sleep(self.config.drop_timeout + 0.2)
             log = self.log
             while log is not None and log.paused and log.phase == PLAYING:
-                if self.config.on_drop == "end":
-                    self.end_for_the_missing()
+                if self.config.on_drop == "end" or not self.can_hand_over():
+                    self.end_for_the_missing()  # a withheld die cannot be handed over
                 else:
                     self.hand_over_the_missing(self.config.drop_level)
                 await asyncio.sleep(1.0)
+                log = self.log
         finally:
             self._drop_watch = None
+
+    def can_hand_over(self) -> bool:
+        """Whether giving the missing players' seats to the computer would let the match go
+        on: not while an open chance event waits for one of them (its value was fixed at
+        its commitment; only its owner can reveal it)."""
+        log = self.log
+        if log is None:
+            return False
+        missing = set(log.waiting_for())
+        return not missing & {p for p in log.event_group or () if p not in log.reveals}
 
     def hand_over_the_missing(self, level: str) -> None:
         """Ask that the computer take every seat whose player is missing (the log refuses it

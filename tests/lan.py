@@ -16,8 +16,10 @@ from pathlib import Path
 
 from game.rules.registry import fingerprint
 from net.connection import Closed, Connection
-from net.matchlog import MatchLog
+from net.identity import Identity
+from net.matchlog import MatchLog, signed
 from net.messages import PROTOCOL_VERSION
+from net.signing import join_payload
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,23 +111,53 @@ def guest(tmp: Path, port: int, name: str, *extra: str) -> Process:
 class RawGuest:
     """A guest driven by hand: every message is the test's to choose, right or wrong."""
 
-    def __init__(self, connection: Connection, key: bytes) -> None:
+    def __init__(self, connection: Connection, identity: Identity, hello: dict) -> None:
         self.connection = connection
-        self.key = key
+        self.identity = identity
+        self.key = identity.key
+        self.hello = hello
         self.log: MatchLog | None = None
         self.messages: list[dict] = []
+        self.n = 0
+
+    @property
+    def peer(self) -> str:
+        return self.identity.peer
 
     @classmethod
-    async def join(cls, port: int, name: str = "raw", **changes) -> RawGuest:
-        key = secrets.token_bytes(32)
+    async def join(
+        cls, port: int, name: str = "raw", identity: Identity | None = None, prove: bool = True,
+        **changes,
+    ) -> RawGuest:  # fmt: skip
+        """Connect and say hello (with ``changes``); unless ``prove`` is False, answer the
+        host's challenge as an honest peer would."""
+        identity = identity or Identity.fresh()
         connection = await Connection.open("127.0.0.1", port)
         hello = {
-            "t": "hello", "version": PROTOCOL_VERSION, "rules": fingerprint(), "key": key,
-            "name": name, "role": "player", "seat": -1, "listen": 0, "have": 0, "head": None,
-            "code": None,
+            "t": "hello", "version": PROTOCOL_VERSION, "rules": fingerprint(),
+            "key": identity.key, "nonce": secrets.token_bytes(32), "name": name,
+            "role": "player", "seat": -1, "listen": 0, "have": 0, "head": None, "code": None,
+            "vote": None, **changes,
         }  # fmt: skip
-        connection.send({**hello, **changes})
-        return cls(connection, key)
+        connection.send(hello)
+        raw = cls(connection, identity, hello)
+        if prove:
+            await raw.prove()
+        return raw
+
+    async def prove(self) -> dict:
+        """Answer the host's challenge; returns it."""
+        challenge = await self.connection.receive(10.0)
+        self.messages.append(challenge)
+        if challenge["t"] != "challenge":
+            return challenge
+        hello = self.hello
+        payload = join_payload(
+            challenge["match"], challenge["key"], challenge["nonce"], hello["name"],
+            hello["role"], hello["seat"],
+        )  # fmt: skip
+        self.connection.send({"t": "proof", "sig": self.identity.sign(payload)})
+        return challenge
 
     async def next(self, timeout: float = 10.0) -> dict:
         """The next message, entries applied to this guest's own log on the way."""
@@ -145,8 +177,15 @@ class RawGuest:
             if predicate(message):
                 return message
 
+    def signed(self, entry: dict) -> dict:
+        """``entry`` made by this guest: its id, its next number, its signature."""
+        assert self.log is not None
+        self.n = max(self.n, self.log.next_n(self.peer) - 1) + 1
+        return signed(self.log, self.identity, {**entry, "peer": self.peer}, self.n)
+
     def request(self, entry: dict) -> None:
-        self.connection.send({"t": "request", "e": entry})
+        """Send ``entry`` signed by this guest (unless it already carries a signature)."""
+        self.connection.send({"t": "request", "e": entry if "sig" in entry else self.signed(entry)})
 
     async def closed_reason(self, timeout: float = 10.0) -> str:
         try:
