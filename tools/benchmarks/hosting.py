@@ -105,6 +105,7 @@ def worker(decisions: int) -> dict:
     from game.client.app import App, Paths
     from tools.benchmarks.common import machine
 
+    load = round(os.getloadavg()[0], 2)  # others' work on the machine shows up as late frames
     home = Path(tempfile.mkdtemp())
     app = App(Paths(home / "c", home / "d"), size=SIZE, fullscreen=False)
     report: dict = {
@@ -119,6 +120,7 @@ def worker(decisions: int) -> dict:
         report["direct"] = {way: _direct(app, way, decisions) for way in (OLD_WAY, NEW_WAY)}
     finally:
         app.close()
+    report["load_average_before_after"] = [load, round(os.getloadavg()[0], 2)]
     return report
 
 
