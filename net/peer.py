@@ -30,6 +30,7 @@ from game.rules.registry import fingerprint
 from net.agent import Agent, Turn
 from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
 from net.fairdice import CHAIN_LENGTH
+from net.gate import Gate, install_quiet_handler
 from net.identity import Identity, peer_id, verify
 from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, placed, signed
 from net.messages import PROTOCOL_VERSION
@@ -94,6 +95,7 @@ class Peer:
         self.lost_touch = False
         """This peer's side is cut off from most of the match: it waits to reach them."""
         self._server: asyncio.Server | None = None
+        self._gate = Gate()
         self._clients: dict[str, Connection] = {}
         self._connected_at: dict[str, float] = {}
         self._upstream: Connection | None = None
@@ -130,6 +132,7 @@ class Peer:
     async def listen(self, port: int = 0) -> int:
         """Open the listening socket (every peer has one: a guest may become the host)."""
         bind = self.config.interface or "0.0.0.0"  # a LAN game listens on the LAN
+        install_quiet_handler(asyncio.get_running_loop(), self._notice)
         self._server = await asyncio.start_server(self._accept, bind, port)
         self.listen_port = self._server.sockets[0].getsockname()[1]
         self._spawn(self._watch())
@@ -245,10 +248,22 @@ class Peer:
 
     # -- the host's side -----------------------------------------------------------------
 
+    def _notice(self, text: str) -> None:
+        self.observe("notice", {"text": text})
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connection = Connection(reader, writer)
+        slot = self._gate.admit(
+            connection.address, lambda: connection.hang_up("too many strangers")
+        )
+        if slot is None:
+            connection.hang_up("too many connections from this address")
+            return
         try:
-            admitted = await self._introduce(connection)
+            try:
+                admitted = await self._introduce(connection)
+            finally:
+                slot.release()  # proven or gone: no longer a stranger
             if admitted is None:
                 return
             peer = await self._admit(connection, *admitted)
@@ -324,15 +339,20 @@ class Peer:
                 await connection.close("this peer is not hosting the match")
                 return None
         reason = None
-        if self.code and hello["code"] != self.code and peer not in log.members:
-            reason = "wrong join code"
-        elif peer in self._clients or peer == self.me:
+        if self.code and peer not in log.members:
+            reason = self._gate.try_code(connection.address, hello["code"], self.code)
+            summary = self._gate.summary()
+            if summary is not None:
+                self._notice(summary)
+        if reason is None and (peer in self._clients or peer == self.me):
             reason = "a peer with this identity is already connected"
-        elif 0 < hello["have"] <= len(log) and hello["head"] != log.heads[hello["have"] - 1]:
+        have = hello["have"]
+        if reason is None and 0 < have <= len(log) and hello["head"] != log.heads[have - 1]:
             reason = DIVERGED
         if reason is not None:
             await connection.close(reason)
-            self.observe("notice", {"text": f"refused {hello['name']}: {reason}"})
+            if not reason.startswith(("wrong join code", "too many wrong")):  # summarised
+                self._notice(f"refused {hello['name']}: {reason}")
             return None
         connection.peer = peer
         if not await self._catch_up_from(connection, hello["have"]):
@@ -481,6 +501,9 @@ class Peer:
             log = self.log
             if log is None or not self.hosting or log.phase not in (LOBBY, PLAYING):
                 continue
+            summary = self._gate.summary()
+            if summary is not None:
+                self._notice(summary)
             majority = self._holds_majority()
             if majority == self.lost_touch:
                 self.lost_touch = not majority
