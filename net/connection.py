@@ -125,8 +125,9 @@ class Connection:
             try:
                 data = await asyncio.wait_for(self._reader.read(READ_CHUNK), quiet)
             except TimeoutError:
-                self._pings += 1
-                self.send({"t": "ping", "n": self._pings})
+                if time.monotonic() < deadline:  # quiet for a while, not yet for too long
+                    self._pings += 1
+                    self.send({"t": "ping", "n": self._pings})
                 continue
             except (OSError, ConnectionError) as error:
                 self._shut(f"connection lost ({error})")
