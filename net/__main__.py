@@ -87,6 +87,10 @@ def _parser() -> argparse.ArgumentParser:
     join.add_argument("--spectate", action="store_true", help="watch only")
     join.add_argument("--code", help="the match's join code")
     join.add_argument("--browse-timeout", type=float, default=5.0, metavar="S")
+    join.add_argument(
+        "--key", default="", metavar="FINGERPRINT",
+        help="join only the host with this key fingerprint (as its screen shows it)",
+    )  # fmt: skip
     peer_options(join)
 
     browse = commands.add_parser("browse", help="list the matches announced on the LAN")
@@ -178,8 +182,10 @@ async def _run_peer(args: argparse.Namespace) -> int:
                 await advertiser.start(config.name, port, txt_record(peer.log))
                 _emit("advertised", {"port": port})
         else:
-            address, port = await _resolve(args.target, args.interface, args.browse_timeout)
-            await peer.join(address, port)
+            address, port, key = await _resolve(
+                args.target, args.interface, args.browse_timeout, args.key
+            )
+            await peer.join(address, port, key)
             _emit("joined", {"host": f"{address}:{port}", "peer": peer.me})
         await peer.finished.wait()
     except Closed as closed:
@@ -214,27 +220,40 @@ async def _host(peer: Peer, args: argparse.Namespace) -> int:
         raise _UsageError(f"cannot listen on port {args.port}: {error.strerror}") from error
 
 
-async def _resolve(target: str, interface: str, timeout: float) -> tuple[str, int]:
+async def _resolve(
+    target: str, interface: str, timeout: float, fingerprint: str
+) -> tuple[str, int, bytes | None]:
+    """Where to join, and the key the host there must prove: an ``ADDRESS:PORT``, or the
+    announced match whose name, host or id starts with ``target`` — refused when matches
+    under different keys answer to it, unless ``fingerprint`` says which."""
+    wanted_key = fingerprint.strip().upper()
     address, sep, port = target.rpartition(":")
     if sep and port.isdigit():
-        return address, int(port)
-    found: asyncio.Future[Listing] = asyncio.get_running_loop().create_future()
+        return address, int(port), None
+    heard: dict[str, Listing] = {}
 
     def match(change: str, listing: Listing) -> None:
         wanted = target.lower()
         names = (listing.name.lower(), listing.host.lower(), listing.match)
-        if change != "gone" and not found.done() and any(n.startswith(wanted) for n in names):
-            found.set_result(listing)
+        if change == "gone" or not any(n.startswith(wanted) for n in names):
+            return
+        if not wanted_key or listing.fingerprint.startswith(wanted_key):
+            heard[listing.key] = listing
 
     browser = Browser(interface, match)
     await browser.start()
-    try:
-        listing = await asyncio.wait_for(found, timeout)
-    except TimeoutError:
-        raise Closed(f"no match called {target!r} was found on the LAN") from None
-    finally:
-        await browser.stop()
-    return listing.address, listing.port
+    await asyncio.sleep(timeout)
+    await browser.stop()
+    if not heard:
+        raise Closed(f"no match called {target!r} was found on the LAN")
+    if len(heard) > 1:
+        keys = ", ".join(sorted(listing.fingerprint for listing in heard.values()))
+        raise Closed(
+            f"matches under different keys answer to {target!r} ({keys}): "
+            "ask the host for its key and give it with --key"
+        )
+    listing = next(iter(heard.values()))
+    return listing.address, listing.port, bytes.fromhex(listing.key)
 
 
 def _observer(peer_of, terminal: bool, advertiser_of):

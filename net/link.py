@@ -79,8 +79,9 @@ class NetLink:
     def host(self, setup: Variant, computers: dict[int, str], code: str | None) -> None:
         self._submit(self._host(setup, computers, code))
 
-    def join(self, address: str, port: int) -> None:
-        self._submit(self._join(address, port))
+    def join(self, address: str, port: int, host_key: bytes | None = None) -> None:
+        """Join the match at ``address:port`` (with ``host_key``: only that key's host)."""
+        self._submit(self._join(address, port, host_key))
 
     def decide(self, action_text: str) -> None:
         self._loop.call_soon_threadsafe(self.peer.decide, action_text)
@@ -150,9 +151,9 @@ class NetLink:
                 self._notice(f"the match is not announced on the LAN ({error})")
         self._refresh()
 
-    async def _join(self, address: str, port: int) -> None:
+    async def _join(self, address: str, port: int, host_key: bytes | None) -> None:
         try:
-            await self.peer.join(address, port)
+            await self.peer.join(address, port, host_key)
         except (Closed, OSError) as error:
             self._fail(getattr(error, "reason", str(error)))
             return
@@ -185,7 +186,7 @@ class NetLink:
             asyncio.get_running_loop().create_task(
                 self._advertiser.update(txt_record(self.peer.log))
             )
-        if kind in ("entry", "host", "paused", "resumed", "over", "match"):
+        if kind in ("entry", "host", "paused", "resumed", "over", "match", "touch"):
             self._refresh()
 
     def _notice(self, text: str) -> None:
@@ -201,7 +202,7 @@ class NetLink:
         log: MatchLog | None = self.peer.log
         if log is None:
             return
-        paused = log.paused
+        paused = log.paused or self.peer.lost_touch
         if paused and self._paused_since is None:
             self._paused_since = time.monotonic()
         elif not paused:
@@ -231,7 +232,7 @@ class NetLink:
                 ),
                 actions=log.record.actions,
                 paused=paused,
-                waiting=tuple(members[p].name for p in log.waiting_for()),
+                waiting=tuple(members[p].name for p in self.peer.waiting_for() if p in members),
                 paused_since=self._paused_since,
                 can_start=self.peer.hosting and log.start_problem() is None,
                 code_required=log.code_required,

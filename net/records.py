@@ -1,9 +1,11 @@
 """Net match records: the whole match log in a file, and the check anyone can run on it.
 
-A record is msgpack ``{"tavolo-net-record": 1, "entries": [...]}``: every entry of the log
+A record is msgpack ``{"tavolo-net-record": 2, "entries": [...]}``: every entry of the log
 in order.  :func:`verify` replays it through the same :class:`net.matchlog.MatchLog` every
-peer ran — every commitment, every reveal against its commitment, every roll recomputed from
-the reveals, every action checked and its digest compared — and reports what it found.
+peer ran — every author's signature and the host's placing signature of every entry, every
+join proof and host-change vote, every commitment, every reveal against its commitment,
+every roll recomputed from the reveals, every action checked and its digest compared — and
+reports what it found.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import msgpack
 from net.framing import LIMITS
 from net.matchlog import MatchLog, Rejected, replay
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 MAX_RECORD = 64 * 1024 * 1024
 
 
@@ -80,6 +82,10 @@ def verify(entries: list[dict]) -> dict:
         "plies": log.ply,
         "phase": log.phase,
         "result": str(result) if result else log.end_reason,
+        "forfeit": [log.members[p].name for p in log.forfeit],
+        "signatures": 2 * len(log)
+        + sum(1 for e in log.entries if e["k"] == "join")
+        + sum(len(e["votes"]) for e in log.entries if e["k"] == "host"),
         "digest": log.state.digest(),
         "moves": list(log.record.actions),
     }

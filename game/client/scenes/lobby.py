@@ -154,17 +154,19 @@ class LanScene(MenuScene):
                     self.app,
                     _("Join code for {host}").format(host=listing.host),
                     "0123456789",
-                    lambda code: self._connect(listing.address, listing.port, code),
+                    lambda code: self._connect(listing.address, listing.port, code, listing.key),
                 )
             )
         else:
-            self._connect(listing.address, listing.port, None)
+            self._connect(listing.address, listing.port, None, listing.key)
 
-    def _connect(self, address: str, port: int, code: str | None) -> None:
+    def _connect(self, address: str, port: int, code: str | None, key: str = "") -> None:
+        """Join the match at ``address:port``; from the list, only if the host proves it
+        holds the announced ``key`` (a spoofed announcement cannot lure anyone)."""
         link = open_link(self.app, code)
         if link is None:
             return
-        link.join(address, port)
+        link.join(address, port, bytes.fromhex(key) if key else None)
         self.app.replace(RoomScene(self.app, link))
 
     def _by_address(self) -> None:
