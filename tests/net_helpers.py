@@ -17,7 +17,11 @@ MATCH = "5a" * 16
 
 
 class Table:
-    """``players`` peers seated in order, the first hosting; entries go to every log."""
+    """``players`` peers seated in order, the first hosting; entries go to every log.
+
+    ``identities`` replaces the fixed ones (fresh ones make independent dice), ``match`` the
+    match id, and ``logs`` keeps only that many logs (one is the host's, for speed where
+    the peers' copies add nothing)."""
 
     def __init__(
         self,
@@ -26,16 +30,21 @@ class Table:
         chain: int = 4096,
         seats: list[str] | None = None,
         seated: bool = True,
+        identities: list[Identity] | None = None,
+        match: str = MATCH,
+        logs: int | None = None,
     ) -> None:
         self.setup = setup if isinstance(setup, Variant) else variant(setup, players)
-        self.identities = [Identity(bytes([n + 1]) * 32) for n in range(self.setup.players)]
+        self.identities = identities or [
+            Identity(bytes([n + 1]) * 32) for n in range(self.setup.players)
+        ]
         self.agents = [Agent(i) for i in self.identities]
         self.peers = [i.peer for i in self.identities]
         self.by_peer = {i.peer: i for i in self.identities}
         host = self.identities[0]
         opening = {
             "k": "match",
-            "id": MATCH,
+            "id": match,
             "setup": self.setup.to_fields(),
             "seats": seats or [""] * self.setup.players,
             "code": False,
@@ -45,7 +54,7 @@ class Table:
             "key": host.key,
         }
         opening = placed(None, host, signed(None, host, opening, 1))
-        self.logs = [MatchLog(dict(opening)) for _ in self.peers]
+        self.logs = [MatchLog(dict(opening)) for _ in self.peers[:logs]]
         for n, identity in enumerate(self.identities if seated else ()):
             self.put(self.join_entry(identity, f"p{n + 1}", seat=n))
             if n:
@@ -61,7 +70,7 @@ class Table:
         """A join as the host logs it, with ``identity``'s proof for a fresh challenge."""
         nonce = secrets.token_bytes(32)
         host_key = self.log.keys[self.log.host]
-        proof = identity.sign(join_payload(MATCH, host_key, nonce, name, role, seat))
+        proof = identity.sign(join_payload(self.log.match_id, host_key, nonce, name, role, seat))
         return {
             "k": "join", "peer": identity.peer, "key": identity.key, "name": name,
             "role": role, "seat": seat, "addr": "", "nonce": nonce, "proof": proof,
@@ -84,7 +93,9 @@ class Table:
         """``voter``'s signed vote for ``candidate`` as the new host, holding the whole log."""
         log = self.log
         at = len(log)
-        payload = vote_payload(MATCH, log.host, self.peers[candidate], at, log.head_bytes(at))
+        payload = vote_payload(
+            log.match_id, log.host, self.peers[candidate], at, log.head_bytes(at)
+        )
         return [self.peers[voter], at, self.identities[voter].sign(payload)]
 
     def start(self) -> None:
