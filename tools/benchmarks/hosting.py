@@ -15,7 +15,11 @@ runs decides whether the frame loop has to wait for the interpreter's lock.
 
 Each frame is the client's own (``App.frame``: events, update, drawing, presentation), paced
 at 60 Hz.  ``late`` is how long after its due time a frame began (the frame loop waking up
-and getting the interpreter back); ``fps`` counts frames over the time measured.
+and getting the interpreter back); ``fps`` counts frames over the time measured.  On a
+machine others are using, frames also wait for a core: ``waiting_for_a_core`` is the time the
+frame loop's thread was ready to run, during a frame and the wait before it, and was not
+(Linux counts it; waiting for the interpreter's lock is not in it), so that busy-machine
+delays can be told from the client's own.
 """
 
 from __future__ import annotations
@@ -66,10 +70,12 @@ class _Frames:
         self.app = app
         self.times: list[float] = []
         self.late: list[float] = []
+        self.queued: list[float] = []
         self.span = 0.0
         self.intervals = 0
         self._due: float | None = None
         self._last_measured: float | None = None
+        self._queued_until = _run_queue_wait()
 
     def run(self, measure: bool) -> None:
         """One frame (then sleep until the next is due); timed if ``measure``."""
@@ -77,9 +83,11 @@ class _Frames:
         late = 0.0 if self._due is None else max(0.0, began - self._due)
         self.app.frame(STEP)
         ended = time.perf_counter()
+        queued, self._queued_until = self._queued_until, _run_queue_wait()
         if measure:
             self.times.append(ended - began)
             self.late.append(late)
+            self.queued.append(self._queued_until - queued)
             if self._last_measured is not None:
                 self.span += began - self._last_measured
                 self.intervals += 1
@@ -93,12 +101,25 @@ class _Frames:
         if not self.times:
             return {"frames": 0}
         late = percentiles(self.late)
+        queued = percentiles(self.queued)
         return {
             **percentiles(self.times),
             "late_p99_ms": late["p99_ms"],
             "late_max_ms": late["max_ms"],
+            "waiting_for_a_core_p99_ms": queued["p99_ms"],
+            "waiting_for_a_core_max_ms": queued["max_ms"],
             "fps": round(self.intervals / self.span, 1) if self.span else None,
         }
+
+
+def _run_queue_wait() -> float:
+    """Seconds the frame loop's thread has been ready to run but waited for a core (Linux's
+    schedstat; 0 elsewhere): other processes' work, not this client's."""
+    try:
+        with open("/proc/thread-self/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def worker(decisions: int) -> dict:
