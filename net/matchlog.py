@@ -341,17 +341,21 @@ class MatchLog:
     def _on_host(self, entry: dict) -> None:
         peer = entry["peer"]
         member = self.members.get(peer)
-        if member is None or not member.present or member.role != "player":
-            raise Rejected("a new host must be a connected player of the match")
+        if member is None or member.role != "player":
+            raise Rejected("a new host must be a player of the match")
         if peer == self.host:
             raise Rejected(f"{member.name} is the host already")
         voters = self._check_votes(entry)
+        if not member.present and peer not in voters:
+            raise Rejected("a new host must be a connected player of the match")
         electorate = self.voters()
         if 2 * len(voters) <= len(electorate):
             raise Rejected(
                 f"a new host needs the votes of more than half of the match's people "
                 f"({len(voters)} of {len(electorate)})"
             )
+        for voter in voters - {self.host}:  # a vote signed here shows its voter is here,
+            self.members[voter].present = True  # whatever ``leave`` the old host logged
         old = self.members[self.host]
         old.present = False
         if self.phase == LOBBY:
@@ -527,6 +531,11 @@ class MatchLog:
         self._require(self.phase == PLAYING, "the match is not being played")
         self._require(self._plays(entry["peer"]), "only a player of the match can end it")
         self._require(self.paused, "a match is ended early only while it waits for a player")
+        owing = [p for p in self.event_group or () if p not in self.reveals]
+        self._require(
+            not (self._all_committed() and any(self.members[p].present for p in owing)),
+            "a player here still owes the pending chance event its reveal",
+        )
         self.forfeit = tuple(self.waiting_for())
         self.phase, self.end_reason = ABANDONED, entry["reason"]
 

@@ -120,6 +120,9 @@ class Peer:
         self._pending_seen: int | None = None
         self._readied = False
         self._over_reported = False
+        self._joined_seq = -1
+        """Where this peer's latest join is in the log (a ``leave`` of it after that, relayed
+        while it is connected, is a lie)."""
         self._rebasing: MatchLog | None = None
         """This peer's own log while it takes a new host's in its place (:meth:`_check_fork`)."""
 
@@ -713,6 +716,13 @@ class Peer:
                 f"the host relayed an entry that does not check out (entry {seq}, "
                 f"{entry.get('k')}): {error.reason}"
             ) from error
+        if entry["k"] == "join" and entry["peer"] == self.me:
+            self._joined_seq = seq
+        elif entry["k"] == "leave" and entry["peer"] == self.me and seq > self._joined_seq:
+            raise _Fatal(  # a host drops a peer by closing its line, never while it listens
+                "the host logged this player as gone while it was connected: "
+                "it cannot be trusted with this match"
+            )
         self._entry_applied(entry)
         self._after_change()
 
@@ -820,7 +830,10 @@ class Peer:
             self._voted_for = None
             self.lost_touch = False
             self.hosting = False
-            self.observe("host", {"peer": target, "name": member.name})
+            if target == log.host:
+                self.observe("rejoined", {"peer": target, "name": member.name})
+            else:
+                self.observe("host", {"peer": target, "name": member.name})
             self._resend_after_host_change()
             self._spawn(self._follow(connection))
             self._after_change()
