@@ -4,10 +4,17 @@ say hello, join codes tried one after another, a host out of file descriptors.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sys
+import threading
 import time
+from collections import Counter
+from functools import partial
+from pathlib import Path
 
-from net.connection import CLOSE_WAIT, Closed, Connection
+from net.connection import CLOSE_WAIT, HANDSHAKE_TIMEOUT, Closed, Connection
 from net.framing import FrameDecoder, encode
+from tests.lan import Process, RawGuest, guest, host
 
 
 def _run(coroutine) -> None:
@@ -110,3 +117,217 @@ def test_a_peer_that_reads_nothing_cannot_keep_its_socket_open() -> None:
         server.close()
 
     _run(scenario())
+
+
+# -- a host under attack -----------------------------------------------------------------
+
+
+def _alias(n: int) -> str:
+    """The n-th of the attacker's loopback addresses (all of 127/8 reaches this computer)."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
+def _read_stderr(process: Process):
+    """Reads everything the process writes on stderr as it comes (a pipe nobody reads would
+    stop the writer); the function returned gives all of it once the process has ended."""
+    assert process.popen.stderr is not None
+    stream, text = process.popen.stderr, []
+    reader = threading.Thread(target=lambda: text.append(stream.read()), daemon=True)
+    reader.start()
+
+    def whole() -> str:
+        reader.join(30)
+        return text[0]
+
+    return whole
+
+
+def _events(process: Process) -> list[dict]:
+    """Every event of a process that has ended."""
+    while process.next_line(30) is not None:
+        pass
+    return process.events
+
+
+async def _stranger(address: str, port: int, stop: float, seen: list[tuple[float, str]]) -> None:
+    """Connect from ``address`` again and again until ``stop``, a second after each close;
+    never say hello, ping every half second; note how long each connection lived and the
+    host's last word."""
+    while time.monotonic() < stop:
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(address, 0)
+            )
+        except OSError:
+            await asyncio.sleep(0.5)
+            continue
+        opened = time.monotonic()
+        pinging = asyncio.create_task(_ping(writer, 0.5, opened + 60))
+        decoder, said = FrameDecoder(), "(nothing)"
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                said = next((m["reason"] for m in decoder.feed(data) if m["t"] == "bye"), said)
+        seen.append((time.monotonic() - opened, said))
+        pinging.cancel()
+        writer.close()
+        await asyncio.sleep(1.0)
+
+
+def test_strangers_that_ping_but_never_say_hello_are_gone_by_the_deadline(
+    tmp_path: Path,
+) -> None:
+    """150 strangers from 30 addresses that keep coming back, and 12 more from one address:
+    the gate is full all the while, yet a guest joins; none stays past the hello deadline,
+    pings or not; the match is played out once a third player comes; nothing on stderr."""
+    server, port = host(tmp_path, "numeri", "--players", "3", "--ai", "easy")
+    stderr = _read_stderr(server)
+    seen: list[tuple[float, str]] = []
+
+    async def attack() -> tuple[Process, float, float]:
+        stop = time.monotonic() + 8.0
+        strangers = [_stranger(_alias(n // 5), port, stop, seen) for n in range(150)]
+        strangers += [_stranger(_alias(999), port, stop, seen) for _ in range(12)]
+        running = [asyncio.create_task(stranger) for stranger in strangers]
+        await asyncio.sleep(1.5)  # the gate is full of them by now
+        anna = guest(tmp_path, port, "anna", "--ai", "easy")
+        await asyncio.to_thread(anna.wait_for, "joined", 5.0)
+        joined = time.monotonic()
+        await asyncio.gather(*running)  # the last of them stay until their deadline
+        return anna, joined, stop
+
+    anna, joined, stop = asyncio.run(asyncio.wait_for(attack(), 60))
+    assert joined < stop - 1.0  # while the strangers were still coming
+    assert len(seen) >= 162
+    assert max(lived for lived, _ in seen) < HANDSHAKE_TIMEOUT + 1.0, max(seen)
+    reasons = Counter(said for _, said in seen)
+    assert set(reasons) == {
+        "too many strangers",  # the oldest made room for a newcomer
+        "too many connections from this address",  # the 9th from one address
+        "no answer by the deadline (timed out)",  # the last ones: pings moved nothing
+    }, reasons
+    assert reasons["no answer by the deadline (timed out)"] > 40
+    bert = guest(tmp_path, port, "bert", "--ai", "easy")
+    for process in (anna, bert, server):
+        assert process.finish() == 0, process.events[-3:]
+    assert len({p.last("over")["digest"] for p in (anna, bert, server)}) == 1
+    text = stderr()
+    assert len(text) < 10_000 and "Traceback" not in text, (len(text), text[-3000:])
+
+
+@contextlib.contextmanager
+def _from(address: str):
+    """Connections opened meanwhile (:meth:`Connection.open` among them) come from
+    ``address``."""
+    original = asyncio.open_connection
+    asyncio.open_connection = partial(original, local_addr=(address, 0))
+    try:
+        yield
+    finally:
+        asyncio.open_connection = original
+
+
+async def _ask_with_code(port: int, address: str, code: str) -> str | None:
+    """Ask to join with ``code`` from ``address``: None if welcomed, else the host's reason."""
+    with _from(address):
+        raw = await RawGuest.join(port, name="mallory", code=code)
+    try:
+        message = await raw.next()
+    except Closed as closed:
+        return closed.reason
+    assert message["t"] == "welcome", message
+    await raw.connection.close("leaving")
+    return None
+
+
+def test_wrong_join_codes_wait_longer_each_time_and_the_host_hears_it_once(
+    tmp_path: Path,
+) -> None:
+    server, port = host(tmp_path, "dama", "--ai", "easy", "--code", "4711")
+    stderr = _read_stderr(server)
+
+    async def attempts() -> list[tuple[float, str | None]]:
+        said = []
+        tries = [("127.0.0.1", "0000", 0), ("127.0.0.1", "0001", 0), ("127.0.0.1", "0002", 1),
+                 ("127.0.0.1", "0003", 2), ("127.0.0.1", "0004", 4), ("127.0.0.2", "4711", 0),
+                 ("127.0.0.1", "4711", 0), ("127.0.0.1", "4711", 8)]  # fmt: skip
+        for address, code, pause in tries:
+            await asyncio.sleep(pause)
+            started = time.monotonic()
+            reason = await _ask_with_code(port, address, code)
+            said.append((time.monotonic() - started, reason))
+        return said
+
+    said = asyncio.run(asyncio.wait_for(attempts(), 60))
+    assert [reason for _, reason in said] == [
+        "wrong join code (the next try in 1 s)",
+        "too many wrong join codes from this address: try again in 1 s",  # not even looked at
+        "wrong join code (the next try in 2 s)",
+        "wrong join code (the next try in 4 s)",
+        "wrong join code (the next try in 8 s)",
+        None,  # a newcomer with the right code from another address: in at once
+        "too many wrong join codes from this address: try again in 8 s",
+        None,  # the one who mistyped, with the right code once the wait is over
+    ]
+    assert max(took for took, _ in said) < 1.0  # refusals and welcomes alike come at once
+    server.kill()
+    notices = [e["text"] for e in _events(server) if e["event"] == "notice"]
+    assert notices == [
+        "1 wrong join code from 1 address: each address waits longer after every wrong code"
+    ]  # the next three wait for the next minute's notice; nobody's chosen name is shown
+    assert "Traceback" not in stderr()
+
+
+FILE_LIMIT = (
+    "import os, resource, sys; n = int(sys.argv[1]); "
+    "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); os.execv(sys.argv[2], sys.argv[2:])"
+)
+"""Runs the rest of the command line with at most ``n`` open files."""
+
+
+def test_a_host_out_of_file_descriptors_plays_on_without_a_traceback(tmp_path: Path) -> None:
+    """40 descriptors: about 20 left over once the match is under way."""
+    pace = ("--ai", "easy", "--pace", "0.15")
+    server = Process(
+        "host", "dama", "--interface", "127.0.0.1", "--no-advertise", "--name", "host",
+        "--identity", str(tmp_path / "host.id"), "--record", str(tmp_path / "host.rec"), *pace,
+        cwd=tmp_path, prefix=(sys.executable, "-c", FILE_LIMIT, "40"),
+    )  # fmt: skip
+    stderr = _read_stderr(server)
+    port = server.wait_for("listening")["port"]
+    anna = guest(tmp_path, port, "anna", *pace)
+    server.wait_for("action", ply=2)
+
+    async def flood() -> tuple[int, int, int]:
+        """Connections from 4 addresses at a time until they are no longer taken."""
+        writers, failures = [], 0
+        for n in range(400):
+            try:
+                _, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", port, local_addr=(_alias(n // 4), 0)), 0.5
+                )
+            except (OSError, TimeoutError):
+                failures += 1
+                if failures == 5:
+                    break
+                continue
+            writers.append(writer)
+        first = _ply(server)
+        await asyncio.sleep(3.0)  # the host meanwhile: accept() out of descriptors, again and again
+        for writer in writers:
+            writer.close()
+        return len(writers), first, _ply(server)
+
+    opened, first, last = asyncio.run(asyncio.wait_for(flood(), 60))
+    assert opened > 40  # more than the host could take
+    assert last >= first + 5  # the match went on all the while
+    assert anna.finish() == 0 and server.finish() == 0
+    assert anna.last("over")["digest"] == server.last("over")["digest"]
+    assert (tmp_path / "host.rec").stat().st_size > 0
+    text = stderr()
+    assert len(text) < 10_000 and "Traceback" not in text, (len(text), text[-3000:])
+    notices = [e["text"] for e in _events(server) if e["event"] == "notice"]
+    assert notices == ["Too many open connections: new ones are turned away for now"]
+
+
+def _ply(process: Process) -> int:
+    return max(e["ply"] for e in process.events if e["event"] == "action")
