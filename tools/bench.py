@@ -4,8 +4,11 @@ python tools/bench.py engine  [--seconds S] [--seed N]   rules engine playouts, 
 python tools/bench.py frames  [--repeat N]               frame times at 1920x1080, headless and X11
 python tools/bench.py startup [--runs N]                 process start to first interactive frame
 python tools/bench.py ai      [--games N]                strength, think time, speed of each level
-python tools/bench.py net     [--frames N]               LAN latency, dice, discovery, fuzzed frames
-                                                         and, as below, a hosting client's frames
+python tools/bench.py net     [--frames N]               LAN latency (2 and 4 peers; 4 players and
+                                                         32 spectators), dice, per-entry signature
+                                                         costs, discovery, fuzzed frames (in process
+                                                         and at real hosts over sockets) and, as
+                                                         below, a hosting client's frames
 python tools/bench.py hosting [--decisions N]            a hosting client's frames while a hard
                                                          computer seat thinks, old way beside new
 """
@@ -41,8 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     net = commands.add_parser("net", help="LAN latency, fair dice, discovery and a fuzz run")
     net.add_argument("--frames", type=int, default=200_000, help="fuzzed frames (default 200000)")
-    net.add_argument("--matches", type=int, default=3, help="matches per peer count (default 3)")
+    net.add_argument("--matches", type=int, default=5, help="matches per peer count (default 5)")
     net.add_argument("--discovery-runs", type=int, default=5)
+    net.add_argument(
+        "--socket-frames", type=int, help="of the fuzzed frames, those at real hosts (10 %%)"
+    )
     net.add_argument("--fuzz-only", action="store_true", help="only the fuzz run")
     net.add_argument("--decisions", type=int, default=12, help="hosting: computer decisions")
     hosting = commands.add_parser("hosting", help="a hosting client's frames while it thinks")
@@ -68,10 +74,15 @@ def main(argv: list[str] | None = None) -> int:
 
         if min(args.frames, args.matches, args.discovery_runs, args.decisions) < 1:
             parser.error("--frames, --matches, --discovery-runs and --decisions must be positive")
+        if not 0 <= (args.socket_frames or 0) <= args.frames:
+            parser.error("--socket-frames must be between 0 and --frames")
         if args.fuzz_only:
-            report = {"benchmark": "net", "fuzz": bench_net.fuzz(args.frames)}
+            fuzz = bench_net.fuzz(args.frames, over_sockets=args.socket_frames)
+            report = {"benchmark": "net", "fuzz": fuzz}
         else:
-            report = bench_net.bench_net(args.frames, args.matches, args.discovery_runs)
+            report = bench_net.bench_net(
+                args.frames, args.matches, args.discovery_runs, args.socket_frames
+            )
             report["hosting_frames"] = bench_hosting.bench_hosting(args.decisions)
     elif args.benchmark == "hosting":
         from tools.benchmarks import hosting as bench_hosting

@@ -5,41 +5,65 @@
   time from its sender handing it to the host to each other peer having checked and applied
   it; a dice event's latency is the time from the first peer seeing the event pending to the
   last peer knowing the outcome.  Dama with 2 peers, Numeri with 4.
+* **scale**: Numeri with 4 players (processes, as above) and 32 spectators, each on a
+  connection of its own from a loopback address of its own, all in one process of their own
+  (:mod:`tools.benchmarks.netclients`) that stamps each message as its bytes arrive.  A
+  spectator's time for an entry is that stamp plus the spectator's own full check of it
+  (validation and :meth:`MatchLog.apply`, timed on its own log after the match): checked
+  live, 32 spectators in one process would queue behind each other's checks, which 32
+  computers would not.  The propagation covers all 35 receivers of each action.
+* **entry costs**: signing an entry, checking its author's and the host's signatures, and
+  :meth:`MatchLog.apply` of a whole entry (signatures and rules), per entry, in µs.
 * **discovery**: a host in one network namespace, ``browse`` in another, joined by a veth
   pair (needs root): the time from launching the host until the browser lists the match.
-* **fuzz**: a bounded mutation run: valid frames of every message type, mutated (bit flips,
-  cut, spliced, length prefix changed, bytes inserted), each fed to the frame decoder, the
-  message validation and — for entries — a live match log.  Every frame must end accepted
-  or rejected with a reason: a crash or a hang is counted and fails the run.
+* **fuzz**: :mod:`netfuzz` (the decoder, the validation and live match logs, in this
+  process) and :mod:`netfuzz_host` (real hosts over sockets): crashes and forgeries
+  accepted must be 0.
+
+The machine's load average is reported before and after each part: other work on the
+machine shows up in the latencies.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections import Counter
 from pathlib import Path
+from statistics import median
 
 from tools.benchmarks.common import machine, percentiles
 
 ROOT = Path(__file__).resolve().parents[2]
+TARGETS_MS = {"action_4_peers": 2.0, "dice_event": 5.0, "scale": 10.0}
+SPECTATORS = 32
+SOCKET_SHARE = 0.1
+"""Of the fuzz's frames, those thrown at real hosts over sockets (the rest in process)."""
 
 
-def bench_net(frames: int, matches: int, discovery_runs: int) -> dict:
-    report: dict = {"benchmark": "net", "machine": machine()}
-    report["latency_2_peers"] = _latency("dama", 2, matches)
-    report["latency_4_peers"] = _latency("numeri", 4, matches)
-    report["discovery"] = _discovery(discovery_runs)
-    report["fuzz"] = fuzz(frames)
+def bench_net(
+    frames: int, matches: int, discovery_runs: int, socket_frames: int | None = None
+) -> dict:
+    report: dict = {"benchmark": "net", "machine": machine(), "targets_p99_ms": TARGETS_MS}
+    report["latency_2_peers"] = _loaded(_latency, "dama", 2, matches)
+    report["latency_4_peers"] = _loaded(_latency, "numeri", 4, matches)
+    report["scale"] = _loaded(_scale, matches, SPECTATORS)
+    report["entry_costs"] = _loaded(entry_costs)
+    report["discovery"] = _loaded(_discovery, discovery_runs)
+    report["fuzz"] = _loaded(fuzz, frames, 1, socket_frames)
     return report
+
+
+def _loaded(part, *args) -> dict:
+    """``part(*args)``, with the machine's load average before and after."""
+    before = os.getloadavg()[0]
+    result = part(*args)
+    return {**result, "load_average_before_after": [round(before, 2), round(os.getloadavg()[0], 2)]}
 
 
 # -- latency -------------------------------------------------------------------------------
@@ -62,7 +86,7 @@ class _Peer:
             event = json.loads(line)
             event.setdefault("at", time.monotonic())
             self.events.append(event)
-            if event.get("event") == "listening" or "change" in event:
+            if event.get("event") in ("listening", "joined") or "change" in event:
                 self.listening.set()
 
     def done(self, timeout: float) -> None:
@@ -72,9 +96,32 @@ class _Peer:
             self.popen.kill()
         self.reader.join(5)
 
+    @property
+    def port(self) -> int:
+        return next(e["port"] for e in self.events if e["event"] == "listening")
+
 
 def _net(*args: str) -> list[str]:
     return [sys.executable, "-m", "net", *args]
+
+
+COMMON = ["--interface", "127.0.0.1", "--ai", "easy", "--trace", "--think", "1"]
+
+
+def _host(game: str, players: int, tmp: Path, name: str) -> _Peer:
+    host = _Peer(
+        _net("host", game, "--players", str(players), "--no-advertise",
+             "--identity", str(tmp / f"{name}.id"), *COMMON),
+        tmp,
+    )  # fmt: skip
+    if not host.listening.wait(20):
+        raise RuntimeError("the host did not start")
+    return host
+
+
+def _guests(port: int, count: int, tmp: Path, name: str) -> list[_Peer]:
+    join = _net("join", f"127.0.0.1:{port}", *COMMON)
+    return [_Peer([*join, "--identity", str(tmp / f"{name}-{n}.id")], tmp) for n in range(count)]
 
 
 def _latency(game: str, players: int, matches: int) -> dict:
@@ -83,21 +130,8 @@ def _latency(game: str, players: int, matches: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         for match in range(matches):
-            common = ["--interface", "127.0.0.1", "--ai", "easy", "--trace", "--think", "1"]
-            host = _Peer(
-                _net("host", game, "--players", str(players), "--no-advertise",
-                     "--identity", str(tmp / f"h{match}.id"), *common),
-                tmp,
-            )  # fmt: skip
-            if not host.listening.wait(20):
-                raise RuntimeError("the host did not start")
-            port = next(e["port"] for e in host.events if e["event"] == "listening")
-            join = _net("join", f"127.0.0.1:{port}", *common)
-            guests = [
-                _Peer([*join, "--identity", str(tmp / f"g{match}-{n}.id")], tmp)
-                for n in range(1, players)
-            ]
-            peers = [host, *guests]
+            host = _host(game, players, tmp, f"h{match}")
+            peers = [host, *_guests(host.port, players - 1, tmp, f"g{match}")]
             for peer in peers:
                 peer.done(120)
             actions += _propagation(peers)
@@ -111,34 +145,35 @@ def _latency(game: str, players: int, matches: int) -> dict:
     }
 
 
-def _propagation(peers: list[_Peer]) -> list[float]:
+def _applied(peer: _Peer) -> dict[int, float]:
+    return {e["ply"]: e["at"] for e in peer.events if e["event"] == "action"}
+
+
+def _propagation(peers: list[_Peer], to: list[dict[int, float]] | None = None) -> list[float]:
+    """From each action's sender's ``sent`` to each other peer having applied it, or, with
+    ``to``, to each of those receivers (ply → when it had the action)."""
     samples = []
-    for sender in peers:
+    applied = [_applied(p) for p in peers]
+    for number, sender in enumerate(peers):
+        receivers = to if to is not None else applied[:number] + applied[number + 1 :]
         for sent in (e for e in sender.events if e["event"] == "sent"):
-            for other in peers:
-                if other is sender:
-                    continue
-                applied = next(
-                    (e["at"] for e in other.events
-                     if e["event"] == "action" and e["ply"] == sent["ply"]),
-                    None,
-                )  # fmt: skip
-                if applied is not None:
-                    samples.append(applied - sent["at"])
+            samples += [r[sent["ply"]] - sent["at"] for r in receivers if sent["ply"] in r]
     return samples
 
 
-def _dice(peers: list[_Peer]) -> list[float]:
+def _dice(peers: list[_Peer], spectators: list[dict[int, float]] = ()) -> list[float]:
+    """From the first peer seeing an event pending to the last peer knowing its outcome."""
     pending: dict[int, float] = {}
     decided: dict[int, float] = {}
+    known = [{e["number"]: e["at"] for e in p.events if e["event"] == "roll"} for p in peers]
     for peer in peers:
         for event in peer.events:
             if event["event"] == "pending":
                 number = event["number"]
                 pending[number] = min(pending.get(number, event["at"]), event["at"])
-            elif event["event"] == "roll":
-                number = event["number"]
-                decided[number] = max(decided.get(number, event["at"]), event["at"])
+    for rolls in [*known, *spectators]:
+        for number, at in rolls.items():
+            decided[number] = max(decided.get(number, at), at)
     return [decided[n] - pending[n] for n in decided if n in pending]
 
 
@@ -148,6 +183,119 @@ def _ms(samples: list[float]) -> dict:
     figures = percentiles(samples)
     figures["samples"] = figures.pop("frames")
     return figures
+
+
+# -- scale: 4 players, 32 spectators -------------------------------------------------------
+
+
+def _scale(matches: int, spectators: int) -> dict:
+    to_players: list[float] = []
+    received: list[float] = []
+    checked: list[float] = []
+    dice: list[float] = []
+    agree = True
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        for match in range(matches):
+            host = _host("numeri", 4, tmp, f"sh{match}")
+            watchers = _Spectators(host.port, spectators, tmp)
+            if not watchers.listening.wait(60):
+                raise RuntimeError("the spectators could not join")
+            peers = [host, *_guests(host.port, 3, tmp, f"sg{match}")]
+            for peer in [*peers, watchers]:
+                peer.done(180)
+            views = watchers.views()
+            agree = agree and len(views) == spectators and len({v["head"] for v in views}) == 1
+            to_players += _propagation(peers)
+            received += _propagation(peers, [v["received"] for v in views])
+            checked += _propagation(peers, [v["checked"] for v in views])
+            dice += _dice(peers, [v["rolls"] for v in views])
+    return {
+        "game": "numeri",
+        "players": 4,
+        "spectators": spectators,
+        "matches": matches,
+        "spectators_agree": agree,
+        "action_propagation": _ms(to_players + checked),
+        "to_players": _ms(to_players),
+        "to_spectators_received": _ms(received),
+        "to_spectators_checked": _ms(checked),
+        "dice_event": _ms(dice),
+    }
+
+
+class _Spectators(_Peer):
+    """The spectators, in a process of their own (:mod:`tools.benchmarks.netclients`): in
+    this one, their stamps would wait for the interpreter's lock behind the readers."""
+
+    def __init__(self, port: int, count: int, cwd: Path) -> None:
+        module = "tools.benchmarks.netclients"
+        super().__init__([sys.executable, "-m", module, str(port), str(count)], cwd)
+
+    def views(self) -> list[dict]:
+        """Each spectator's view, with plies and event numbers as numbers again."""
+        views = [e for e in self.events if e["event"] == "view"]
+        for view in views:
+            for part in ("received", "checked", "rolls"):
+                view[part] = {int(k): v for k, v in view[part].items()}
+        return views
+
+
+# -- the cost of an entry ------------------------------------------------------------------
+
+
+def entry_costs(seed: int = 1, repeat: int = 5) -> dict:
+    """Per entry of a played 4-player Numeri match: signing, checking each signature, and
+    applying it whole; medians in µs (actions, and every entry by kind for the apply)."""
+    from net.framing import encode
+    from net.identity import verify
+    from net.matchlog import MatchLog
+    from net.signing import entry_payload, order_payload
+    from tools.benchmarks.netmatch import played
+
+    table = played("numeri", 4, random.Random(seed))
+    log = table.log
+    acts = [(n, e) for n, e in enumerate(log.entries) if e["k"] == "act"]
+    payloads = [
+        (
+            table.by_peer[e["peer"]],
+            entry_payload(log.match_id, e["at"], log.head_bytes(e["at"]), e),
+            e,
+        )
+        for _, e in acts
+    ]
+    placings = [
+        (order_payload(log.match_id, n, bytes.fromhex(log.heads[n])), e["hs"]) for n, e in acts
+    ]
+    host_key = log.keys[log.host]
+
+    def each(work, items) -> float:
+        times = []
+        for _ in range(repeat):
+            for item in items:
+                began = time.perf_counter()
+                work(item)
+                times.append(time.perf_counter() - began)
+        return round(median(times) * 1e6, 1)
+
+    applying: dict[str, list[float]] = {}
+    for _ in range(repeat):
+        fresh = MatchLog(log.entries[0])
+        for entry in log.entries[1:]:
+            began = time.perf_counter()
+            fresh.apply(entry)
+            applying.setdefault(entry["k"], []).append(time.perf_counter() - began)
+    return {
+        "game": "numeri, 4 players",
+        "entries": len(log),
+        "action_entry_bytes": median(
+            len(encode({"t": "entry", "seq": n, "e": e})) for n, e in acts
+        ),
+        "sign_us": each(lambda p: p[0].sign(p[1]), payloads),
+        "verify_author_us": each(lambda p: verify(p[0].key, p[1], p[2]["sig"]), payloads),
+        "verify_placing_us": each(lambda p: verify(host_key, p[0], p[1]), placings),
+        "apply_us": {kind: round(median(t) * 1e6, 1) for kind, t in sorted(applying.items())},
+    }
 
 
 # -- discovery -----------------------------------------------------------------------------
@@ -195,129 +343,20 @@ def _discovery(runs: int) -> dict:
 # -- fuzz ----------------------------------------------------------------------------------
 
 
-def _seed_messages() -> list[dict]:
-    from game.rules.registry import fingerprint
+def fuzz(count: int, seed: int = 1, over_sockets: int | None = None) -> dict:
+    """``count`` fuzzed frames: :data:`SOCKET_SHARE` of them (or ``over_sockets``) at real
+    hosts over loopback, the rest at the decoder, the validation and match logs."""
+    from tools.benchmarks.netfuzz import fuzz_log
+    from tools.benchmarks.netfuzz_host import fuzz_host
 
-    digest = "0123456789abcdef" * 2
-    return [
-        {"t": "hello", "version": 1, "rules": fingerprint(), "key": bytes(range(32)),
-         "name": "Anna", "role": "player", "seat": -1, "listen": 40000, "have": 0,
-         "head": None, "code": None},
-        {"t": "welcome", "match": digest, "you": digest, "host": digest, "seq": 3},
-        {"t": "request", "e": {"k": "act", "seat": 1, "ply": 1, "a": "11-15", "d": digest}},
-        {"t": "request", "e": {"k": "reveal", "event": 1, "v": bytes(32)}},
-        {"t": "request", "e": {"k": "commit", "first": 1, "c": bytes(32)}},
-        {"t": "entry", "seq": 9, "e": {"k": "seat", "peer": digest, "seat": 1}},
-        {"t": "entry", "seq": 9, "e": {"k": "act", "peer": digest, "seat": 0, "ply": 0,
-                                        "a": "22-18", "d": digest}},
-        {"t": "reject", "reason": "out of turn", "kind": "act"},
-        {"t": "ping", "n": 7},
-        {"t": "bye", "reason": "match over"},
-    ]  # fmt: skip
-
-
-def _mutate(frame: bytes, rng: random.Random, frames: list[bytes]) -> bytes:
-    data = bytearray(frame)
-    for _ in range(rng.randint(1, 4)):
-        choice = rng.randrange(6)
-        if choice == 0 and data:
-            spot = rng.randrange(len(data))
-            data[spot] ^= 1 << rng.randrange(8)
-        elif choice == 1 and data:
-            del data[rng.randrange(len(data)) :]
-        elif choice == 2:
-            other = rng.choice(frames)
-            cut = rng.randrange(len(other) + 1)
-            data[rng.randrange(len(data) + 1) :] = other[cut:]
-        elif choice == 3 and len(data) >= 4:
-            data[0:4] = rng.randrange(2**32).to_bytes(4, "big")
-        elif choice == 4:
-            spot = rng.randrange(len(data) + 1)
-            data[spot:spot] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
-        else:
-            spot = rng.randrange(len(data) + 1)
-            data[spot:spot] = rng.choice([b"\xc1", b"\xd4\x00\x00", b"\xdd\xff\xff\xff\xff",
-                                          b"\xdb\x7f\xff\xff\xff", b"\xc7\x00\x05"])  # fmt: skip
-    return bytes(data)
-
-
-_ODD_VALUES = (None, True, -1, 0, 2**31 + 1, 2**63, 1.5, "", "x" * 400, "22-18\x00", b"",
-               b"\0" * 33, [], [1] * 20, {}, {"k": "act"}, "ff" * 16, "FF" * 16)  # fmt: skip
-
-
-def _twist(message: dict, rng: random.Random) -> bytes:
-    """``message`` with a field changed, removed or added, still valid msgpack."""
-    import msgpack
-
-    message = copy.deepcopy(message)
-    target = message["e"] if "e" in message and rng.random() < 0.6 else message
-    keys = list(target)
-    choice = rng.randrange(3)
-    if choice == 0 and keys:
-        target[rng.choice(keys)] = rng.choice(_ODD_VALUES)
-    elif choice == 1 and keys:
-        del target[rng.choice(keys)]
-    else:
-        target[rng.choice(["x", "t", "k", "peer", "seq"])] = rng.choice(_ODD_VALUES)
-    body = msgpack.packb(message, use_bin_type=True)
-    return len(body).to_bytes(4, "big") + body
-
-
-def _general(reason: str) -> str:
-    """A reason with its numbers left out, so that alike reasons count together."""
-    return re.sub(r"\d+", "N", reason)[:60]
-
-
-def fuzz(count: int, seed: int = 1) -> dict:
-    """Feed ``count`` mutated frames through everything a peer runs on received bytes."""
-    from game.rules import variant
-    from net.framing import FrameDecoder, FrameError, encode
-    from net.matchlog import MatchLog, Rejected
-    from net.messages import MessageError, validate
-
-    rng = random.Random(seed)
-    frames = [encode(m) for m in _seed_messages()]
-    opening = {
-        "k": "match", "id": "ab" * 16, "setup": variant("dama").to_fields(), "seats": ["", ""],
-        "code": False, "host": "01" * 16, "name": "fuzz", "chain": 64,
-    }  # fmt: skip
-    log = MatchLog(opening)
-    outcomes: Counter[str] = Counter()
-    crashes: list[str] = []
-    slowest = 0.0
-    began = time.perf_counter()
-    seeds = _seed_messages()
-    for _ in range(count):
-        if rng.random() < 0.5:
-            data = _mutate(rng.choice(frames), rng, frames)
-        else:
-            data = _twist(rng.choice(seeds), rng)
-        start = time.perf_counter()
-        try:
-            messages = FrameDecoder().feed(data)
-            if not messages:
-                outcomes["incomplete (waits for more bytes)"] += 1
-            for message in messages:
-                validate(message)
-                if message["t"] == "entry":
-                    log.apply(message["e"])
-                outcomes["accepted"] += 1
-        except FrameError as error:
-            outcomes["frame: " + _general(str(error).split(":")[0])] += 1
-        except MessageError as error:
-            outcomes["message: " + _general(str(error))] += 1
-        except Rejected:
-            outcomes["entry refused by the match log"] += 1
-        except Exception as error:  # a crash: the one thing this run is here to find
-            crashes.append(f"{type(error).__name__}: {error} <- {data[:60]!r}")
-        slowest = max(slowest, time.perf_counter() - start)
-    seconds = time.perf_counter() - began
+    sockets = round(count * SOCKET_SHARE) if over_sockets is None else over_sockets
+    in_process = fuzz_log(count - sockets, seed)
+    hosts = fuzz_host(sockets, seed) if sockets else {"frames": 0, "crashes": 0,
+                                                      "forgeries_accepted": 0}  # fmt: skip
     return {
-        "frames": count,
-        "crashes": len(crashes),
-        "crash_examples": crashes[:5],
-        "slowest_frame_ms": round(slowest * 1000, 3),
-        "frames_per_second": round(count / seconds),
-        "outcomes": dict(outcomes.most_common(12)),
-        "distinct_outcomes": len(outcomes),
+        "frames": in_process["frames"] + hosts["frames"],
+        "crashes": in_process["crashes"] + hosts["crashes"],
+        "forgeries_accepted": in_process["forgeries_accepted"] + hosts["forgeries_accepted"],
+        "in_process": in_process,
+        "over_sockets": hosts,
     }

@@ -1,0 +1,701 @@
+"""The fuzz over sockets: frames thrown at a real host (``python -m net host``) while its
+match is being played, and the match played to its end afterwards.
+
+Each round is a 4-player Numeri match: the host (its seat played by its computer) and three
+**attacking players** in this process.  They play honestly — every entry the host relays is
+checked in a log of their own, dice committed and revealed, random legal moves — and between
+their moves each sends about :data:`RATE` frames a second (the host allows 200) over its
+proven connection: requests signed right but breaking the rules, signed wrongly, replayed,
+with ``at`` or ``n`` wrong, in a fellow player's name (with the fellow's own signature),
+for entries nobody may ask for; messages the host ignores; and, one at a time, frames after
+which the host must close the line (pushes, schema errors, mutated frames, random bytes) —
+then the player rejoins.  Meanwhile **strangers** from other loopback addresses throw frames
+before and during the handshake: garbage, other messages before ``hello``, hellos of another
+version or rules, proofs forged, replayed or signed for the wrong wish, claims of a longer
+log followed by forged pushes, a head that is not the host's, spectators that ask for moves.
+
+What is counted:
+
+* every request must be answered, refused (``reject``) or placed (its ``entry`` comes back);
+  every stranger must be refused or welcomed; every line the host closes must be closed for
+  the frame that was meant to close it.  No answer within :data:`ANSWER_WITHIN` seconds is a
+  **hang**; a close nobody asked for is an **unexpected close**;
+* a frame made to be refused that the host placed, a forged proof welcomed, a forged push
+  taken: a **forgery accepted**;
+* after the round: the host must exit 0 without a word on stderr, and its record must verify
+  (replayed as ``python -m net verify`` does: every signature, every roll) and end where
+  every attacking player's own log ends.
+
+Crashes are all of these together, and must stay at zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from net import records
+from net.agent import Agent, Turn
+from net.connection import Closed
+from net.framing import encode
+from net.identity import Identity
+from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, replay, signed
+from net.messages import MessageError, validate
+from net.signing import join_payload, vote_payload
+from tools.benchmarks.netclients import Line, handshake
+from tools.benchmarks.netfuzz import (
+    Forger,
+    carried,
+    forged,
+    general,
+    handshake_messages,
+    mutated,
+    random_bytes,
+    rule_breaker,
+    twisted,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+ATTACKERS = 3
+RATE = 150.0
+"""Frames a second each attacking player sends besides its moves."""
+STRANGERS = 12
+"""Stranger connections at once, from as many loopback addresses as it takes for at most 4
+from each (a host lets 8 strangers in at once from one address)."""
+ANSWER_WITHIN = 10.0
+"""Seconds the host has to answer a request or close on a stranger."""
+CLOSING_SHARE = 0.03
+"""Of an attacking player's frames, those after which the host must close its line."""
+PACE = 0.1
+"""Seconds an attacking player waits before each move while it still has frames to send:
+a match then lasts long enough for many frames."""
+
+
+@dataclass
+class _Tally:
+    players_left: int
+    strangers_left: int
+    frames: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    crashes: list = field(default_factory=list)
+    forgeries: list = field(default_factory=list)
+    rounds: list = field(default_factory=list)
+    closing: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def crash(self, text: str) -> None:
+        self.crashes.append(text[:300])
+
+    def forgery(self, text: str) -> None:
+        self.forgeries.append(text[:300])
+
+
+def fuzz_host(count: int, seed: int = 1) -> dict:
+    """Throw about ``count`` frames at real hosts over loopback (60 % from the players'
+    proven lines, 40 % from strangers); the tally, as JSON."""
+    return asyncio.run(_fuzz_host(count, seed))
+
+
+async def _fuzz_host(count: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    strangers = int(count * 0.4)
+    tally = _Tally(count - strangers, strangers)
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        while not tally.rounds or tally.players_left > 0 or tally.strangers_left > 0:
+            await _round(Path(folder), len(tally.rounds), rng, tally)
+            if len(tally.rounds) >= 20 + count // 500:
+                tally.crash("the fuzz made no progress: rounds end before their frames are sent")
+                break
+    seconds = time.perf_counter() - began
+    return {
+        "frames": tally.frames,
+        "crashes": len(tally.crashes),
+        "crash_examples": tally.crashes[:5],
+        "forgeries_accepted": len(tally.forgeries),
+        "forgery_examples": tally.forgeries[:5],
+        "rounds": len(tally.rounds),
+        "matches_finished_and_verified": sum(r["verified"] for r in tally.rounds),
+        "seconds": round(seconds, 1),
+        "frames_per_second": round(tally.frames / seconds),
+        "outcomes": dict(tally.outcomes.most_common(20)),
+        "distinct_outcomes": len(tally.outcomes),
+        "round_examples": tally.rounds[:2],
+    }
+
+
+# -- one round: a host, three attacking players, strangers ---------------------------------
+
+
+async def _round(tmp: Path, number: int, rng: random.Random, tally: _Tally) -> None:
+    record = tmp / f"round{number}.rec"
+    host = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "net", "host", "numeri", "--players", "4", "--ai", "easy",
+        "--think", "0.2", "--interface", "127.0.0.1", "--no-advertise", "--name", "host",
+        "--identity", str(tmp / f"host{number}.id"), "--record", str(record),
+        "--drop-timeout", "3600", "--on-drop", "wait",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert host.stdout is not None and host.stderr is not None
+    port = None
+    while port is None:
+        line = await asyncio.wait_for(host.stdout.readline(), 30)
+        if not line:
+            raise RuntimeError("the host did not start: " + (await host.stderr.read()).decode())
+        event = json.loads(line)
+        port = event.get("port") if event.get("event") == "listening" else None
+    drained = asyncio.gather(host.stdout.read(), host.stderr.read())
+    identities = [Identity(rng.randbytes(32)) for _ in range(ATTACKERS)]
+    players = [
+        _Attacker(i, identities, random.Random(rng.random()), port, tally) for i in identities
+    ]
+    try:
+        for player in players:
+            await player.connect()
+    except Closed as closed:
+        tally.crash(f"round {number}: a player could not join: {closed.reason}")
+        host.kill()
+        await host.wait()
+        tally.rounds.append({"round": number, "verified": False})
+        return
+    games = [asyncio.create_task(p.play()) for p in players]
+    stop = asyncio.Event()
+    strangers = asyncio.create_task(
+        _strangers(port, players, random.Random(rng.random()), tally, stop)
+    )
+    done, _ = await asyncio.wait(games, timeout=600)
+    stop.set()
+    await strangers
+    for game in games:
+        if game not in done:
+            game.cancel()
+            tally.crash(f"round {number}: the match did not end within 10 minutes")
+    try:
+        code = await asyncio.wait_for(host.wait(), 30)
+    except TimeoutError:
+        host.kill()
+        code = await host.wait()
+        tally.crash(f"round {number}: the host did not exit after its match")
+    _, errors = await drained
+    if code != 0:
+        tally.crash(f"round {number}: the host exited with status {code}")
+    if errors.strip():
+        tally.crash(f"round {number}: the host wrote to stderr: {errors.decode()[-250:]}")
+    tally.rounds.append(_check_record(number, record, players, tally))
+
+
+def _check_record(number: int, record: Path, players: list[_Attacker], tally: _Tally) -> dict:
+    """The host's record verifies — every signature, every roll, every action — and ends
+    where every attacking player's own log ends."""
+    try:
+        log = replay(records.load(record))
+    except (records.RecordError, Rejected) as error:
+        tally.crash(f"round {number}: the host's record does not verify: {error}")
+        return {"round": number, "verified": False}
+    verified = log.phase == "over"
+    if not verified:
+        tally.crash(f"round {number}: the host's match did not end ({log.phase})")
+    if {p.log.heads[-1] if p.log else None for p in players} != {log.heads[-1]}:
+        verified = False
+        tally.crash(f"round {number}: the players' logs end elsewhere than the host's record")
+    result = log.state.result()
+    return {
+        "round": number, "verified": verified, "entries": len(log), "rolls": len(log.rolls),
+        "plies": log.ply, "result": str(result) if result else log.end_reason,
+    }  # fmt: skip
+
+
+# -- the attacking players -----------------------------------------------------------------
+
+
+@dataclass
+class _Request:
+    sig: bytes
+    label: str
+    must_refuse: bool
+    sent_at: float
+    kind: str
+
+
+class _Attacker:
+    """A seated player that plays its seat honestly and attacks the host between moves."""
+
+    def __init__(
+        self, identity: Identity, fellows: list[Identity], rng: random.Random, port: int,
+        tally: _Tally,
+    ) -> None:  # fmt: skip
+        self.identity = identity
+        self.me = identity.peer
+        self.fellows = [f for f in fellows if f.peer != self.me]
+        self.keys = {f.peer: f for f in fellows}
+        self.rng = rng
+        self.port = port
+        self.tally = tally
+        self.agent = Agent(identity)
+        self.log: MatchLog | None = None
+        self.line: Line | None = None
+        self.waiting: list[_Request] = []
+        self.decided: set[tuple[int, int]] = set()
+        self.readied = False
+        self.n = 0
+        self.closing: str | None = None
+        """The label of the frame sent to make the host close this line, until it has."""
+        self.closed_for = asyncio.Event()
+
+    async def connect(self) -> None:
+        """Join, or rejoin with the log held so far; nothing is sent meanwhile."""
+        log, self.line = self.log, None
+        line = await Line.open(self.port)
+        name = "a" + self.me[:6]
+        if log is None:
+            await handshake(line, self.identity, name)
+        else:
+            await handshake(line, self.identity, name, have=len(log), head=log.heads[-1])
+        self.line = line
+        self.waiting.clear()
+        self.agent.forget_unlogged()
+        self.decided = {key for key in self.decided if log is None or key[1] < log.ply}
+
+    async def play(self) -> None:
+        fuzzing = asyncio.create_task(self._fuzz())
+        try:
+            while True:
+                assert self.line is not None
+                try:
+                    message = await self.line.receive(ANSWER_WITHIN + 5)
+                except Closed as closed:
+                    if self.log is not None and self.log.phase not in (LOBBY, PLAYING):
+                        return  # the match is over: the host said goodbye
+                    if not await self._closed(closed.reason):
+                        return
+                    continue
+                self._heard(message)
+        finally:
+            fuzzing.cancel()
+
+    async def _closed(self, reason: str) -> bool:
+        """The host closed this line: for the frame sent to make it (rejoin), or not."""
+        label, self.closing = self.closing, None
+        if label is None:
+            self.tally.crash(f"unexpected close of a player's line: {reason}")
+        else:
+            self.tally.outcomes[f"player {label}: line closed: {general(reason)}"] += 1
+        self.closed_for.set()
+        for attempt in range(20):
+            try:
+                await self.connect()
+                return True
+            except Closed as closed:
+                if attempt == 19:
+                    self.tally.crash(f"a player could not rejoin: {closed.reason}")
+                await asyncio.sleep(0.2)
+        return False
+
+    def _heard(self, message: dict) -> None:
+        kind = message["t"]
+        if kind == "entry":
+            self._entry(message["seq"], message["e"])
+        elif kind == "reject":
+            if not self.waiting:
+                if self.closing is None:
+                    self.tally.crash(f"a refusal of nothing: {message['reason']}")
+                else:  # what was sent to close the line was a valid request after all
+                    reason = general(message["reason"])
+                    self.tally.outcomes[f"player {self.closing}: refused: {reason}"] += 1
+                return
+            request = self.waiting.pop(0)
+            self.tally.outcomes[f"player {request.label}: {general(message['reason'])}"] += 1
+            if request.label == "honest":
+                self._honest_refused(request)
+        self._check_waiting()
+        self._duties()
+
+    def _entry(self, seq: int, entry: dict) -> None:
+        if self.log is None:
+            self.log = MatchLog(entry)
+            return
+        if seq < len(self.log):
+            return
+        try:
+            self.log.apply(entry)
+        except Rejected as error:
+            self.tally.crash(f"the host relayed an entry that does not check out: {error.reason}")
+            return
+        for index, request in enumerate(self.waiting):
+            if request.sig == entry["sig"]:
+                for skipped in self.waiting[:index]:
+                    self.tally.crash(f"no answer to a request ({skipped.label})")
+                del self.waiting[: index + 1]
+                self.tally.outcomes[f"player {request.label}: placed"] += 1
+                if request.must_refuse:
+                    self.tally.forgery(f"placed: {request.label}: {entry!r}")
+                break
+
+    def _check_waiting(self) -> None:
+        now = time.monotonic()
+        while self.waiting and now - self.waiting[0].sent_at > ANSWER_WITHIN:
+            self.tally.crash(f"hang: no answer to a request ({self.waiting.pop(0).label})")
+
+    def _honest_refused(self, request: _Request) -> None:
+        """An honest request the host refused (the match paused, a line down): owe it again."""
+        self.agent.forget_unlogged()
+        if request.kind == "act" and self.log is not None:
+            self.decided = {key for key in self.decided if key[1] != self.log.ply}
+
+    def _duties(self) -> None:
+        log = self.log
+        if log is None:
+            return
+        if log.phase == LOBBY and log.seat_of(self.me) is not None and not self.readied:
+            self.readied = True
+            self._request({"k": "ready", "ready": True})
+        for request in self.agent.dice_requests(log):
+            self._request(request)
+        turn = self.agent.turn(log)
+        if turn is not None and (turn.seat, turn.ply) not in self.decided:
+            self.decided.add((turn.seat, turn.ply))
+            pace = PACE if self.tally.players_left > 0 else 0.0
+            asyncio.get_running_loop().call_later(pace, self._move, turn)
+
+    def _move(self, turn: Turn) -> None:
+        log = self.log
+        if log is None or self.line is None or self.agent.turn(log) != turn:
+            return  # the match moved on (a rejoin) while this player waited
+        state = log.state
+        action = self.rng.choice(state.legal_actions())
+        self._request(
+            {"k": "act", "seat": turn.seat, "ply": turn.ply,
+             "a": state.action_to_str(action), "d": state.apply(action).digest()}
+        )  # fmt: skip
+
+    def _request(self, entry: dict) -> None:
+        log = self.log
+        assert log is not None and self.line is not None
+        self.n = max(self.n, log.next_n(self.me) - 1) + 1
+        made = signed(log, self.identity, {**entry, "peer": self.me}, self.n)
+        self._send_request(made, "honest", False)
+
+    def _send_request(self, entry: dict, label: str, must_refuse: bool) -> None:
+        assert self.line is not None
+        self.line.send({"t": "request", "e": entry})
+        self.waiting.append(
+            _Request(entry["sig"], label, must_refuse, time.monotonic(), entry["k"])
+        )
+
+    # -- attacking -----------------------------------------------------------------------
+
+    async def _fuzz(self) -> None:
+        while self.tally.players_left > 0:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) / RATE)
+            log, line = self.log, self.line
+            if log is None or line is None or log.phase != PLAYING or self.closing:
+                continue
+            self.tally.players_left -= 1
+            self.tally.frames += 1
+            if self.rng.random() < CLOSING_SHARE:
+                await self._closing_frame(log)
+            else:
+                self._frame(log, line)
+
+    def _forger(self, log: MatchLog) -> Forger:
+        return Forger(log, dict(self.keys), Identity(self.rng.randbytes(32)), self.rng)
+
+    def _frame(self, log: MatchLog, line: Line) -> None:
+        """A frame the host must answer with a refusal, or ignore."""
+        rng, forger = self.rng, self._forger(log)
+        roll = rng.random()
+        if roll < 0.08:
+            message = rng.choice(handshake_messages(forger)[:8])
+            line.send(message)
+            self.tally.outcomes[f"player ignored message: sent {message['t']}"] += 1
+            return
+        if roll < 0.16:
+            fellow = rng.choice(self.fellows)
+            entry = rule_breaker(forger, fellow)
+            turn = Agent(fellow).turn(log)
+            if turn is not None and rng.random() < 0.7:  # a legal move, in the fellow's name
+                state = log.state
+                action = rng.choice(state.legal_actions())
+                content = {"k": "act", "peer": fellow.peer, "seat": turn.seat, "ply": turn.ply,
+                           "a": state.action_to_str(action), "d": state.apply(action).digest(),
+                           "n": log.next_n(fellow.peer) + 7, "at": len(log)}  # fmt: skip
+                entry = forger.signed(content, fellow)
+            self._send_request(entry, "request signed by a fellow player", True)
+            return
+        if roll < 0.22:
+            self._send_request(self._unaskable(log), "an entry nobody may ask for", True)
+            return
+        if roll < 0.4:
+            mine = [e for e in log.entries[1:] if log.author(e) == self.me]
+            base = {k: v for k, v in rng.choice(mine).items() if k != "hs"} if mine else None
+            label = "a logged entry of its own replayed"
+        else:
+            base, label = None, "rules broken"
+        if base is None:
+            base = rule_breaker(forger, self.identity)
+        if rng.random() < 0.6:
+            changed, change, _ = forged(forger, base, None)
+            if _valid_request(changed):  # a schema error would close the line: not here
+                base, label = changed, f"{label}; {change}"
+        self._send_request(base, label, True)
+
+    def _unaskable(self, log: MatchLog) -> dict:
+        """A ``join``, ``leave`` or ``host`` entry signed by this player: only a host makes
+        those, and no request may carry one."""
+        rng, at = self.rng, len(log)
+        choice = rng.randrange(3)
+        if choice == 0:
+            nonce = rng.randbytes(32)
+            wish = join_payload(log.match_id, log.keys[log.host], nonce, "x", "player", 0)
+            entry = {"k": "join", "peer": self.me, "key": self.identity.key, "name": "x",
+                     "role": "player", "seat": 0, "addr": "127.0.0.1:1", "nonce": nonce,
+                     "proof": self.identity.sign(wish)}  # fmt: skip
+        elif choice == 1:
+            entry = {"k": "leave", "peer": rng.choice(self.fellows).peer, "reason": "gone"}
+        else:
+            vote = self.identity.sign(
+                vote_payload(log.match_id, log.host, self.me, at, log.head_bytes(at))
+            )
+            entry = {"k": "host", "peer": self.me, "addr": "127.0.0.1:1",
+                     "votes": [[self.me, at, vote]]}  # fmt: skip
+        self.n = max(self.n, log.next_n(self.me) - 1)
+        return signed(log, self.identity, entry, self.n + 1)
+
+    async def _closing_frame(self, log: MatchLog) -> None:
+        """One frame after which the host must close the line, sent when nothing else is
+        awaited, by one player at a time; then wait for the close (and the rejoin)."""
+        async with self.tally.closing:
+            deadline = time.monotonic() + ANSWER_WITHIN
+            while self.waiting and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            line = self.line
+            if line is None or self.log is None or self.log.phase != PLAYING:
+                return
+            rng, forger = self.rng, self._forger(self.log)
+            entry = rule_breaker(forger, self.identity)
+            choice = rng.randrange(4)
+            if choice == 0:
+                label, data = "push", None
+                message = carried({**entry, "hs": rng.randbytes(64)}, "push", len(self.log))
+            elif choice == 1:
+                label, data = "schema error", twisted({"t": "request", "e": entry}, rng)
+            elif choice == 2:
+                frames = _frames(forger, entry)
+                label, data = "mutated frame", mutated(rng.choice(frames), rng, frames)
+            else:
+                label, data = "random bytes", random_bytes(rng)
+            self.closed_for.clear()
+            self.closing = label
+            if data is None:
+                line.send(message)
+            else:
+                line.send_raw(data)
+            try:
+                await asyncio.wait_for(self.closed_for.wait(), 1.0)
+            except TimeoutError:
+                # Valid after all, or not a whole frame: the host waits for more.  End the
+                # line here (the host must then close it at once) and rejoin.
+                self.tally.outcomes[f"player {label}: no close (valid, or incomplete)"] += 1
+                self.closing = "hung up by the player after " + label
+                line.end_writing()
+                await asyncio.wait_for(self.closed_for.wait(), ANSWER_WITHIN)
+
+
+def _valid_request(entry: dict) -> bool:
+    try:
+        validate({"t": "request", "e": entry})
+    except MessageError:
+        return False
+    return True
+
+
+def _frames(forger: Forger, entry: dict) -> list[bytes]:
+    return [encode({"t": "request", "e": entry}), *(encode(m) for m in handshake_messages(forger))]
+
+
+# -- strangers -----------------------------------------------------------------------------
+
+
+async def _strangers(
+    port: int, players: list[_Attacker], rng: random.Random, tally: _Tally, stop: asyncio.Event
+) -> None:
+    """Stranger connections, :data:`STRANGERS` at once, while the match is played."""
+    busy = Counter({f"127.0.0.{2 + n}": 0 for n in range(STRANGERS // 4)})
+    running: set[asyncio.Task] = set()
+    captured: list[tuple[dict, bytes]] = []
+    while not stop.is_set() and tally.strangers_left > 0:
+        log = players[0].log
+        if log is None or log.phase != PLAYING or len(running) >= STRANGERS:
+            await asyncio.sleep(0.005)
+            continue
+        source = min(busy, key=busy.__getitem__)
+        busy[source] += 1
+        task = asyncio.create_task(
+            _stranger(port, source, log, random.Random(rng.random()), tally, captured)
+        )
+        running.add(task)
+        task.add_done_callback(running.discard)
+        task.add_done_callback(lambda _, s=source: busy.subtract([s]))
+    if running:
+        await asyncio.gather(*running)
+
+
+async def _stranger(
+    port: int, source: str, log: MatchLog, rng: random.Random, tally: _Tally, captured: list
+) -> None:
+    """One stranger's connection: frames thrown, then the host's answer read to the end."""
+    forger = Forger(log, {}, Identity(rng.randbytes(32)), rng)
+    try:
+        line = await Line.open(port, source)
+    except Closed as closed:
+        tally.outcomes[f"stranger: {general(closed.reason)}"] += 1
+        return
+    label, must_refuse = await _stranger_frames(line, forger, captured)
+    tally.frames += line.sent
+    tally.strangers_left -= line.sent
+    line.end_writing()
+    messages, reason = [], ""
+    try:
+        while True:
+            messages.append((await line.receive(ANSWER_WITHIN))["t"])
+    except Closed as closed:
+        reason = closed.reason
+    finally:
+        line.hang_up()
+    if reason.startswith("hang"):
+        tally.crash(f"hang: a stranger ({label}) was neither refused nor closed")
+    if must_refuse and "welcome" in messages:
+        tally.forgery(f"a stranger was welcomed: {label}")
+    answer = "welcome, then " if "welcome" in messages else ""
+    tally.outcomes[f"stranger {label}: {answer}{general(reason)}"] += 1
+
+
+async def _stranger_frames(line: Line, forger: Forger, captured: list) -> tuple[str, bool]:
+    """What one stranger sends: (what it tried, whether the host must refuse it)."""
+    rng, log, me = forger.rng, forger.log, forger.outsider
+    others = handshake_messages(forger)
+    hello = {**others[0], "have": 0, "head": None}
+    choice = rng.randrange(100)
+    if choice < 30:
+        frames = [encode(m) for m in others]
+        pick = rng.randrange(3)
+        data = (mutated(rng.choice(frames), rng, frames) if pick == 0
+                else random_bytes(rng) if pick == 1
+                else twisted(rng.choice(others), rng))  # fmt: skip
+        line.send_raw(data)
+        return "garbage first", False
+    if choice < 40:
+        entry = rng.choice(log.entries)
+        message = rng.choice(
+            [carried(entry, "push", 0), carried(entry, "request", 0), carried(entry, "entry", 0),
+             *others[1:]]
+        )  # fmt: skip
+        line.send(message)
+        return "another message before hello", message["t"] != "ping"
+    if choice < 48:
+        wrong = rng.choice(({"version": 1}, {"version": 3}, {"rules": rng.randbytes(16).hex()}))
+        line.send({**hello, **wrong})
+        return "hello of another version or rules", True
+    if choice < 75:
+        return await _forged_proof(line, hello, forger, captured), True
+    if choice < 85:
+        return await _forged_pushes(line, hello, forger), True
+    if choice < 93:
+        have = rng.randint(1, len(log))
+        await _prove(line, {**hello, "have": have, "head": rng.randbytes(16).hex()}, me)
+        return "a head that is not the host's", True
+    hello = {**hello, "role": "spectator"}
+    challenge = await _prove(line, hello, me)
+    if challenge is not None:
+        captured.append((hello, me.sign(_wish(challenge, hello))))
+        line.send({"t": "request", "e": rule_breaker(forger, me)})
+    return "spectator asking for a move", False
+
+
+async def _challenge(line: Line) -> dict | None:
+    try:
+        message = await line.receive(ANSWER_WITHIN)
+    except Closed:
+        return None
+    return message if message["t"] == "challenge" else None
+
+
+def _wish(challenge: dict, hello: dict) -> bytes:
+    return join_payload(
+        challenge["match"], challenge["key"], challenge["nonce"], hello["name"], hello["role"],
+        hello["seat"],
+    )  # fmt: skip
+
+
+async def _prove(line: Line, hello: dict, identity: Identity) -> dict | None:
+    """Hello and the right proof; the challenge (None if the host answered otherwise)."""
+    line.send(hello)
+    challenge = await _challenge(line)
+    if challenge is not None:
+        line.send({"t": "proof", "sig": identity.sign(_wish(challenge, hello))})
+    return challenge
+
+
+async def _forged_proof(line: Line, hello: dict, forger: Forger, captured: list) -> str:
+    """A hello, then a proof that is wrong: the host must close the line."""
+    rng, me = forger.rng, forger.outsider
+    other = Identity(rng.randbytes(32))
+    choice = rng.randrange(6)
+    if choice == 0:  # another peer's key in the hello, a proof by one's own
+        hello = {**hello, "key": other.key}
+    elif choice == 5 and captured:  # another stranger's hello and proof, seen on the LAN
+        hello, replayed = rng.choice(captured)
+    line.send(hello)
+    challenge = await _challenge(line)
+    if challenge is None:
+        return "forged proof (no challenge came)"
+    if choice == 0:
+        sig, label = me.sign(_wish(challenge, hello)), "a key that is not one's own"
+    elif choice == 1:
+        sig, label = rng.randbytes(64), "proof random"
+    elif choice == 2:
+        sig, label = other.sign(_wish(challenge, hello)), "proof signed by another key"
+    elif choice == 3:
+        wrong = {**challenge, "nonce": rng.randbytes(32)}
+        sig, label = me.sign(_wish(wrong, hello)), "proof for another challenge"
+    elif choice == 4:
+        changed = {**hello, "role": "spectator" if hello["role"] == "player" else "player"}
+        sig, label = me.sign(_wish(challenge, changed)), "proof for another wish"
+    elif captured:
+        sig, label = replayed, "another peer's proof replayed"
+    else:
+        sig, label = rng.randbytes(64), "proof random"
+    line.send({"t": "proof", "sig": sig})
+    return f"forged proof: {label}"
+
+
+async def _forged_pushes(line: Line, hello: dict, forger: Forger) -> str:
+    """A stranger claiming more of the log than the host has: the host asks for the rest
+    (``want``) and must refuse every forged entry pushed."""
+    rng, log, me = forger.rng, forger.log, forger.outsider
+    have = len(log) + rng.randint(100, 200)  # beyond the host's log, however far ahead it is
+    challenge = await _prove(line, {**hello, "have": have, "head": rng.randbytes(16).hex()}, me)
+    if challenge is None:
+        return "forged pushes (no challenge came)"
+    try:
+        want = await line.receive(ANSWER_WITHIN)
+    except Closed as closed:
+        return f"forged pushes (closed before want: {general(closed.reason)})"
+    if want["t"] != "want":
+        return f"forged pushes (got {want['t']})"
+    seq = want["from"]
+    for _ in range(rng.randint(1, 3)):
+        entry = {**rule_breaker(forger, me), "hs": rng.randbytes(64)}
+        if rng.random() < 0.5:
+            entry, _, _ = forged(forger, {**rng.choice(log.entries[1:])}, None)
+        line.send({"t": "push", "seq": seq, "e": entry})
+        seq += 1
+    return "forged pushes after a longer hello"
