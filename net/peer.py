@@ -29,6 +29,7 @@ from game.rules import RulesError, State, Variant
 from game.rules.registry import fingerprint
 from net.agent import Agent, Turn
 from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
+from net.discovery import lan_addresses
 from net.fairdice import CHAIN_LENGTH
 from net.gate import Gate, install_quiet_handler
 from net.identity import Identity, peer_id, verify
@@ -121,6 +122,10 @@ class Peer:
         self._readied = False
         self._over_reported = False
         self._joined_seq = -1
+        self._history_until = 0
+        self._probe: asyncio.Task | None = None
+        self._host_address: tuple[str, str] | None = None
+        """The address this peer joined its first host at (tried first when it is lost)."""
         """Where this peer's latest join is in the log (a ``leave`` of it after that, relayed
         while it is connected, is a lie)."""
         self._rebasing: MatchLog | None = None
@@ -196,6 +201,7 @@ class Peer:
             await self.listen()
         connection = await Connection.open(address, port)
         await self._handshake(connection, host_key)
+        self._host_address = (address, str(port))
         self._spawn(self._follow(connection))
 
     def request(self, entry: dict) -> None:
@@ -384,8 +390,9 @@ class Peer:
         is gone), each checked as any entry: signed by its author and placed by that host."""
         log = self.log
         assert log is not None
-        while have > len(log):
+        if have > len(log):
             connection.send({"t": "want", "from": len(log)})
+        while have > len(log):
             push = await connection.receive(HANDSHAKE_TIMEOUT)
             if push["t"] != "push" or push["seq"] != len(log):
                 await connection.close("expected the missing log entries")
@@ -513,10 +520,27 @@ class Peer:
                 self.observe("touch", {"lost": self.lost_touch})
                 self._after_change()
             if not majority:
+                if self._probe is None or self._probe.done():
+                    self._probe = self._spawn(self._look_for_a_new_host())
                 continue
             self._log_joins()
             self._leave_the_gone()
             self._withholders()
+
+    async def _look_for_a_new_host(self) -> None:
+        """As a host cut off from most of the match: ask the others, one by one, whether
+        they chose a new host meanwhile; if one did, follow it (the entries this host placed
+        after the others moved on are dropped: nobody else ever had them)."""
+        log = self.log
+        assert log is not None
+        for peer in sorted(log.voters() - {self.me}):
+            if not self.hosting or self._holds_majority():
+                return
+            if await self._reach(peer, stepping_down=True):
+                for connection in list(self._clients.values()):
+                    await connection.close("this peer is no longer the host")
+                return
+        await asyncio.sleep(RETRY_EVERY)
 
     def _withholders(self) -> None:
         """A connected peer that owes the pending event its commitment or reveal past the
@@ -651,14 +675,18 @@ class Peer:
             }
         )
         answer = await connection.receive(HANDSHAKE_TIMEOUT)
-        while answer["t"] == "wait":  # a vote is being counted: stay until it is carried
-            self.observe("voted", {"count": answer["reason"]})
+        while answer["t"] in ("want", "wait"):
+            if answer["t"] == "want":  # this peer heard more of the old host: catch it up
+                self._push_from(connection, answer["from"])
+            else:  # a vote is being counted: stay until it is carried
+                self.observe("voted", {"count": answer["reason"]})
             answer = await connection.receive()
         if answer["t"] != "welcome":
             await connection.close("expected a welcome")
             raise Closed("the host answered the proof with something else")
         self._upstream = connection
         connection.peer = answer["host"]
+        self._history_until = answer["seq"]  # what came before this connection is history
         if rebase:
             self._rebasing = self.log
             self.log = None
@@ -718,7 +746,11 @@ class Peer:
             ) from error
         if entry["k"] == "join" and entry["peer"] == self.me:
             self._joined_seq = seq
-        elif entry["k"] == "leave" and entry["peer"] == self.me and seq > self._joined_seq:
+        elif (
+            entry["k"] == "leave"
+            and entry["peer"] == self.me
+            and seq > max(self._joined_seq, self._history_until - 1)
+        ):
             raise _Fatal(  # a host drops a peer by closing its line, never while it listens
                 "the host logged this player as gone while it was connected: "
                 "it cannot be trusted with this match"
@@ -778,7 +810,6 @@ class Peer:
                     self._after_change()
                     return
                 if await self._reach(old):
-                    self._withdraw()
                     return
             else:
                 outcome = await self._reach(candidate, vote_against=old)
@@ -798,15 +829,20 @@ class Peer:
                 return member.peer
         return None
 
-    async def _reach(self, target: str, vote_against: str | None = None) -> bool:
+    async def _reach(
+        self, target: str, vote_against: str | None = None, stepping_down: bool = False
+    ) -> bool:
         """Connect to ``target`` (a member of the log) as a guest; with ``vote_against``,
-        carrying this peer's vote for it in place of that host.  Whether it now follows."""
+        carrying this peer's vote for it in place of that host; ``stepping_down``: as a host
+        cut off from most of the match.  Whether it now follows ``target``."""
         log = self.log
         assert log is not None
         member = log.members.get(target)
         if member is None or target == self.me:
             return False
         address, _, port = member.addr.rpartition(":")
+        if target == log.host and self._host_address is not None:
+            address, port = self._host_address  # where this peer last reached it
         vote = None
         if vote_against is not None:
             at = len(log)
@@ -827,7 +863,12 @@ class Peer:
                 return False
             except ValueError:
                 return False
+            if self.hosting and not stepping_down:  # voted in while this was under way
+                await connection.close("this peer is the host now")
+                return False
+            self._withdraw()  # at once: no vote may be counted for it from now on
             self._voted_for = None
+            self._host_address = (address, port)
             self.lost_touch = False
             self.hosting = False
             if target == log.host:
@@ -1018,7 +1059,8 @@ class Peer:
         self.finished.set()
 
     def _own_address(self) -> str:
-        return f"{self.config.interface or '127.0.0.1'}:{self.listen_port}"
+        """Where the others can reach this peer: its interface, else its first LAN address."""
+        return f"{self.config.interface or lan_addresses()[0]}:{self.listen_port}"
 
     def _spawn(self, coroutine) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
