@@ -109,6 +109,8 @@ class Peer:
         self._standing: str | None = None
         """The host this peer stands against as candidate, collecting votes."""
         self._votes: dict[str, list] = {}
+        self._voters: dict[str, Connection] = {}
+        """The lines of the players whose votes this candidate holds, until it hosts them."""
         self._voted_for: str | None = None
         self._thinker = SeatThinker(config.think_seconds)
         self._thinking: dict[tuple[int, int], asyncio.Task] = {}
@@ -421,7 +423,8 @@ class Peer:
 
     def _in_touch(self) -> set[str]:
         now = time.monotonic()
-        heard = {p for p, c in self._clients.items() if now - c.heard_at <= IN_TOUCH}
+        lines = [*self._clients.items(), *self._voters.items()]
+        heard = {p for p, c in lines if now - c.heard_at <= IN_TOUCH}
         return heard | {self.me}
 
     def _holds_majority(self) -> bool:
@@ -518,6 +521,9 @@ class Peer:
             if majority == self.lost_touch:
                 self.lost_touch = not majority
                 self.observe("touch", {"lost": self.lost_touch})
+                if majority:  # what was refused while cut off is owed again
+                    self.agent.forget_unlogged()
+                    self._decided = {key for key in self._decided if key[1] < log.ply}
                 self._after_change()
             if not majority:
                 if self._probe is None or self._probe.done():
@@ -593,16 +599,20 @@ class Peer:
             await connection.close("the vote does not check out")
             return False
         self._votes[peer] = [peer, at, hello["vote"]]
+        self._voters[peer] = connection
         connection.send({"t": "wait", "reason": f"{len(self._votes)} of {len(log.voters())}"})
         self._count_votes()
-        while not self.hosting:
-            if self._standing is None:
-                await connection.close("released: the host is back, reconnect to it")
-                return False
-            with contextlib.suppress(TimeoutError):
-                message = await asyncio.wait_for(asyncio.shield(connection.receive()), 1.0)
-                if message["t"] == "request":
-                    connection.send({"t": "wait", "reason": "the host is still being chosen"})
+        try:
+            while not self.hosting:
+                if self._standing is None:
+                    await connection.close("released: the host is back, reconnect to it")
+                    return False
+                with contextlib.suppress(TimeoutError):
+                    message = await asyncio.wait_for(asyncio.shield(connection.receive()), 1.0)
+                    if message["t"] == "request":
+                        connection.send({"t": "wait", "reason": "the host is still being chosen"})
+        finally:
+            self._voters.pop(peer, None)
         return True
 
     def _count_votes(self) -> None:
