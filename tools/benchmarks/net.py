@@ -4,7 +4,9 @@
   timestamps, one clock for every process of the machine).  An action's propagation is the
   time from its sender handing it to the host to each other peer having checked and applied
   it; a dice event's latency is the time from the first peer seeing the event pending to the
-  last peer knowing the outcome.  Dama with 2 peers, Numeri with 4.
+  last peer knowing the outcome — reported also apart for each match's first event, which
+  waits for every peer's first commitment, and the events after it.  Dama with 2 peers,
+  Numeri with 4; computer players at *easy*, so the match runs as fast as the peers go.
 * **scale**: Numeri with 4 players (processes, as above) and 32 spectators, each on a
   connection of its own from a loopback address of its own, all in one process of their own
   (:mod:`tools.benchmarks.netclients`) that stamps each message as its bytes arrive.  A
@@ -126,7 +128,7 @@ def _guests(port: int, count: int, tmp: Path, name: str) -> list[_Peer]:
 
 def _latency(game: str, players: int, matches: int) -> dict:
     actions: list[float] = []
-    dice: list[float] = []
+    dice: list[dict[int, float]] = []
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         for match in range(matches):
@@ -135,13 +137,13 @@ def _latency(game: str, players: int, matches: int) -> dict:
             for peer in peers:
                 peer.done(120)
             actions += _propagation(peers)
-            dice += _dice(peers)
+            dice.append(_dice(peers))
     return {
         "game": game,
         "peers": players,
         "matches": matches,
         "action_propagation": _ms(actions),
-        "dice_event": _ms(dice),
+        **(_dice_figures(dice) if any(dice) else {}),
     }
 
 
@@ -161,8 +163,9 @@ def _propagation(peers: list[_Peer], to: list[dict[int, float]] | None = None) -
     return samples
 
 
-def _dice(peers: list[_Peer], spectators: list[dict[int, float]] = ()) -> list[float]:
-    """From the first peer seeing an event pending to the last peer knowing its outcome."""
+def _dice(peers: list[_Peer], spectators: list[dict[int, float]] = ()) -> dict[int, float]:
+    """For each chance event (by number), from the first peer seeing it pending to the last
+    peer (or spectator) knowing its outcome."""
     pending: dict[int, float] = {}
     decided: dict[int, float] = {}
     known = [{e["number"]: e["at"] for e in p.events if e["event"] == "roll"} for p in peers]
@@ -174,7 +177,17 @@ def _dice(peers: list[_Peer], spectators: list[dict[int, float]] = ()) -> list[f
     for rolls in [*known, *spectators]:
         for number, at in rolls.items():
             decided[number] = max(decided.get(number, at), at)
-    return [decided[n] - pending[n] for n in decided if n in pending]
+    return {n: decided[n] - pending[n] for n in decided if n in pending}
+
+
+def _dice_figures(events: list[dict[int, float]]) -> dict:
+    """The dice latency of every event, and apart: each match's first event — which waits
+    for every peer's first commitment before anyone reveals — and the events after it."""
+    return {
+        "dice_event": _ms([t for match in events for t in match.values()]),
+        "dice_first_event": _ms([t for match in events for n, t in match.items() if n == 1]),
+        "dice_later_events": _ms([t for match in events for n, t in match.items() if n > 1]),
+    }
 
 
 def _ms(samples: list[float]) -> dict:
@@ -192,7 +205,7 @@ def _scale(matches: int, spectators: int) -> dict:
     to_players: list[float] = []
     received: list[float] = []
     checked: list[float] = []
-    dice: list[float] = []
+    dice: list[dict[int, float]] = []
     agree = True
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
@@ -209,7 +222,7 @@ def _scale(matches: int, spectators: int) -> dict:
             to_players += _propagation(peers)
             received += _propagation(peers, [v["received"] for v in views])
             checked += _propagation(peers, [v["checked"] for v in views])
-            dice += _dice(peers, [v["rolls"] for v in views])
+            dice.append(_dice(peers, [v["rolls"] for v in views]))
     return {
         "game": "numeri",
         "players": 4,
@@ -220,7 +233,7 @@ def _scale(matches: int, spectators: int) -> dict:
         "to_players": _ms(to_players),
         "to_spectators_received": _ms(received),
         "to_spectators_checked": _ms(checked),
-        "dice_event": _ms(dice),
+        **_dice_figures(dice),
     }
 
 

@@ -127,6 +127,9 @@ async def _fuzz_host(count: int, seed: int) -> dict:
         "frames_per_second": round(tally.frames / seconds),
         "outcomes": dict(tally.outcomes.most_common(20)),
         "distinct_outcomes": len(tally.outcomes),
+        "logged_after_the_end": dict(
+            sum((Counter(r.get("logged_after_the_end", {})) for r in tally.rounds), Counter())
+        ),
         "round_examples": tally.rounds[:2],
     }
 
@@ -193,24 +196,40 @@ async def _round(tmp: Path, number: int, rng: random.Random, tally: _Tally) -> N
 
 
 def _check_record(number: int, record: Path, players: list[_Attacker], tally: _Tally) -> dict:
-    """The host's record verifies — every signature, every roll, every action — and ends
-    where every attacking player's own log ends."""
+    """The host's record verifies — every signature, every roll, every action — and its
+    match ends at the very entry where every attacking player's own log saw it end.  Joins
+    and leaves the host logged after that (a peer that came or went in the moments before the
+    host closed) are reported, not counted: they change nothing in the match."""
     try:
-        log = replay(records.load(record))
+        entries = records.load(record)
+        log = replay(entries)
     except (records.RecordError, Rejected) as error:
         tally.crash(f"round {number}: the host's record does not verify: {error}")
         return {"round": number, "verified": False}
-    verified = log.phase == "over"
+    ended = _end(entries)
+    verified = log.phase == "over" and ended is not None
     if not verified:
         tally.crash(f"round {number}: the host's match did not end ({log.phase})")
-    if {p.log.heads[-1] if p.log else None for p in players} != {log.heads[-1]}:
+    if {p.ended for p in players} != {ended}:
         verified = False
-        tally.crash(f"round {number}: the players' logs end elsewhere than the host's record")
+        tally.crash(f"round {number}: the players' matches end elsewhere than the host's")
     result = log.state.result()
+    after = [e["k"] for e in entries[ended[0] + 1 :]] if ended else []
     return {
         "round": number, "verified": verified, "entries": len(log), "rolls": len(log.rolls),
         "plies": log.ply, "result": str(result) if result else log.end_reason,
+        "logged_after_the_end": dict(Counter(after)),
     }  # fmt: skip
+
+
+def _end(entries: list[dict]) -> tuple[int, str] | None:
+    """Where the match in ``entries`` ended: (the entry's index, the log's head there)."""
+    log = MatchLog(entries[0])
+    for index, entry in enumerate(entries[1:], 1):
+        log.apply(entry)
+        if log.phase not in (LOBBY, PLAYING):
+            return index, log.heads[-1]
+    return None
 
 
 # -- the attacking players -----------------------------------------------------------------
@@ -249,6 +268,8 @@ class _Attacker:
         self.closing: str | None = None
         """The label of the frame sent to make the host close this line, until it has."""
         self.closed_for = asyncio.Event()
+        self.ended: tuple[int, str] | None = None
+        """Where the match ended in this player's log: (the entry's index, the head)."""
 
     async def connect(self) -> None:
         """Join, or rejoin with the log held so far; nothing is sent meanwhile."""
@@ -329,6 +350,8 @@ class _Attacker:
         except Rejected as error:
             self.tally.crash(f"the host relayed an entry that does not check out: {error.reason}")
             return
+        if self.ended is None and self.log.phase not in (LOBBY, PLAYING):
+            self.ended = len(self.log) - 1, self.log.heads[-1]
         for index, request in enumerate(self.waiting):
             if request.sig == entry["sig"]:
                 for skipped in self.waiting[:index]:
