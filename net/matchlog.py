@@ -201,11 +201,12 @@ class MatchLog:
 
     def owes_dice(self, peer: str) -> bool:
         """Whether the pending chance event waits for ``peer``'s commitment or reveal."""
-        return (
-            self.pending_event is not None
-            and peer in (self.event_group or ())
-            and peer not in self.reveals
-        )
+        if self.pending_event is None or peer not in (self.event_group or ()):
+            return False
+        if peer in self.reveals:
+            return False
+        # It owes a commitment while it has none for the event, a reveal once all are in.
+        return self._commitment(peer, self.next_event) is None or self._all_committed()
 
     def commit_due(self, peer: str) -> int | None:
         """The first event of the chain ``peer`` must commit to now, if any."""

@@ -131,7 +131,6 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "entry": {"seq": COUNT, "e": _map()},
     "request": {"e": _map()},
     "reject": {"reason": REASON, "kind": _text(12)},
-    "notice": {"text": REASON},
     "want": {"from": COUNT},
     "push": {"seq": COUNT, "e": _map()},
     "ping": {"n": COUNT},

@@ -713,8 +713,6 @@ class Peer:
                     self._push_from(connection, message["from"])
                 elif kind == "reject":
                     self._rejected(message["kind"], message["reason"])
-                elif kind == "notice":
-                    self.observe("notice", {"text": message["text"]})
         except Closed as closed:
             if self._upstream is connection:
                 self._upstream = None

@@ -15,6 +15,7 @@ GOOD = {
         "version": 1,
         "rules": "a" * 32,
         "key": bytes(32),
+        "nonce": bytes(32),
         "name": "Anna",
         "role": "player",
         "seat": -1,
@@ -22,11 +23,14 @@ GOOD = {
         "have": 0,
         "head": None,
         "code": None,
+        "vote": None,
     },
-    "request": {"t": "request", "e": {"k": "act", "seat": 1, "ply": 4, "a": "22x15x6",
-                                      "d": "0123456789abcdef" * 2}},
+    "request": {"t": "request", "e": {"k": "act", "peer": "c" * 32, "seat": 1, "ply": 4,
+                                      "a": "22x15x6", "d": "0123456789abcdef" * 2, "n": 5,
+                                      "at": 12, "sig": bytes(64)}},
     "entry": {"t": "entry", "seq": 9, "e": {"k": "reveal", "peer": "c" * 32, "event": 3,
-                                            "v": bytes(32)}},
+                                            "v": bytes(32), "n": 2, "at": 8, "sig": bytes(64),
+                                            "hs": bytes(64)}},
 }  # fmt: skip
 
 
@@ -51,7 +55,8 @@ def _act(**change) -> dict:
         (_act(d="XYZ"), "field 'd' must be 32 hex digits"),
         (_act(a="x" * 121), "field 'a'"),
         (_act(a="22-18\x00"), "field 'a'"),
-        (_act(peer="c" * 32), "act entry: unexpected field 'peer'"),
+        (_act(hs=bytes(64)), "act entry: unexpected field 'hs'"),
+        (_act(sig=bytes(63)), "field 'sig' must be 64 bytes"),
         ({"t": "request", "e": {"k": "teleport"}}, "unknown entry kind 'teleport'"),
         ({**GOOD["hello"], "role": "king"}, "field 'role' must be one of player, spectator"),
     ],
@@ -63,9 +68,13 @@ def test_ill_formed_messages_are_refused_by_name(message: dict, reason: str) -> 
 
 def test_missing_fields_are_named_and_optional_ones_may_be_left_out() -> None:
     with pytest.raises(MessageError, match="missing field 'v'"):
-        validate({"t": "entry", "seq": 1, "e": {"k": "reveal", "peer": "c" * 32, "event": 3}})
+        entry = {k: v for k, v in GOOD["entry"]["e"].items() if k != "v"}
+        validate({"t": "entry", "seq": 1, "e": entry})
+    with pytest.raises(MessageError, match="missing field 'hs'"):
+        entry = {k: v for k, v in GOOD["entry"]["e"].items() if k != "hs"}
+        validate({"t": "entry", "seq": 1, "e": entry})
     hello = dict(GOOD["hello"])
-    del hello["code"], hello["head"]
+    del hello["code"], hello["head"], hello["vote"]
     assert validate(hello) == hello
 
 
