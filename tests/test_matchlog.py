@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.rules import every_setup, variant
+from game.rules import every_setup
 from net.fairdice import combine, pick
 from net.identity import Identity
 from net.matchlog import MatchLog, Rejected, replay
