@@ -82,11 +82,11 @@ def test_a_member_that_pings_stays_and_one_that_falls_silent_goes() -> None:
         server, port = await _serve(handle)
         _, writer = await asyncio.open_connection("127.0.0.1", port)
         await _ping(writer, 0.1, time.monotonic() + 1.5)  # three idle timeouts of pings
-        writer.write(encode({"t": "notice", "text": "still here"}))
+        writer.write(encode({"t": "reject", "reason": "still here", "kind": "x"}))
         await asyncio.sleep(1.0)  # then silence
         server.close()
         assert got == [
-            {"t": "notice", "text": "still here"},
+            {"t": "reject", "reason": "still here", "kind": "x"},
             "no word from the other side for too long (timed out)",
         ]
 

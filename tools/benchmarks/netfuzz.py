@@ -280,7 +280,6 @@ def handshake_messages(forger: Forger) -> list[dict]:
         {"t": "welcome", "match": log.match_id, "you": forger.outsider.peer, "host": log.host,
          "seq": len(log)},
         {"t": "reject", "reason": "out of turn", "kind": "act"},
-        {"t": "notice", "text": "hello"},
         {"t": "want", "from": rng.randrange(len(log) + 2)},
         {"t": "ping", "n": 7},
         {"t": "pong", "n": 7},
