@@ -4,6 +4,7 @@ peer's own process, with local play's budget, cancellable, and past a worker tha
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -166,7 +167,8 @@ def test_a_worker_that_dies_every_time_is_reported_not_waited_for(
         def think(self, *args, **kwargs):
             future = super().think(*args, **kwargs)
             for process in multiprocessing.active_children():
-                os.kill(process.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):  # another test's, already gone
+                    os.kill(process.pid, signal.SIGKILL)
             return future
 
     monkeypatch.setattr(thinking, "Thinker", Doomed)
