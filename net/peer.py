@@ -522,8 +522,7 @@ class Peer:
                 self.lost_touch = not majority
                 self.observe("touch", {"lost": self.lost_touch})
                 if majority:  # what was refused while cut off is owed again
-                    self.agent.forget_unlogged()
-                    self._decided = {key for key in self._decided if key[1] < log.ply}
+                    self._resend_after_host_change()
                 self._after_change()
             if not majority:
                 if self._probe is None or self._probe.done():
@@ -631,10 +630,7 @@ class Peer:
             "k": "host", "peer": self.me, "addr": self._own_address(),
             "votes": list(self._votes.values()),
         }  # fmt: skip
-        entry = self._signed(entry)
-        entry = placed(log, self.identity, entry)
-        log.apply(entry)
-        self._entry_applied(entry)
+        self._make(entry)  # the voters are not hosted yet: nobody to relay it to
         self.observe("host", {"peer": self.me, "name": self.config.name})
         self._after_change()
 
@@ -782,8 +778,7 @@ class Peer:
             raise _Fatal(
                 f"the host's log forks from this peer's at entry {seq + 1}: it cannot be trusted"
             )
-        self._decided = {key for key in self._decided if key[1] < (self.log.ply if self.log else 0)}
-        self.agent.forget_unlogged()
+        self._resend_after_host_change()
 
     def _push_from(self, connection: Connection, start: int) -> None:
         log = self.log
@@ -890,7 +885,8 @@ class Peer:
         return False
 
     def _resend_after_host_change(self) -> None:
-        """Whatever went to the old host may never have been logged: owe it again."""
+        """Whatever went to a host (the old one, or this one while it was cut off) may never
+        have been logged: owe it again."""
         self.agent.forget_unlogged()
         log = self.log
         if log is not None:

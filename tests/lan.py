@@ -193,3 +193,8 @@ class RawGuest:
                 await self.next(timeout)
         except Closed as closed:
             return closed.reason
+
+
+def joined(raw: RawGuest):
+    """A predicate for :meth:`RawGuest.until`: the entry of ``raw``'s own join."""
+    return lambda m: m["t"] == "entry" and m["e"]["k"] == "join" and m["e"]["peer"] == raw.peer

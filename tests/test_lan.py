@@ -15,7 +15,7 @@ import pytest
 
 from game.rules import every_setup
 from net.framing import encode
-from tests.lan import ROOT, RawGuest, guest, host
+from tests.lan import ROOT, RawGuest, guest, host, joined
 
 TWO_PLAYER = sorted({v.name for v in every_setup() if v.players == 2 and v.name != "numeri"})
 
@@ -96,17 +96,6 @@ def _run(coroutine) -> None:
     asyncio.run(asyncio.wait_for(coroutine, 60))
 
 
-def _joined(raw: RawGuest):
-    def check(message: dict) -> bool:
-        return (
-            message["t"] == "entry"
-            and message["e"]["k"] == "join"
-            and (message["e"]["peer"] == raw.peer)
-        )
-
-    return check
-
-
 def _their_turn(raw: RawGuest):
     def check(message: dict) -> bool:
         log = raw.log
@@ -153,7 +142,7 @@ def test_bad_actions_and_forged_reveals_are_rejected_and_reported(tmp_path: Path
 
     async def scenario() -> None:
         raw = await RawGuest.join(port)
-        await raw.until(_joined(raw))
+        await raw.until(joined(raw))
         raw.request({"k": "ready", "ready": True})
         await raw.until(lambda m: m["t"] == "entry" and m["e"]["k"] == "start")
         log = raw.log
@@ -228,7 +217,7 @@ def test_garbage_from_the_network_closes_only_that_connection(tmp_path: Path) ->
             assert b"bye" in data
             writer.close()
         raw = await RawGuest.join(port, name="fine")
-        await raw.until(_joined(raw))
+        await raw.until(joined(raw))
 
     _run(scenario())
     server.kill()
@@ -334,7 +323,7 @@ def test_a_guest_cannot_decide_for_a_missing_player_before_the_drop_timeout(
 
     async def scenario() -> None:
         raw = await RawGuest.join(port, name="mallory")
-        await raw.until(_joined(raw))
+        await raw.until(joined(raw))
         raw.request({"k": "ready", "ready": True})
         await raw.until(lambda m: m["t"] == "entry" and m["e"]["k"] == "start")
         log = raw.log

@@ -15,15 +15,11 @@ from pathlib import Path
 from net.connection import Closed, Connection
 from net.identity import Identity
 from net.signing import host_payload
-from tests.lan import ROOT, RawGuest, guest, host
+from tests.lan import ROOT, RawGuest, guest, host, joined
 
 
 def _run(coroutine) -> None:
     asyncio.run(asyncio.wait_for(coroutine, 90))
-
-
-def _joined(raw: RawGuest):
-    return lambda m: m["t"] == "entry" and m["e"]["k"] == "join" and m["e"]["peer"] == raw.peer
 
 
 def test_a_handshake_captured_by_a_fake_host_is_worth_nothing_at_the_real_one(
@@ -79,9 +75,9 @@ def test_refusals_go_to_the_sender_only(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         player = await RawGuest.join(port, name="anna")
-        await player.until(_joined(player))
+        await player.until(joined(player))
         spammer = await RawGuest.join(port, name="<spam>", role="spectator")
-        await spammer.until(_joined(spammer))
+        await spammer.until(joined(spammer))
         for _ in range(300):
             spammer.request({"k": "offer", "ply": 0})
         rejects = 0
@@ -112,7 +108,7 @@ def test_a_guest_that_withholds_its_reveal_while_connected_loses_the_match(
 
     async def scenario() -> None:
         raw = await RawGuest.join(port, name="mallory")
-        await raw.until(_joined(raw))
+        await raw.until(joined(raw))
         raw.request({"k": "ready", "ready": True})
         await raw.until(lambda m: m["t"] == "entry" and m["e"]["k"] == "start")
         chain = raw.identity.chain(raw.log.match_id, 1, raw.log.chain_length)
