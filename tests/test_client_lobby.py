@@ -97,7 +97,7 @@ def test_the_list_puts_waiting_matches_first_with_every_hosts_key_and_marks_look
     first = rows(drawn(lan_driver))
     assert lan_driver.scene.subtitle() == "⚠ Look-alikes: ask the host for their key"
     assert len(first) == lobby.ROWS - 1  # and a row to turn the page
-    assert [match for match, _key in first[:2]] == ["Dama · Corner table · 1 seats free"] * 2
+    assert [match for match, _key in first[:2]] == ["Dama · Corner table · 1 seat free"] * 2
     keys = {key.split()[2] for _match, key in first[:2]}
     assert keys == {REAL.fingerprint, COPY.fingerprint}  # both there, told apart
     assert all(key.endswith("⚠ look-alike") for _match, key in first[:2])

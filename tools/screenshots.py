@@ -4,7 +4,8 @@
 
 For every game, at every size: the match right after the computer's move (its move
 highlighted, the person's prompt), a Mulino removal prompt, an Ausgeblockt chain prompt,
-the results screen and a replay step; and the title screen.  Positions come from random
+the results screen and a replay step; the title screen; and the LAN list (announcements
+that hold still, a look-alike of a match under another key among them).  Positions come from random
 but legal play from fixed seeds, so the pictures change only when the drawing does.
 """
 
@@ -22,9 +23,13 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import threading
+from dataclasses import replace
+
 import pygame
 
 from game.client.app import App, Paths
+from game.client.scenes import lobby
 from game.client.scenes.menus import TitleScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
@@ -36,6 +41,9 @@ from game.rules.ausgeblockt import MARK, PASS, STOP
 from game.rules.mulino import REMOVE
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
+from net.discovery import SERVICE, Listing, decode
+from net.identity import Identity, fingerprint
+from net.link import LanBrowser
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 GAMES = [
@@ -130,8 +138,52 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("ausgeblockt-chain", lambda app: app.push(
             PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
         ("dama-classic-replay", _replay_step),
+        ("lan-list", _lan_list),
     ]  # fmt: skip
     return entries
+
+
+def _announced(host: str, game: str, state: str, free: int, secret: int, match: str) -> Listing:
+    key = Identity(bytes([secret]) * 32).key
+    txt = {
+        b"v": b"2", b"rules": b"-", b"game": game.encode(), b"players": b"2",
+        b"free": str(free).encode(), b"code": b"0", b"state": state.encode(),
+        b"host": host.encode(), b"match": match.encode(), b"key": key.hex().encode(),
+    }  # fmt: skip
+    listing = decode(f"{host} {secret}.{SERVICE}", txt, ["192.168.1.20"], 40000)
+    assert listing is not None
+    return replace(listing, compatible=True, fingerprint=fingerprint(key))
+
+
+class _StillBrowser(LanBrowser):
+    """Announcements that never change, in the real list's order (no network)."""
+
+    def __init__(self, interface: str = "") -> None:
+        self._lock = threading.Lock()
+        self.error = ""
+        self._listings = {
+            item.name: item
+            for item in (
+                _announced("Corner table", "dama:classic", "lobby", 1, 1, "a1" * 16),
+                _announced("Corner table", "dama:classic", "lobby", 1, 2, "a1" * 16),
+                _announced("Anna", "numeri", "playing", 0, 3, "b2" * 16),
+                _announced("Library", "mulino:classic", "over", 0, 4, "c3" * 16),
+            )
+        }
+
+    def close(self) -> None:
+        pass
+
+
+def _lan_list(app: App) -> None:
+    app.settings.player_name = "Carla"
+    original, lobby.LanBrowser = lobby.LanBrowser, _StillBrowser
+    try:
+        app.push(lobby.LanScene(app))
+    finally:
+        lobby.LanBrowser = original
+    for _ in range(6):  # the list is looked at twice a second
+        app.frame(0.1)
 
 
 def _replay_step(app: App) -> None:

@@ -25,7 +25,7 @@ from game.client.scenes.menus import (
 )
 from game.client.scenes.play import PlayScene
 from game.client.widgets import Target, button
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.names import variant_title
 from game.rules import variant
 from net.discovery import Listing, twins
@@ -201,7 +201,7 @@ def _listing_label(listing: Listing) -> str:
     if not listing.compatible:
         state = _("another version of Tavolo")
     elif listing.state == "lobby":
-        state = _("{n} seats free").format(n=listing.free)
+        state = ngettext("{n} seat free", "{n} seats free", listing.free).format(n=listing.free)
     elif listing.state in ("playing", "paused"):
         state = _("under way: watch")
     else:  # over, or a state this version does not know
