@@ -34,11 +34,24 @@ from net.messages import LEVEL_NAMES
 from net.peer import Peer, PeerConfig
 
 _TRACE = {"on": False}
+_AT_ONCE = frozenset({"listening", "joined", "advertised", "error"})
+"""What a traced peer prints at once; the rest waits until the peer ends
+(:func:`_flush_trace`), so that writing the trace wakes no reader while the match is timed."""
+_held: list[str] = []
 
 
 def _emit(kind: str, data: dict) -> None:
-    stamp = {"at": time.monotonic()} if _TRACE["on"] else {}
-    print(json.dumps({"event": kind, **data, **stamp}, ensure_ascii=False), flush=True)
+    traced = _TRACE["on"]
+    stamp = {"at": time.monotonic()} if traced else {}
+    _held.append(json.dumps({"event": kind, **data, **stamp}, ensure_ascii=False))
+    if not traced or kind in _AT_ONCE:
+        _flush_trace()
+
+
+def _flush_trace() -> None:
+    if _held:
+        print("\n".join(_held), flush=True)
+        _held.clear()
 
 
 def _default_identity() -> Path:
@@ -109,7 +122,10 @@ def main(argv: list[str] | None = None) -> int:
             return _verify(args.record)
         if args.command == "browse":
             return asyncio.run(_browse(args.timeout, args.interface))
-        return asyncio.run(_run_peer(args))
+        try:
+            return asyncio.run(_run_peer(args))
+        finally:
+            _flush_trace()
     except _UsageError as error:
         print(f"python -m net: {error}", file=sys.stderr)
         return 2

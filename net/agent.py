@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from net.fairdice import HashChain
 
 if TYPE_CHECKING:
+    from game.rules import State
     from net.identity import Identity
     from net.matchlog import MatchLog
 
@@ -57,6 +58,33 @@ class Agent:
                 value = self._chain(log, start).reveal(event - start + 1)
                 return [{"k": "reveal", "event": event, "v": value}]
         return []
+
+    def reveal_ahead(self, log: MatchLog, after: State) -> list[dict]:
+        """The reveal to send right behind this peer's move that leads to ``after``, when
+        that opens a chance event every peer of the dice group has committed to: the value
+        is fixed already, so sending it a moment early shows nothing, and the event does
+        not wait for the move to come back from the host first."""
+        event = log.next_event
+        if (
+            not after.is_chance()
+            or ("reveal", event) in self._sent
+            or self.peer not in log.dice_group
+            or log.commit_due(self.peer) is not None
+            or not log.committed_to(event)
+        ):
+            return []
+        start = log.chain_start(self.peer, event)
+        if start is None:
+            return []
+        self._sent.add(("reveal", event))
+        return [
+            {"k": "reveal", "event": event, "v": self._chain(log, start).reveal(event - start + 1)}
+        ]
+
+    def forget_reveals(self) -> None:
+        """A reveal sent ahead was refused (the event opened otherwise than foreseen):
+        :meth:`dice_requests` sends it again when it is owed."""
+        self._sent = {sent for sent in self._sent if sent[0] != "reveal"}
 
     def forget_unlogged(self) -> None:
         """After a change of host: what was sent may never have been logged; send again

@@ -74,9 +74,14 @@ class Connection:
 
     def send(self, message: dict) -> None:
         """Queue ``message`` (never blocks; a dead line is noticed by the reader)."""
+        self.send_frame(encode(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue a message already framed by :func:`net.framing.encode` (one encoding for
+        every receiver of a broadcast)."""
         if self.closed is None:
             with contextlib.suppress(OSError, RuntimeError):
-                self._writer.write(encode(message))
+                self._writer.write(frame)
 
     async def drain(self) -> None:
         with contextlib.suppress(OSError, RuntimeError, ConnectionError):
@@ -123,7 +128,8 @@ class Connection:
                 await self.close(f"{late} (timed out)")
                 raise Closed(self.closed or "timed out")
             try:
-                data = await asyncio.wait_for(self._reader.read(READ_CHUNK), quiet)
+                async with asyncio.timeout(quiet):  # no task per read, unlike wait_for
+                    data = await self._reader.read(READ_CHUNK)
             except TimeoutError:
                 if time.monotonic() < deadline:  # quiet for a while, not yet for too long
                     self._pings += 1

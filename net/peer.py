@@ -31,6 +31,7 @@ from net.agent import Agent, Turn
 from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
 from net.discovery import lan_addresses
 from net.fairdice import CHAIN_LENGTH
+from net.framing import encode
 from net.gate import Gate, install_quiet_handler
 from net.identity import Identity, peer_id, verify
 from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, placed, signed
@@ -246,15 +247,15 @@ class Peer:
 
     def _make(self, entry: dict) -> None:
         """As host: sign ``entry`` as its author and place it (raises :class:`Rejected`)."""
-        self._place(self._signed(entry))
+        self._place(self._signed(entry), own=True)
 
-    def _place(self, entry: dict) -> None:
-        """As host: place a signed ``entry`` in the log and relay it to everyone."""
+    def _place(self, entry: dict, own: bool = False) -> None:
+        """As host: place a signed ``entry`` (``own`` if signed just now) in the log and
+        relay it to everyone."""
         log = self.log
         assert log is not None
-        entry = placed(log, self.identity, entry)
-        log.apply(entry)
-        self._broadcast({"t": "entry", "seq": len(log) - 1, "e": entry})
+        entry = log.place(entry, self.identity, own=own)
+        self._broadcast({"t": "entry", "seq": len(log) - 1, "e": entry}, last=log.author(entry))
         self._entry_applied(entry)
 
     # -- the host's side -----------------------------------------------------------------
@@ -480,9 +481,15 @@ class Peer:
                     f"decide after {self.config.drop_timeout:.1f} s"
                 )
 
-    def _broadcast(self, message: dict) -> None:
-        for connection in self._clients.values():
-            connection.send(message)
+    def _broadcast(self, message: dict, last: str | None = None) -> None:
+        """Send ``message`` to every peer connected here, peer ``last`` (an entry's author,
+        who knows it already) after the others."""
+        frame = encode(message)
+        for peer, connection in self._clients.items():
+            if peer != last:
+                connection.send_frame(frame)
+        if last in self._clients:
+            self._clients[last].send_frame(frame)
 
     def _drop(self, connection: Connection) -> None:
         peer = connection.peer
@@ -1013,11 +1020,16 @@ class Peer:
         self.request(
             {"k": "act", "seat": turn.seat, "ply": turn.ply, "a": text, "d": after.digest()}
         )
+        for request in self.agent.reveal_ahead(log, after):
+            self.request(request)
 
     def _rejected(self, kind: str, reason: str) -> None:
         self.observe("rejected", {"kind": kind, "reason": reason})
         if kind == "act" and self.log is not None:
             self._decided.discard((self.log.state.to_move, self.log.ply))
+        elif kind == "reveal":
+            self.agent.forget_reveals()
+            self._after_change()
 
     async def _watch_drop(self) -> None:
         """Once a missing player's timeout is over, do what this peer was told to."""

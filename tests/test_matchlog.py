@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from game.rules import every_setup
 from net.fairdice import combine, pick
 from net.identity import Identity
-from net.matchlog import MatchLog, Rejected, replay
+from net.matchlog import MatchLog, Rejected, replay, signed
 from net.messages import ENTRY_SCHEMAS
 from net.records import verify
 from tests.net_helpers import Table
@@ -291,3 +291,77 @@ def test_any_entries_are_applied_or_refused_never_a_crash(entries: list) -> None
         except Rejected as rejected:
             assert rejected.reason
             assert table.log.heads[-1] == before
+
+
+def test_seated_players_commit_in_the_lobby_so_the_first_roll_waits_only_for_reveals() -> None:
+    table = Table("numeri", 3)
+    assert table.dice()  # in the lobby: the host and every seated player commit
+    assert not table.dice()  # once each
+    assert {e["peer"] for e in table.log.entries if e["k"] == "commit"} == set(table.peers)
+    table.start()
+    assert all(table.log.needs_reveal(peer) for peer in table.peers)
+    table.dice()
+    assert len(table.log.rolls) == 1
+    assert table.log.entries[-1]["k"] == "reveal"
+    assert sum(e["k"] == "commit" for e in table.log.entries) == 3
+
+
+def test_before_the_start_only_seated_players_commit_and_only_once() -> None:
+    table = Table("numeri", 2)
+    watcher = Identity(bytes([9]) * 32)
+    table.by_peer[watcher.peer] = watcher
+    table.put(table.join_entry(watcher, "w", role="spectator"))
+    chain = watcher.chain(table.log.match_id, 1, 4096)
+    with pytest.raises(Rejected, match="only a seated player commits before the start"):
+        table.put({"k": "commit", "peer": watcher.peer, "first": 1, "c": chain.commitment})
+    table.dice()
+    again = table.identities[1].chain(table.log.match_id, 2, 4096)
+    with pytest.raises(Rejected, match="one commitment before the start"):
+        table.put({"k": "commit", "peer": table.peers[1], "first": 2, "c": again.commitment})
+
+
+def test_a_reveal_sent_behind_a_move_is_logged_and_one_refused_is_owed_again() -> None:
+    table = Table("numeri", 2)
+    table.start()
+    table.settle_dice()
+    mover = table.agents[table.log.state.to_move]
+    move = table.act_entry(table.log.state.action_to_str(table.log.state.legal_actions()[0]))
+    after = table.log.state.apply(table.log.state.parse_action(move["a"]))
+    assert after.is_chance()
+    (ahead,) = mover.reveal_ahead(table.log, after)
+    assert not mover.reveal_ahead(table.log, after)  # once
+    with pytest.raises(Rejected, match="no chance event is pending"):
+        table.put({**ahead, "peer": mover.peer})  # as a host would refuse it before the move
+    rolls = len(table.log.rolls)
+    table.act(move["a"])
+    assert not mover.dice_requests(table.log)  # it counts the reveal as sent...
+    mover.forget_reveals()  # ...until told it was refused
+    (again,) = mover.dice_requests(table.log)
+    assert again == ahead
+    table.put({**again, "peer": mover.peer})
+    table.dice()
+    assert len(table.log.rolls) == rolls + 1
+
+
+def test_the_host_placing_skips_no_check_of_a_guests_signature() -> None:
+    table = Table("numeri", 2, logs=2)
+    table.start()
+    table.dice()
+    host, guest = table.identities
+    # The host's own placing: the same entries and heads as every peer's full check.
+    chain = guest.chain(table.log.match_id, 1, 4096)
+    request = signed(
+        table.log,
+        guest,
+        {"k": "reveal", "peer": guest.peer, "event": 1, "v": chain.reveal(1)},
+        table.log.next_n(guest.peer),
+    )
+    forged = {**request, "sig": bytes(64)}
+    before = table.log.heads[-1]
+    with pytest.raises(Rejected, match="signature is not its author's"):
+        table.log.place(forged, host)
+    assert table.log.heads[-1] == before
+    placed_entry = table.log.place(request, host)
+    table.logs[1].apply(dict(placed_entry))
+    assert table.logs[0].heads == table.logs[1].heads
+    assert verify(table.log.entries)["ok"]

@@ -77,19 +77,33 @@ class _Peer:
         self.popen = subprocess.Popen(
             argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
         )
-        self.events: list[dict] = []
+        self._lines: list[tuple[float, str]] = []
+        self._parsed: list[dict] = []
         self.listening = threading.Event()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self) -> None:
+        """Keep each line with the time it came, parsing only until the peer is listening:
+        the peers share the machine's two cores with this reader, so it does as little as
+        it can while they play."""
         assert self.popen.stdout is not None
         for line in self.popen.stdout:
+            self._lines.append((time.monotonic(), line))
+            if not self.listening.is_set():
+                event = json.loads(line)
+                if event.get("event") in ("listening", "joined") or "change" in event:
+                    self.listening.set()
+
+    @property
+    def events(self) -> list[dict]:
+        """Every event so far, each with its ``at``: the peer's own stamp when traced, else
+        when its line came."""
+        for at, line in self._lines[len(self._parsed) :]:
             event = json.loads(line)
-            event.setdefault("at", time.monotonic())
-            self.events.append(event)
-            if event.get("event") in ("listening", "joined") or "change" in event:
-                self.listening.set()
+            event.setdefault("at", at)
+            self._parsed.append(event)
+        return self._parsed
 
     def done(self, timeout: float) -> None:
         try:
