@@ -96,4 +96,3 @@ class KeypadScene(Scene):
         shown = theme.text(self.text or " ", 2 * u, self.palette.accent, True)
         surface.blit(shown, shown.get_rect(center=field.center))
         self.draw_targets(surface)
-
