@@ -4,6 +4,11 @@ abandoned matches ended, errors recovered, a configuration that never stops the 
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pygame
@@ -192,3 +197,49 @@ def test_a_missing_or_broken_file_gives_the_defaults(
     config = KioskConfig(pin="97531", games=["numeri"], lan_hosting=True)
     config.save(tmp_path)
     assert KioskConfig.load(tmp_path) == config
+
+
+def test_a_stop_signal_from_the_system_ends_the_kiosk_with_the_match_saved(
+    kiosk: Driver,
+) -> None:
+    kiosk.start("dama:classic")
+    kiosk.play_one()
+    moves = len(kiosk.scene.match.record.actions)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))  # the public's quit: still ignored
+    kiosk.frame()
+    assert kiosk.app.running and kiosk.app.stopped_by is None
+    os.kill(os.getpid(), signal.SIGTERM)  # systemctl stop, shutdown
+    assert kiosk.app.stopped_by == "SIGTERM"
+    assert kiosk.app.run() == 0  # the loop ends at once
+    saved = kiosk.app.saves.unfinished()
+    assert saved.total == 1
+    assert len(saved.matches[0].match.record.actions) == moves
+
+
+def test_the_kiosk_process_ends_cleanly_on_sigterm(tmp_path: Path) -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "game", "--kiosk", "--home", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )  # fmt: skip
+    log = tmp_path / "data" / "tavolo.log"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and "kiosk" not in _text(log):
+        time.sleep(0.1)
+    time.sleep(1.0)  # the frame loop is running
+    kiosk.send_signal(signal.SIGTERM)
+    try:
+        output, _ = kiosk.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        kiosk.kill()
+        pytest.fail("the kiosk ignored SIGTERM")
+    assert kiosk.returncode == 0, output
+    assert "stopped by SIGTERM" in _text(log)
+    assert "Traceback" not in output
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +35,12 @@ KIOSK_SCALE = 1.12
 """A kiosk's controls are this much bigger: at 1080p every button is at least 64 px."""
 OFFSCREEN_DRIVERS = frozenset({"offscreen", "dummy"})
 """SDL's video drivers that draw nowhere: SDL falls back to them when it finds no display."""
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+"""What the system sends to end a program (``systemctl stop``, logout, shutdown, Ctrl+C).
+SDL would turn them into the quit event a window's close button sends — which a kiosk
+ignores, so shutdown would hang — and so they get a handler of the app's own."""
 
 
 class NoDisplayError(RuntimeError):
@@ -61,6 +69,9 @@ class App:
         fps: int = 60,
         kiosk: KioskConfig | None = None,
     ) -> None:
+        self.stopped_by: str | None = None
+        """The name of the signal that ended the app, if one did."""
+        self._signal_handlers = self._hear_stop_signals()
         pygame.init()
         _require_a_display()
         self.paths = paths
@@ -202,6 +213,23 @@ class App:
         if self._thinker is not None:
             self._thinker.close()
             self._thinker = None
+        for signum, handler in self._signal_handlers.items():
+            signal.signal(signum, handler)
+        self._signal_handlers = {}
+
+    def _hear_stop_signals(self) -> dict:
+        """Handle :data:`STOP_SIGNALS` here (before SDL starts, which then leaves them be);
+        returns the handlers they had, for :meth:`close` to put back."""
+        if threading.current_thread() is not threading.main_thread():
+            return {}  # only the main thread may handle signals; SDL's quit event remains
+        os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+        return {signum: signal.signal(signum, self._stop) for signum in STOP_SIGNALS}
+
+    def _stop(self, signum: int, _frame: object) -> None:
+        """Runs between two steps of the frame loop: the loop ends after this frame, the
+        match on the screen having been saved at its last change."""
+        self.stopped_by = signal.Signals(signum).name
+        self.running = False
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -301,10 +329,12 @@ class App:
             self._loop()
         finally:
             self.close()
+        if self.stopped_by is not None:
+            log.info("stopped by %s", self.stopped_by)
         return 0
 
     def _loop(self) -> None:
-        while self.running:
+        while self.running and self.stopped_by is None:
             waited = None
             if not self.scene.animating:
                 # The event waited for is handled first: posting it back would queue it behind
