@@ -8,7 +8,10 @@ within a few hundred nodes and returns None, and a stale answer is never used.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -16,11 +19,28 @@ if TYPE_CHECKING:
     from game.rules import State
 
 _generation = None  # the shared counter, in the worker process
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: a signal for this process when the one that started it ends."""
 
 
-def _start(generation) -> None:
+def _start(generation, parent: int) -> None:
     global _generation
     _generation = generation
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this worker when the process that started it ends, even by
+    SIGKILL: a kiosk restarted after a crash must not leave a worker behind each time (with
+    the worker gone, multiprocessing's resource tracker reads the end of its pipe and ends
+    too).  Linux only; elsewhere the worker ends when its parent closes it."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        os._exit(0)
 
 
 class _Cancelled:
@@ -58,7 +78,7 @@ class Thinker:
         context = multiprocessing.get_context("spawn")
         self._counter = context.Value("i", 0)
         self._pool = ProcessPoolExecutor(
-            1, mp_context=context, initializer=_start, initargs=(self._counter,)
+            1, mp_context=context, initializer=_start, initargs=(self._counter, os.getpid())
         )
         self._pool.submit(_warm)
 
