@@ -3,6 +3,7 @@ abandoned matches ended, errors recovered, a configuration that never stops the 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -15,7 +16,7 @@ import pygame
 import pytest
 
 from game.client import theme
-from game.client.kiosk_config import FILE, KioskConfig
+from game.client.kiosk_config import FILE, KioskConfig, SettingsNotSaved
 from game.rules import VARIANTS
 from tests.client_driver import Driver
 
@@ -167,7 +168,6 @@ def test_every_control_is_big_enough_for_a_finger(kiosk: Driver) -> None:
 @pytest.mark.parametrize(
     ("text", "fallback"),
     [
-        ("pin = '12'", "pin"),
         ("games = ['chess']", "games"),
         ("volume = 7", "volume"),
         ("attract_after = 'soon'", "attract_after"),
@@ -186,17 +186,147 @@ def test_bad_values_fall_back_to_the_defaults_with_a_logged_message(
     assert "'sparkles'" in caplog.text and "unknown" in caplog.text
 
 
-def test_a_missing_or_broken_file_gives_the_defaults(
+def test_a_missing_file_gives_the_defaults_and_a_broken_one_everything_but_the_pin(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     assert KioskConfig.load(tmp_path) == KioskConfig()
+    assert KioskConfig.load(tmp_path).pin_matches("2580")  # a new kiosk: the manual's PIN
     (tmp_path / FILE).write_bytes(b"pin = \xff[[[")
     with caplog.at_level(logging.WARNING):
-        assert KioskConfig.load(tmp_path) == KioskConfig()
+        broken = KioskConfig.load(tmp_path)
     assert "unreadable" in caplog.text
+    assert broken.games == KioskConfig().games and broken.volume == KioskConfig().volume
+    assert broken.locked and not broken.pin_matches("2580")  # never the published PIN
+    assert "kiosk.toml has an error" in broken.warning()
     config = KioskConfig(pin="97531", games=["numeri"], lan_hosting=True)
+    (tmp_path / FILE).unlink()
     config.save(tmp_path)
     assert KioskConfig.load(tmp_path) == config
+
+
+OPERATOR_FILE = """\
+# Café Centrale: the kiosk by the window (ask Marta before changing anything)
+pin = "731904"
+games = ["numeri", "dama:classic"]  # the two our regulars play
+
+# quieter in the mornings
+volume = 0.25
+"""
+
+
+@pytest.mark.parametrize(
+    "typo",
+    [
+        'pin = "731904',  # an unclosed quote: not TOML at all
+        "pin = 7319O4",  # a letter O: not TOML at all
+        'pin = "73190"4',
+        "pin = '12'",  # too short
+        "pin = true",
+    ],
+)
+def test_a_typo_in_the_pin_keeps_the_operators_last_pin_and_warns(
+    tmp_path: Path, typo: str
+) -> None:
+    (tmp_path / FILE).write_text(OPERATOR_FILE)
+    good = KioskConfig.load(tmp_path)
+    assert good.pin_matches("731904") and good.games == ["numeri", "dama:classic"]
+    assert not good.warning()
+    (tmp_path / FILE).write_text(OPERATOR_FILE.replace('pin = "731904"', typo))
+    config = KioskConfig.load(tmp_path)
+    assert not config.pin_matches("2580")  # the published default never comes back
+    assert config.pin_matches("731904")  # the last good PIN, kept apart
+    assert config.warning()  # the operator menu shows it
+    text = (tmp_path / FILE).read_text()
+    config.volume = 1.0  # the operator changes something
+    with contextlib.suppress(SettingsNotSaved):
+        config.save(tmp_path)
+    after = (tmp_path / FILE).read_text()
+    if config.unreadable:
+        assert after == text  # a file that is not TOML is never written over
+    else:
+        assert typo in after and "volume = 1.0" in after and "# quieter" in after
+        assert "2580" not in after
+
+
+def test_an_unquoted_pin_of_six_digits_is_a_pin(tmp_path: Path) -> None:
+    (tmp_path / FILE).write_text(OPERATOR_FILE.replace('"731904"', "731904"))
+    config = KioskConfig.load(tmp_path)
+    assert config.pin == "731904" and not config.warning()
+    (tmp_path / FILE).write_text('pin = "123456789012"\n')
+    assert KioskConfig.load(tmp_path).pin_matches("123456789012")  # up to 12 digits
+
+
+def test_the_operators_change_edits_the_file_in_place(tmp_path: Path) -> None:
+    (tmp_path / FILE).write_text(OPERATOR_FILE + "sparkles = true\n")
+    config = KioskConfig.load(tmp_path)
+    config.lan_hosting = True
+    config.save(tmp_path)
+    after = (tmp_path / FILE).read_text()
+    assert after.startswith(OPERATOR_FILE)  # every comment, value and line as it was
+    assert after.endswith("sparkles = true\nlan_hosting = true\n")
+    assert "languages" not in after and "attract_after" not in after  # no defaults written
+    config.set_pin("86420135", tmp_path)
+    assert 'pin = "86420135"' in (tmp_path / FILE).read_text()
+    assert KioskConfig.load(tmp_path).pin_matches("86420135")
+    (tmp_path / FILE).unlink()  # the file lost: the kept PIN, not the default, opens the menu
+    lost = KioskConfig.load(tmp_path)
+    assert lost.pin_matches("86420135") and not lost.pin_matches("2580")
+
+
+def test_the_operator_menu_shows_a_broken_file_and_refuses_to_write_over_it(
+    tmp_path: Path,
+) -> None:
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    (config_dir / FILE).write_text(OPERATOR_FILE)
+    KioskConfig.load(config_dir)  # the kiosk ran once with this PIN
+    (config_dir / FILE).write_text(OPERATOR_FILE + "volume = [[\n")
+    driver = Driver(tmp_path, size=(1920, 1080), kiosk=KioskConfig.load(config_dir))
+    try:
+        _long_press_corner(driver, 3.5)
+        _type(driver, "731904")
+        assert type(driver.scene).__name__ == "OperatorScene"
+        assert "kiosk.toml has an error" in driver.app.kiosk.warning()
+        driver.press("lan")
+        assert driver.scene.subtitle().startswith("Not saved")
+        assert (config_dir / FILE).read_text() == OPERATOR_FILE + "volume = [[\n"
+    finally:
+        driver.app.close()
+        theme.set_scale(1.0)
+
+
+def test_the_pin_is_masked_and_wrong_pins_lock_the_keypad_longer_each_time(
+    kiosk: Driver, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO):
+        for _ in range(3):
+            _long_press_corner(kiosk, 3.5)
+            for digit in "1111":
+                kiosk.press(f"key {digit}")
+            assert kiosk.scene.shown == "\u2022" * 4  # dots on the public screen
+            kiosk.press("ok")
+        keypad = kiosk.scene
+        assert type(keypad).__name__ == "KeypadScene"  # locked: the keypad stays, saying so
+        assert "try again in 30 s" in keypad.notice()
+        _type(kiosk, "2580")  # even the right PIN waits
+        assert type(kiosk.scene).__name__ == "KeypadScene"
+        _wait(kiosk, 31)  # long enough for the demos to come
+        kiosk.tap((600, 600))
+        _long_press_corner(kiosk, 3.5)
+        assert not kiosk.scene.notice()
+        _type(kiosk, "0000")  # wrong again: twice as long
+        assert "try again in 60 s" in kiosk.scene.notice()
+        _wait(kiosk, 61)
+        kiosk.tap((600, 600))
+        _long_press_corner(kiosk, 3.5)
+        _type(kiosk, "2580")
+        assert type(kiosk.scene).__name__ == "OperatorScene"
+        assert kiosk.app.pin_guard.failures == 0
+        kiosk.press("quit")
+    assert "wrong operator PIN (3 in a row)" in caplog.text
+    assert "locked for 30 s" in caplog.text and "locked for 60 s" in caplog.text
+    assert "operator menu opened" in caplog.text and "operator quit" in caplog.text
+    assert "1111" not in caplog.text and "2580" not in caplog.text  # never the digits
 
 
 def test_a_stop_signal_from_the_system_ends_the_kiosk_with_the_match_saved(
@@ -243,3 +373,17 @@ def _text(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return ""
+
+
+@pytest.mark.parametrize("left_in", ["pause menu", "rules"])
+def test_a_match_left_under_a_menu_ends_by_the_countdown_too(kiosk: Driver, left_in: str) -> None:
+    kiosk.start("mulino:classic")
+    kiosk.play_one()
+    kiosk.press("menu")
+    if left_in == "rules":
+        kiosk.press("rules")
+    _wait(kiosk, 21)
+    assert type(kiosk.scene).__name__ == "AbandonScene"
+    _wait(kiosk, 6)
+    assert type(kiosk.scene).__name__ == "AttractScene"
+    assert kiosk.app.saves.unfinished().total == 0  # no "Resume Mulino" for the next visitor

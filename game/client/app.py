@@ -20,6 +20,7 @@ from game.ai.worker import Thinker
 from game.client import theme
 from game.client.input import InputTranslator
 from game.client.kiosk_config import KioskConfig
+from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import SoundBank
@@ -104,6 +105,8 @@ class App:
         self.recovered = 0
         """Errors a kiosk caught inside a scene and recovered from."""
         self._corner_since: float | None = None
+        self.pin_guard = PinGuard()
+        """Wrong operator PINs so far (kiosk mode)."""
 
     # -- window ---------------------------------------------------------------------------
 
@@ -311,12 +314,14 @@ class App:
 
         assert self.kiosk is not None
         idle = self.time - self.last_input
-        scene = self.scene
-        if isinstance(scene, AttractScene | AbandonScene):
+        if isinstance(self.scene, AttractScene | AbandonScene):
             return
-        if isinstance(scene, PlayScene):
-            if idle >= self.kiosk.abandon_after and not scene.state.is_terminal():
-                self.push(AbandonScene(self, scene))
+        # A match left open under a menu (paused, its rules, a question) is as abandoned as
+        # one left on screen: the countdown ends it, or the next visitor would find it.
+        play = next((s for s in reversed(self.scenes) if isinstance(s, PlayScene)), None)
+        if play is not None and not play.state.is_terminal():
+            if idle >= self.kiosk.abandon_after:
+                self.push(AbandonScene(self, play))
         elif idle >= self.kiosk.attract_after:
             self.reset(AttractScene(self))
 

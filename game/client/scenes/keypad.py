@@ -24,10 +24,18 @@ class KeypadScene(Scene):
         allowed: str,
         done: Callable[[str], None],
         allow_empty: bool = False,
+        *,
+        secret: bool = False,
+        notice: Callable[[], str] = lambda: "",
     ) -> None:
+        """``secret``: show a dot for each character typed (a PIN on a public screen);
+        ``notice``: a line under the field, read at each draw (a wait, a warning) — while it
+        says anything, OK cannot be pressed."""
         super().__init__(app)
         self.prompt, self.allowed, self.done = prompt, allowed, done
         self.allow_empty = allow_empty
+        self.secret = secret
+        self.notice = notice
         self.text = ""
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -52,7 +60,7 @@ class KeypadScene(Scene):
             button(pygame.Rect(left, y, wide, 3 * u), lambda: _("Delete"), self._delete,
                    self.palette, name="delete"),
             button(pygame.Rect(left + wide + u, y, wide, 3 * u), lambda: _("OK"), self._ok,
-                   self.palette, lambda: bool(self.text) or self.allow_empty, name="ok"),
+                   self.palette, self._can_send, name="ok"),
             button(pygame.Rect(left, y + 4 * u, 3 * key + 2 * u, 3 * u), lambda: _("Cancel"),
                    self.app.pop, self.palette, name="cancel"),
         ]  # fmt: skip
@@ -65,7 +73,17 @@ class KeypadScene(Scene):
     def _delete(self) -> None:
         self.text = self.text[:-1]
 
+    @property
+    def shown(self) -> str:
+        """What the field shows of the text typed."""
+        return "\u2022" * len(self.text) if self.secret else self.text
+
+    def _can_send(self) -> bool:
+        return (bool(self.text) or self.allow_empty) and not self.notice()
+
     def _ok(self) -> None:
+        if not self._can_send():
+            return
         text = self.text
         self.app.pop()
         self.done(text)
@@ -93,6 +111,11 @@ class KeypadScene(Scene):
         field = pygame.Rect(0, 0, 24 * u, 3 * u)
         field.midtop = (surface.get_width() // 2, 5 * u)
         pygame.draw.rect(surface, self.palette.panel, field, border_radius=u // 2)
-        shown = theme.text(self.text or " ", 2 * u, self.palette.accent, True)
+        shown = theme.text(self.shown or " ", 2 * u, self.palette.accent, True)
         surface.blit(shown, shown.get_rect(center=field.center))
+        notice = self.notice()
+        if notice:
+            line = theme.text(notice, round(1.1 * u), self.palette.warning, True)
+            where = (surface.get_width() // 2, field.bottom + u // 3)
+            surface.blit(line, line.get_rect(midtop=where))
         self.draw_targets(surface)

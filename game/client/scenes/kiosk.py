@@ -17,6 +17,8 @@ import pygame
 from game import i18n
 from game.client import theme
 from game.client.control import LocalControl
+from game.client.kiosk_config import PIN_LENGTHS, SettingsNotSaved
+from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.menus import Item, MenuScene, TitleScene, item
@@ -183,15 +185,38 @@ class AbandonScene(Scene):
 
 
 def ask_pin(app) -> None:
-    """The keypad for the operator's PIN; the right one opens the operator menu."""
+    """The keypad for the operator's PIN, its digits hidden; the right one opens the
+    operator menu.  Wrong ones lock the keypad for longer and longer (:class:`PinGuard`);
+    logins, wrong PINs and locks are logged (never the digits)."""
+    guard: PinGuard = app.pin_guard
+    kiosk = app.kiosk
+
+    def notice() -> str:
+        wait = guard.wait(app.time)
+        if wait > 0:
+            return _("Too many wrong PINs: try again in {seconds} s").format(
+                seconds=math.ceil(wait)
+            )
+        if kiosk.locked:
+            return _("The operator menu is locked: kiosk.toml needs a valid PIN.")
+        return ""
 
     def check(typed: str) -> None:
-        if typed == app.kiosk.pin:
+        if guard.wait(app.time) > 0 or kiosk.locked:
+            return
+        if kiosk.pin_matches(typed):
+            guard.succeeded()
+            log.info("kiosk: operator menu opened")
             app.push(OperatorScene(app))
-        else:
-            app.sound.play("nope")
+            return
+        app.sound.play("nope")
+        lock = guard.failed(app.time)
+        log.warning("kiosk: a wrong operator PIN (%d in a row)", guard.failures)
+        if lock:
+            log.warning("kiosk: the PIN keypad is locked for %d s", lock)
+            ask_pin(app)  # the keypad stays, showing the wait
 
-    app.push(KeypadScene(app, _("Operator PIN"), "0123456789", check))
+    app.push(KeypadScene(app, _("Operator PIN"), "0123456789", check, secret=True, notice=notice))
 
 
 class OperatorScene(MenuScene):
@@ -202,8 +227,25 @@ class OperatorScene(MenuScene):
     def title(self) -> str:
         return _("Operator")
 
+    def __init__(self, app) -> None:
+        self.feedback = ""
+        """What the last change did, shown until the next one."""
+        super().__init__(app)
+
     def subtitle(self) -> str:
-        return _("Changes are saved in {path}").format(path=self.app.paths.config / "kiosk.toml")
+        return self.feedback or _("Changes are saved in kiosk.toml")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        warning = self.app.kiosk.warning()
+        if warning:  # above the buttons, in the warning colour, wrapped to the screen
+            u = self.u
+            font = theme.font(round(1.1 * u), True)
+            y = round(10.6 * u)
+            for line in theme.wrap("\u26a0 " + warning, font, surface.get_width() - 6 * u)[:2]:
+                shown = theme.text(line, round(1.1 * u), self.palette.warning, True)
+                surface.blit(shown, shown.get_rect(midtop=(surface.get_width() // 2, y)))
+                y += round(1.3 * u)
 
     def items(self) -> list[Item]:
         kiosk = self.app.kiosk
@@ -221,13 +263,19 @@ class OperatorScene(MenuScene):
             item(lambda: _("LAN hosting: on") if kiosk.lan_hosting else _("LAN hosting: off"),
                  self._toggle_lan, "lan"),
             item(lambda: _("Change the PIN"), self._change_pin, "pin"),
-            item(lambda: _("Quit Tavolo"), self.app.quit, "quit"),
+            item(lambda: _("Quit Tavolo"), self._quit, "quit"),
             item(lambda: _("Back to the games"), self._done, "back"),
         ]  # fmt: skip
 
-    def _saved(self) -> None:
-        _save_settings(self.app)
+    def _saved(self, done: str = "") -> None:
+        """Save the change; say so on screen (or why it was not saved)."""
+        problem = _save_settings(self.app)
+        self.feedback = problem or done or _("Saved.")
         self.layout(self.app.size)
+
+    def _quit(self) -> None:
+        log.info("kiosk: the operator quit Tavolo")
+        self.app.quit()
 
     def _next_languages(self) -> None:
         codes = list(i18n.LANGUAGES)
@@ -257,22 +305,35 @@ class OperatorScene(MenuScene):
 
     def _change_pin(self) -> None:
         def first(pin: str) -> None:
-            if not 4 <= len(pin) <= 8:
+            if len(pin) not in PIN_LENGTHS:
                 self.app.sound.play("nope")
+                self.feedback = _("A PIN has 4 to 12 digits: the PIN is unchanged.")
                 return
             self.app.push(
                 KeypadScene(self.app, _("The new PIN again"), "0123456789",
-                            lambda again: self._set_pin(pin, again))
+                            lambda again: self._set_pin(pin, again), secret=True)
             )  # fmt: skip
 
-        self.app.push(KeypadScene(self.app, _("New PIN (4 to 8 digits)"), "0123456789", first))
+        self.app.push(
+            KeypadScene(self.app, _("New PIN (4 to 12 digits)"), "0123456789", first, secret=True)
+        )
 
     def _set_pin(self, pin: str, again: str) -> None:
         if pin != again:
             self.app.sound.play("nope")
+            self.feedback = _("The two PINs differ: the PIN is unchanged.")
             return
-        self.app.kiosk.pin = pin
-        self._saved()
+        try:
+            self.app.kiosk.set_pin(pin, self.app.paths.config)
+        except SettingsNotSaved as error:
+            self.app.sound.play("nope")
+            self.feedback = _("The new PIN works, but kiosk.toml was not saved: {why}").format(
+                why=error
+            )
+            log.error("kiosk settings not saved: %s", error)
+            return
+        log.info("kiosk: the operator PIN was changed")
+        self.feedback = _("The PIN is changed.")
 
     def _done(self) -> None:
         self.app.reset(TitleScene(self.app))
@@ -285,6 +346,10 @@ class GamesScene(MenuScene):
     """Which games the public may choose (at least one stays allowed)."""
 
     columns = 2
+
+    def __init__(self, app) -> None:
+        self.feedback = ""
+        super().__init__(app)
 
     def title(self) -> str:
         return _("Games allowed")
@@ -309,17 +374,23 @@ class GamesScene(MenuScene):
                 kiosk.games.remove(name)
         else:
             kiosk.games = [g for g in VARIANTS if g in kiosk.games or g == name]
-        _save_settings(self.app)
+        self.feedback = _save_settings(self.app) or _("Saved.")
         self.layout(self.app.size)
 
+    def subtitle(self) -> str:
+        return self.feedback
 
-def _save_settings(app) -> None:
-    """Write the operator's change to kiosk.toml; a failure is logged and felt, not fatal."""
+
+def _save_settings(app) -> str:
+    """Write the operator's change to kiosk.toml; if it cannot be, why (logged and felt, not
+    fatal: the change holds until the kiosk restarts)."""
     try:
         app.kiosk.save(app.paths.config)
-    except OSError as error:
+    except SettingsNotSaved as error:
         app.sound.play("nope")
         log.error("kiosk settings not saved: %s", error)
+        return _("Not saved: {why}").format(why=error)
+    return ""
 
 
 @lru_cache(maxsize=4)
