@@ -4,9 +4,11 @@
 
 For every game, at every size: the match right after the computer's move (its move
 highlighted, the person's prompt), a Mulino removal prompt, an Ausgeblockt chain prompt,
-the results screen and a replay step; the title screen; and the LAN list (announcements
-that hold still, a look-alike of a match under another key among them).  Positions come from random
-but legal play from fixed seeds, so the pictures change only when the drawing does.
+the results screen and a replay step; the title screen; the LAN list (announcements
+that hold still, a look-alike of a match under another key among them); and the kiosk's
+operator menu over a broken kiosk.toml and its PIN keypad locked after wrong PINs.
+Positions come from random but legal play from fixed seeds, so the pictures change only
+when the drawing does.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from dataclasses import replace
 import pygame
 
 from game.client.app import App, Paths
+from game.client.kiosk_config import KioskConfig
 from game.client.scenes import lobby
 from game.client.scenes.menus import TitleScene
 from game.client.scenes.play import PlayScene
@@ -139,8 +142,32 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
             PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
         ("dama-classic-replay", _replay_step),
         ("lan-list", _lan_list),
+        # Last: these make the app a kiosk.
+        ("kiosk-operator-broken-file", _operator_with_a_broken_file),
+        ("kiosk-pin-locked", _pin_locked),
     ]  # fmt: skip
     return entries
+
+
+def _operator_with_a_broken_file(app: App) -> None:
+    from game.client.scenes.kiosk import OperatorScene
+
+    app.kiosk = KioskConfig(pin="")
+    app.kiosk.unreadable = "Expected ']' at the end of an array (at line 7, column 11)"
+    app.kiosk.kept_pin = "scrypt$00$00"
+    operator = OperatorScene(app)
+    app.push(operator)
+    operator.feedback = "Not saved: kiosk.toml must be fixed first."
+
+
+def _pin_locked(app: App) -> None:
+    from game.client.scenes.kiosk import ask_pin
+
+    app.kiosk = KioskConfig()
+    for _ in range(3):
+        app.pin_guard.failed(app.time)
+    ask_pin(app)
+    app.scene.text = "25"
 
 
 def _announced(host: str, game: str, state: str, free: int, secret: int, match: str) -> Listing:

@@ -240,12 +240,12 @@ class OperatorScene(MenuScene):
         warning = self.app.kiosk.warning()
         if warning:  # above the buttons, in the warning colour, wrapped to the screen
             u = self.u
-            font = theme.font(round(1.1 * u), True)
-            y = round(10.6 * u)
+            font = theme.font(u, True)
+            y = round(10.4 * u)
             for line in theme.wrap("\u26a0 " + warning, font, surface.get_width() - 6 * u)[:2]:
-                shown = theme.text(line, round(1.1 * u), self.palette.warning, True)
+                shown = theme.text(line, u, self.palette.warning, True)
                 surface.blit(shown, shown.get_rect(midtop=(surface.get_width() // 2, y)))
-                y += round(1.3 * u)
+                y += round(1.2 * u)
 
     def items(self) -> list[Item]:
         kiosk = self.app.kiosk
@@ -327,9 +327,7 @@ class OperatorScene(MenuScene):
             self.app.kiosk.set_pin(pin, self.app.paths.config)
         except SettingsNotSaved as error:
             self.app.sound.play("nope")
-            self.feedback = _("The new PIN works, but kiosk.toml was not saved: {why}").format(
-                why=error
-            )
+            self.feedback = _("The new PIN works; kiosk.toml was not saved.")
             log.error("kiosk settings not saved: %s", error)
             return
         log.info("kiosk: the operator PIN was changed")
@@ -389,6 +387,8 @@ def _save_settings(app) -> str:
     except SettingsNotSaved as error:
         app.sound.play("nope")
         log.error("kiosk settings not saved: %s", error)
+        if app.kiosk.unreadable:  # the warning on the screen says why
+            return _("Not saved: kiosk.toml must be fixed first.")
         return _("Not saved: {why}").format(why=error)
     return ""
 
