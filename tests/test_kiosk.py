@@ -172,6 +172,8 @@ def test_every_control_is_big_enough_for_a_finger(kiosk: Driver) -> None:
         ("volume = 7", "volume"),
         ("attract_after = 'soon'", "attract_after"),
         ("lan_hosting = 'yes'", "lan_hosting"),
+        ("keep_finished = -1", "keep_finished"),
+        ("keep_finished_days = 0", "keep_finished_days"),
     ],
 )
 def test_bad_values_fall_back_to_the_defaults_with_a_logged_message(

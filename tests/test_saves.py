@@ -162,3 +162,60 @@ def test_atomic_write_replaces_whole_files(tmp_path: Path) -> None:
     atomic_write(target, b"second")
     assert target.read_bytes() == b"second"
     assert [p.name for p in target.parent.iterdir()] == ["file"]
+
+
+def _finished_match(seed: int) -> Match:
+    import random
+
+    from game.dice import random_action
+
+    match = Match.new(variant("dama:classic"), HUMANS, seed=seed)
+    rng = random.Random(seed)
+    while not match.state.is_terminal():
+        state = match.state
+        match.play(
+            random_action(state, rng) if state.is_chance() else rng.choice(state.legal_actions())
+        )
+    return match
+
+
+def test_a_kiosk_keeps_the_newest_finished_matches_within_their_days(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path, saves.Keep(count=500, days=90))
+    finished = tmp_path / saves.FINISHED
+    finished.mkdir()
+    now = 2_000_000_000.0
+    for number in range(10_000):  # weeks of visitors: only names and times are looked at
+        path = finished / f"{number:016x}-9.tavolo"
+        path.write_bytes(b"x")
+        when = now - 3600 * number if number < 9_000 else now - 86400 * 100  # some very old
+        os.utime(path, (when, when))
+    assert store.prune(now) == 9_500
+    kept = sorted(finished.iterdir())
+    assert len(kept) == 500 and kept[0].name == f"{0:016x}-9.tavolo"
+    assert all(now - p.stat().st_mtime <= 3600 * 499 for p in kept)  # the newest 500
+    store.save(_finished_match(7))  # finishing a match prunes as well
+    assert len(list(finished.iterdir())) == 500
+    assert SaveStore(tmp_path).prune() == 0  # a player's own store keeps everything
+
+
+def test_the_title_never_reads_finished_matches(tmp_path: Path, monkeypatch) -> None:
+    from tests.client_driver import Driver
+
+    driver = Driver(tmp_path)
+    try:
+        match = _finished_match(3)
+        driver.app.saves.save(match)
+        [first] = (driver.app.saves.directory / saves.FINISHED).iterdir()
+        for number in range(10_000):
+            os.link(first, first.with_name(f"{number:016x}-1.tavolo"))
+        reads = []
+        real_read = saves._read
+        monkeypatch.setattr(saves, "_read", lambda path: reads.append(path) or real_read(path))
+        from game.client.scenes.menus import TitleScene
+
+        driver.app.reset(TitleScene(driver.app))
+        driver.frame()
+        assert "finished" in [t.name for t in driver.scene.targets]  # offered, not read
+        assert not [path for path in reads if saves.FINISHED in path.parts]
+    finally:
+        driver.app.close()

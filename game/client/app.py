@@ -24,7 +24,7 @@ from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import SoundBank
-from game.session.saves import SaveStore
+from game.session.saves import Keep, SaveStore
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,9 @@ class App:
         if fullscreen is not None:
             self.settings.fullscreen = fullscreen
         i18n.set_language(self.settings.language)
-        self.saves = SaveStore(paths.data)
+        keep = None if kiosk is None else Keep(kiosk.keep_finished, kiosk.keep_finished_days)
+        self.saves = SaveStore(paths.data, keep)
+        self.saves.prune()  # a kiosk's visitors finish thousands of matches over the weeks
         self.sound = SoundBank(self.settings.volume, self.settings.muted)
         self.fps = fps
         self.window_size = size or _default_window_size()

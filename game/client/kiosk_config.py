@@ -41,7 +41,7 @@ DEFAULT_PIN = "2580"
 HEADER = "# Tavolo kiosk settings: every key is explained in docs/kiosk.md\n"
 
 
-def _seconds(low: float, high: float):
+def _between(low: float, high: float):
     return lambda v: isinstance(v, int | float) and not isinstance(v, bool) and low <= v <= high
 
 
@@ -59,10 +59,12 @@ CHECKS = {
     "games": lambda v: isinstance(v, list) and v and all(g in VARIANTS for g in v),
     "languages": lambda v: isinstance(v, list) and v and all(lang in LANGUAGES for lang in v),
     "volume": lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1,
-    "attract_after": _seconds(10, 3600),
-    "abandon_after": _seconds(20, 3600),
-    "countdown": _seconds(5, 120),
-    "dim_after": _seconds(30, 86400),
+    "attract_after": _between(10, 3600),
+    "abandon_after": _between(20, 3600),
+    "countdown": _between(5, 120),
+    "dim_after": _between(30, 86400),
+    "keep_finished": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100_000,
+    "keep_finished_days": _between(1, 3650),
     "lan_hosting": lambda v: isinstance(v, bool),
     "lan_name": lambda v: isinstance(v, str) and clean_name(v) == v,
 }
@@ -85,6 +87,10 @@ class KioskConfig:
     abandon_after: float = 180.0
     countdown: float = 15.0
     dim_after: float = 900.0
+    keep_finished: int = 500
+    """Finished matches kept (the newest); older ones are deleted as matches finish."""
+    keep_finished_days: float = 90.0
+    """Finished matches older than this many days are deleted too."""
     lan_hosting: bool = False
     lan_name: str = "Tavolo"
     """The name others on the LAN see for whoever plays at the kiosk (nobody types one)."""

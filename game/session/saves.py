@@ -12,9 +12,11 @@ with a message, and never stops the program from starting.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,11 +95,25 @@ class Finished:
     saved_at: float
 
 
-class SaveStore:
-    """The saves in one directory (the user's data directory, or a test's temporary one)."""
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """How many finished matches a store keeps, and for how long (a kiosk's, for weeks of
+    visitors); the newest are kept."""
 
-    def __init__(self, directory: Path) -> None:
+    count: int
+    days: float
+
+
+class SaveStore:
+    """The saves in one directory (the user's data directory, or a test's temporary one).
+
+    With ``keep``, finished matches beyond its count or older than its days are deleted
+    whenever a match finishes (and on :meth:`prune`); only the directory is listed, no save
+    is read."""
+
+    def __init__(self, directory: Path, keep: Keep | None = None) -> None:
         self.directory = directory
+        self.keep = keep
 
     def path_of(self, match: Match) -> Path:
         """Where ``match`` is saved while it is unfinished."""
@@ -109,6 +125,7 @@ class SaveStore:
             name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
             atomic_write(self.directory / FINISHED / name, seal(match.to_bytes()))
             self.path_of(match).unlink(missing_ok=True)
+            self.prune()
         else:
             atomic_write(self.path_of(match), seal(match.to_bytes()))
 
@@ -159,6 +176,31 @@ class SaveStore:
                 path=home, error=error
             )
         return None
+
+    def prune(self, now: float | None = None) -> int:
+        """Delete the finished matches :attr:`keep` does not keep; how many went."""
+        if self.keep is None:
+            return 0
+        oldest = (time.time() if now is None else now) - self.keep.days * 86400
+        try:
+            with os.scandir(self.directory / FINISHED) as entries:
+                found = [
+                    (entry.stat().st_mtime, entry.path)
+                    for entry in entries
+                    if entry.name.endswith(".tavolo") and entry.is_file()
+                ]
+        except OSError:
+            return 0
+        found.sort(reverse=True)
+        gone = [path for number, (mtime, path) in enumerate(found)
+                if number >= self.keep.count or mtime < oldest]  # fmt: skip
+        for path in gone:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        if gone:
+            log.info("deleted %d finished matches (keeping %d, %g days)", len(gone),
+                     self.keep.count, self.keep.days)  # fmt: skip
+        return len(gone)
 
     def has_finished(self) -> bool:
         """Whether any match has finished, by listing the directory (no save is read)."""
