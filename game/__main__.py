@@ -2,9 +2,11 @@
 
     tavolo [--fullscreen | --windowed] [--size WIDTHxHEIGHT] [--language en|it|de]
            [--home DIR] [--start GAME[:VARIANT] [--players N]] [--kiosk]
+    tavolo --install-kiosk
 
 ``--kiosk`` runs a public games table: full screen, touch-first, no way out but the
 operator's PIN (docs/kiosk.md); its settings are ``kiosk.toml`` in the config directory.
+``--install-kiosk`` makes it start at every login of this account, under systemd.
 
 Settings are kept in the user's config directory and matches in the user's data directory
 (``--home DIR``, or the environment variable TAVOLO_HOME, puts both under DIR instead).
@@ -59,6 +61,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--kiosk", action="store_true", help="a public games table (see docs/kiosk.md)"
     )
+    parser.add_argument(
+        "--install-kiosk",
+        action="store_true",
+        help="start this tavolo as a kiosk at every login of this account (docs/kiosk.md)",
+    )
     args = parser.parse_args(argv)
     if args.start is not None:
         from game.rules import RulesError, variant
@@ -84,6 +91,15 @@ def paths(home: Path | None):
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
+    if args.install_kiosk:
+        from game.kiosk_setup import install
+
+        try:
+            print("\n".join(install()))
+        except OSError as error:
+            print(f"tavolo: cannot install the kiosk: {error}", file=sys.stderr)
+            return 1
+        return 0
     logging.basicConfig(level=logging.INFO, format="tavolo: %(levelname)s %(message)s")
     from game.client.app import App, NoDisplayError
     from game.client.scenes.menus import TitleScene

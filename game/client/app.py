@@ -24,6 +24,7 @@ from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import SoundBank
+from game.client.window_guard import WindowGuard
 from game.session.saves import Keep, SaveStore
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,7 @@ class App:
         self.window_size = size or _default_window_size()
         self.screen = self._open_window()
         pygame.display.set_caption("Tavolo")
+        self._window_guard = WindowGuard() if kiosk is not None else None
         self.scenes: list[Scene] = []
         self.running = True
         self._translator = InputTranslator()
@@ -218,6 +220,9 @@ class App:
         if self._thinker is not None:
             self._thinker.close()
             self._thinker = None
+        if self._window_guard is not None:
+            self._window_guard.close()
+            self._window_guard = None
         for signum, handler in self._signal_handlers.items():
             signal.signal(signum, handler)
         self._signal_handlers = {}
@@ -239,6 +244,8 @@ class App:
     # -- the loop -------------------------------------------------------------------------
 
     def dispatch(self, event: pygame.event.Event) -> None:
+        if self._window_guard is not None:
+            self._window_guard.saw(event)
         if event.type == pygame.QUIT:
             if self.kiosk is None:
                 self.quit()
@@ -289,6 +296,8 @@ class App:
         try:
             self._step(min(elapsed, 0.1), first)
             self._watch_idle()
+            if self._window_guard is not None:
+                self._window_guard.check(self.time)
         except Exception:  # a kiosk logs it and starts over; the public sees no traceback
             log.exception("kiosk: an error inside %s; back to the title", type(self.scene).__name__)
             self.recovered += 1
