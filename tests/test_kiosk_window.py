@@ -92,3 +92,58 @@ def test_a_minimised_or_unfullscreened_kiosk_takes_itself_back(desktop, tmp_path
         kiosk.terminate()
         output, _ = kiosk.communicate(timeout=10)
     assert kiosk.returncode == 0, output
+
+
+RC = Path(__file__).resolve().parents[1] / "docs" / "kiosk-openbox-rc.xml"
+ESCAPES = ["alt+space", "alt+F4", "alt+Tab", "ctrl+alt+Left", "super", "ctrl+Escape", "alt+F2"]
+
+
+def test_under_the_manuals_openbox_no_shortcut_leads_away(tmp_path: Path) -> None:
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must provide {missing} (.ci/run installs them)")
+        pytest.skip(f"needs {missing}")
+    env = {**os.environ, "DISPLAY": ":85", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("SDL_VIDEODRIVER", None)
+    server = subprocess.Popen(
+        ["Xvfb", ":85", "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    time.sleep(0.5)
+    manager = subprocess.Popen(
+        ["openbox", "--config-file", str(RC)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "game", "--kiosk", "--home", str(tmp_path)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        assert _until(lambda: "Tavolo" in _x(env, "wmctrl", "-l"), 30), "no kiosk window"
+        window = next(
+            line.split()[0] for line in _x(env, "wmctrl", "-l").splitlines() if "Tavolo" in line
+        )
+        time.sleep(1.0)
+
+        def windows() -> int:  # menus, switchers and dialogs are windows too, mapped or not
+            return _x(env, "xwininfo", "-root", "-tree").count("0x")
+
+        before = windows()
+        for keys in ESCAPES:  # a bored visitor with a keyboard
+            _x(env, "xdotool", "key", "--clearmodifiers", keys)
+            time.sleep(0.3)
+            assert kiosk.poll() is None, keys
+            assert windows() == before, f"{keys} opened something"
+            assert "FULLSCREEN" in _x(env, "xprop", "-id", window, "_NET_WM_STATE"), keys
+            assert _x(env, "xdotool", "getactivewindow").strip() == str(int(window, 16)), keys
+        assert len(_x(env, "wmctrl", "-l").splitlines()) == 1  # no menu, no other window
+    finally:
+        kiosk.terminate()
+        output, _ = kiosk.communicate(timeout=10)
+        manager.terminate()
+        _, complaints = manager.communicate(timeout=10)
+        server.terminate()
+        server.wait(timeout=10)
+    assert kiosk.returncode == 0, output
+    assert "error" not in complaints.lower(), complaints  # openbox read the manual's file
