@@ -55,5 +55,23 @@ def _(message: str) -> str:
     return _translations.gettext(message)
 
 
+_others: dict[str, gettext.NullTranslations] = {}
+
+
+def in_language(message: str, language: str) -> str:
+    """``message`` in ``language``, whatever the current one (a kiosk's banner shows each
+    language it allows in turn)."""
+    if language not in _others:
+        try:
+            _others[language] = (
+                gettext.NullTranslations()
+                if language == DEFAULT_LANGUAGE
+                else gettext.GNUTranslations(io.BytesIO(asset_bytes(catalogue_path(language))))
+            )
+        except (MissingAssetError, OSError):
+            _others[language] = gettext.NullTranslations()
+    return _others[language].gettext(message)
+
+
 def ngettext(singular: str, plural: str, count: int) -> str:
     return _translations.ngettext(singular, plural, count)

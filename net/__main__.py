@@ -33,18 +33,18 @@ from net.matchlog import MatchLog
 from net.messages import LEVEL_NAMES
 from net.peer import Peer, PeerConfig
 
-_TRACE = {"on": False}
+_TRACE = {"on": False, "hold": False}
 _AT_ONCE = frozenset({"listening", "joined", "advertised", "error"})
-"""What a traced peer prints at once; the rest waits until the peer ends
-(:func:`_flush_trace`), so that writing the trace wakes no reader while the match is timed."""
+"""What a peer holding its trace (``--hold-trace``) still prints at once; the rest waits
+until the peer ends (:func:`_flush_trace`), so that writing the trace wakes no reader while
+a benchmark times the match."""
 _held: list[str] = []
 
 
 def _emit(kind: str, data: dict) -> None:
-    traced = _TRACE["on"]
-    stamp = {"at": time.monotonic()} if traced else {}
+    stamp = {"at": time.monotonic()} if _TRACE["on"] else {}
     _held.append(json.dumps({"event": kind, **data, **stamp}, ensure_ascii=False))
-    if not traced or kind in _AT_ONCE:
+    if not _TRACE["hold"] or kind in _AT_ONCE:
         _flush_trace()
 
 
@@ -81,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--think", type=float, default=1.0, metavar="S")
         command.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
         command.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+        command.add_argument("--hold-trace", action="store_true", help=argparse.SUPPRESS)
 
     host = commands.add_parser("host", help="host a match")
     host.add_argument("game", help="e.g. dama, mulino:misto, numeri")
@@ -178,7 +179,8 @@ def _config(args: argparse.Namespace) -> PeerConfig:
 
 async def _run_peer(args: argparse.Namespace) -> int:
     config = _config(args)
-    _TRACE["on"] = args.trace
+    _TRACE["on"] = args.trace or args.hold_trace
+    _TRACE["hold"] = args.hold_trace
     try:
         identity = Identity.load(args.identity or _default_identity())
     except IdentityError as error:

@@ -33,17 +33,14 @@ REASONS = [
 
 
 def texts_in_code() -> set[str]:
-    """Every literal passed to ``_()`` anywhere under ``game/``."""
+    """Every literal passed to ``_()`` or ``i18n.in_language()`` anywhere under ``game/``."""
     found = set()
     for path in (ROOT / "game").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "_"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-            ):
+            if not (isinstance(node, ast.Call) and node.args):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in ("_", "in_language") and isinstance(node.args[0], ast.Constant):
                 found.add(node.args[0].value)
     return found
 

@@ -4,6 +4,7 @@ abandoned matches ended, errors recovered, a configuration that never stops the 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import signal
@@ -389,3 +390,80 @@ def test_a_match_left_under_a_menu_ends_by_the_countdown_too(kiosk: Driver, left
     _wait(kiosk, 6)
     assert type(kiosk.scene).__name__ == "AttractScene"
     assert kiosk.app.saves.unfinished().total == 0  # no "Resume Mulino" for the next visitor
+
+
+OPERATOR_ITEMS = {
+    "pin": "pin", "games": "games", "languages": "languages", "volume": "volume",
+    "attract_after": "attract", "abandon_after": "abandon", "countdown": "countdown",
+    "dim_after": "dim", "keep_finished": "keep", "keep_finished_days": "keep days",
+    "lan_hosting": "lan", "lan_name": "lan name",
+}  # fmt: skip
+
+
+def test_the_operator_menu_sets_every_key_of_kiosk_toml_and_says_so(kiosk: Driver) -> None:
+    from game.client.kiosk_config import SETTINGS
+
+    assert set(OPERATOR_ITEMS) == set(SETTINGS)
+    _long_press_corner(kiosk, 3.5)
+    _type(kiosk, "2580")
+    for key in ("countdown", "dim_after", "keep_finished", "keep_finished_days", "attract_after"):
+        before = getattr(kiosk.app.kiosk, key)
+        kiosk.press(OPERATOR_ITEMS[key])
+        assert getattr(kiosk.app.kiosk, key) != before, key
+        assert kiosk.scene.subtitle() == "Saved."
+        assert f"{key} = " in (kiosk.app.paths.config / FILE).read_text(), key
+    kiosk.press("attract")
+    kiosk.press("attract")  # round the choices: 10 s is among them, as kiosk.toml allows
+    seen = set()
+    for _ in range(8):
+        kiosk.press("attract")
+        seen.add(kiosk.app.kiosk.attract_after)
+    assert 10 in seen
+    kiosk.press("lan name")
+    kiosk.scene.text = ""
+    kiosk.scene.type_text("Bar Centrale")
+    kiosk.press("ok")
+    assert KioskConfig.load(kiosk.app.paths.config).lan_name == "Bar Centrale"
+
+
+def test_demos_vary_their_games_and_positions_and_show_no_buttons(kiosk: Driver) -> None:
+    kiosk.app.kiosk.languages = ["it", "en"]
+    _wait(kiosk, 11)
+    attract = kiosk.scene
+    assert type(attract).__name__ == "AttractScene" and attract.fps == 30
+    assert not attract.demo.targets  # nothing that looks as if it could be pressed
+    seeds = []
+    for _ in range(2 * len(VARIANTS)):
+        seeds.append(attract.demo.match.seed)
+        attract.elapsed = 1e9  # the demo's time is up
+        attract.update(0.01)
+    shown = attract.shown
+    assert set(shown[: len(VARIANTS)]) == set(VARIANTS)  # every allowed game comes round
+    assert all(a != b for a, b in itertools.pairwise(shown))  # never twice in a row
+    assert len(set(seeds)) == len(seeds)  # a fresh position every time
+    first = attract.invitation()
+    _wait(kiosk, 4)
+    assert {first, attract.invitation()} == {"Tocca per giocare", "Touch to play"}
+
+
+def test_a_full_disk_is_said_plainly_without_a_path(kiosk: Driver, monkeypatch) -> None:
+    import errno
+
+    kiosk.start("dama:classic")
+
+    def full(match) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", "/home/kiosk/.local/secret")
+
+    monkeypatch.setattr(kiosk.app.saves, "save", full)
+    kiosk.play_one()
+    notices = " ".join(kiosk.scene.control.notices())
+    assert "the disk is full" in notices and "/" not in notices
+
+
+def test_a_minimised_kiosk_without_x11_takes_itself_back_through_sdl(kiosk: Driver) -> None:
+    pygame.event.post(pygame.event.Event(pygame.WINDOWMINIMIZED))
+    kiosk.frame()
+    kiosk.app.frame(1.0)  # the next look
+    assert kiosk.app.window_returns == 1
+    kiosk.app.frame(1.0)
+    assert kiosk.app.window_returns == 1  # once per loss

@@ -11,6 +11,8 @@ python tools/bench.py net     [--frames N]               LAN latency (2 and 4 pe
                                                          below, a hosting client's frames
 python tools/bench.py hosting [--decisions N]            a hosting client's frames while a hard
                                                          computer seat thinks, old way beside new
+python tools/bench.py attract [--seconds S]              a kiosk's CPU in attract mode, paced
+                                                         beside 60 fps
 """
 
 from __future__ import annotations
@@ -54,8 +56,16 @@ def main(argv: list[str] | None = None) -> int:
     hosting = commands.add_parser("hosting", help="a hosting client's frames while it thinks")
     hosting.add_argument("--decisions", type=int, default=12, help="per way (default 12)")
     hosting.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    attract = commands.add_parser("attract", help="a kiosk's CPU while nobody is there")
+    attract.add_argument("--seconds", type=float, default=30.0, help="per pace (default 30)")
     args = parser.parse_args(argv)
-    if args.benchmark == "engine":
+    if args.benchmark == "attract":
+        from tools.benchmarks.attract import bench_attract
+
+        if args.seconds <= 0:
+            parser.error("--seconds must be positive")
+        report = bench_attract(args.seconds)
+    elif args.benchmark == "engine":
         from tools.benchmarks.engine import bench_engine
 
         if args.seconds <= 0:

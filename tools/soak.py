@@ -2,20 +2,28 @@
 
 Runs the real client in kiosk mode on SDL's dummy drivers with accelerated time (each frame
 advances the game by ``--dt`` seconds without waiting for the clock), while a seeded monkey
-taps buttons and random places, drags across the board, and leaves the screen alone for
-long stretches so that attract mode, dimming and abandoned-match countdowns come round.
+taps buttons and random places, drags across the board, leaves the screen alone for long
+stretches so that attract mode, dimming and abandoned-match countdowns come round, and now
+and then has the window manager minimise the kiosk or take full screen away.  Every
+``--restart-every`` frames the system stops the kiosk with SIGTERM and it starts again on
+the same disk, whose finished matches have grown by ``--grow`` meanwhile (as weeks of
+visitors would make them): each start prunes them, and the title screen's time is measured.
+
 Prints one JSON report: frames, taps, drags, matches started and finished, attract cycles,
-unhandled exceptions (errors the kiosk had to recover from, and any that escaped), frame
-time percentiles and resident memory over time.  Stops at ``--frames`` or ``--minutes``,
-whichever comes first.
+window take-backs, restarts, unhandled exceptions (errors the kiosk had to recover from, and
+any that escaped), frame time percentiles, the title screen's time at each start, the
+finished matches on disk, and resident memory over time.  Stops at ``--frames`` or
+``--minutes``, whichever comes first.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -51,7 +59,7 @@ class Monkey:
         self.quiet = 0  # frames left without any touch
         self.burst = 0
         self.held: tuple[int, int] | None = None
-        self.taps = self.drags = 0
+        self.taps = self.drags = self.window_events = 0
 
     def act(self, app) -> None:
         rng = self.rng
@@ -66,6 +74,12 @@ class Monkey:
                 _post(pygame.MOUSEMOTION, (x, y), buttons=(1, 0, 0), rel=(0, 0))
                 self.held = (x, y)
             return
+        if rng.random() < 0.0005:  # Alt+Space → Iconify, or a shortcut that unsets full screen
+            if rng.random() < 0.5:
+                pygame.event.post(pygame.event.Event(pygame.WINDOWMINIMIZED))
+            else:
+                pygame.event.post(pygame.event.Event(pygame.WINDOWHIDDEN))
+            self.window_events += 1
         if self.quiet:
             self.quiet -= 1
             return
@@ -102,37 +116,72 @@ def _post(kind: int, pos: tuple[int, int], **extra) -> None:
         pygame.event.post(pygame.event.Event(kind, pos=pos, button=1, touch=False))
 
 
-def soak(frames: int, minutes: float, dt: float, seed: int, size: tuple[int, int]) -> dict:
+KEEP_FINISHED = 200
+"""The soaked kiosk's ``keep_finished``: pruning comes round at every start."""
+
+
+def soak(
+    frames: int,
+    minutes: float,
+    dt: float,
+    seed: int,
+    size: tuple[int, int],
+    restart_every: int = 0,
+    grow: int = 0,
+) -> dict:
     from game.client.app import App, Paths
     from game.client.kiosk_config import KioskConfig
     from game.client.scenes.kiosk import AttractScene
     from game.client.scenes.menus import TitleScene
     from game.client.scenes.play import PlayScene
     from game.client.scenes.results import ResultsScene
+    from game.session.saves import FINISHED
 
     home = Path(tempfile.mkdtemp(prefix="tavolo-soak-"))
-    config = KioskConfig(attract_after=30, abandon_after=60, countdown=10, dim_after=120)
-    app = App(Paths(home / "config", home / "data"), size=size, fullscreen=False, kiosk=config)
-    app.push(TitleScene(app))
+    config = KioskConfig(attract_after=30, abandon_after=60, countdown=10, dim_after=120,
+                         keep_finished=KEEP_FINISHED)  # fmt: skip
+    paths = Paths(home / "config", home / "data")
+
+    def start() -> tuple[App, float]:
+        app = App(paths, size=size, fullscreen=False, kiosk=config)
+        began = time.perf_counter()
+        app.push(TitleScene(app))
+        app.frame(dt)
+        return app, time.perf_counter() - began
+
+    app, title = start()
+    title_ms = [round(1000 * title, 2)]
+    model = _a_finished_match(app) if grow else None
     monkey = Monkey(random.Random(seed), size)
     times: list[float] = []
     memory: list[tuple[int, float]] = []
     escaped: list[str] = []
-    started = finished = attract = 0
+    started = finished = attract = restarts = taken_back = 0
     seen_match = seen_results = None
     attract_scene = None
     deadline = time.monotonic() + 60 * minutes
     began = time.monotonic()
     frame = 0
     for frame in range(1, frames + 1):
+        if restart_every and frame % restart_every == 0:
+            os.kill(os.getpid(), signal.SIGTERM)  # systemctl stop, a shutdown
+            if app.stopped_by != "SIGTERM":
+                escaped.append("SIGTERM did not stop the kiosk")
+            taken_back += app.window_returns
+            app.close()
+            if model is not None:
+                _grow(paths.data / FINISHED, model, grow, frame)
+            app, title = start()
+            title_ms.append(round(1000 * title, 2))
+            restarts += 1
         monkey.act(app)
-        start = time.perf_counter()
+        start_at = time.perf_counter()
         try:
             app.frame(dt)
         except Exception as error:  # escaped the kiosk's own recovery: counted, and go on
             escaped.append(f"{type(error).__name__}: {error}")
             app.reset(TitleScene(app))
-        times.append(time.perf_counter() - start)
+        times.append(time.perf_counter() - start_at)
         scene = app.scene
         if isinstance(scene, PlayScene) and scene.match is not seen_match:
             seen_match = scene.match
@@ -150,7 +199,9 @@ def soak(frames: int, minutes: float, dt: float, seed: int, size: tuple[int, int
             memory.append((frame, resident_bytes() / 2**20))
         if time.monotonic() > deadline:
             break
+    taken_back += app.window_returns
     app.close()
+    on_disk = len(list((paths.data / FINISHED).glob("*.tavolo")))
     warm = memory[len(memory) // 5] if memory else (0, 0.0)
     last = memory[-1] if memory else (0, 0.0)
     ordered = sorted(times)
@@ -164,6 +215,13 @@ def soak(frames: int, minutes: float, dt: float, seed: int, size: tuple[int, int
         "matches_started": started,
         "matches_finished": finished,
         "attract_cycles": attract,
+        "window_events": monkey.window_events,
+        "window_taken_back": taken_back,
+        "restarts_by_sigterm": restarts,
+        "finished_added_per_restart": grow,
+        "finished_on_disk_at_end": on_disk,
+        "keep_finished": KEEP_FINISHED,
+        "title_ms_at_each_start": title_ms,
         "unhandled_exceptions": app.recovered + len(escaped),
         "recovered_in_kiosk": app.recovered,
         "escaped": escaped[:5],
@@ -179,6 +237,37 @@ def soak(frames: int, minutes: float, dt: float, seed: int, size: tuple[int, int
     }
 
 
+def _a_finished_match(app) -> Path:
+    """A real finished match saved by the kiosk's store: the model the store grows from."""
+    from game.dice import random_action
+    from game.rules import variant
+    from game.session.match import Match
+    from game.session.saves import FINISHED
+    from game.session.seats import Seat
+
+    match = Match.new(variant("dama:classic"), [Seat(), Seat()], 99)
+    rng = random.Random(99)
+    while not match.state.is_terminal():
+        state = match.state
+        match.play(
+            random_action(state, rng) if state.is_chance() else rng.choice(state.legal_actions())
+        )
+    app.saves.save(match)
+    model = app.saves.directory / FINISHED / f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
+    kept = model.with_name("model.bin")
+    os.link(model, kept)
+    return kept
+
+
+def _grow(folder: Path, model: Path, count: int, frame: int) -> None:
+    """``count`` more finished matches (links to one real save), as visitors would leave."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for number in range(count):
+        link = folder / f"{frame:08x}{number:08x}-1.tavolo"
+        with contextlib.suppress(FileExistsError):
+            os.link(model, link)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kiosk", action="store_true", required=True, help="(the mode soaked)")
@@ -187,6 +276,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dt", type=float, default=1 / 30, help="game seconds per frame")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT")
+    parser.add_argument(
+        "--restart-every",
+        type=int,
+        default=20_000,
+        help="frames between stops by SIGTERM and starts again (0: never)",
+    )
+    parser.add_argument("--grow", type=int, default=2_000,
+                        help="finished matches added to the disk at each restart")  # fmt: skip
     args = parser.parse_args(argv)
     try:
         width, height = (int(n) for n in args.size.lower().split("x"))
@@ -194,7 +291,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--size takes WIDTHxHEIGHT")
     if args.minutes <= 0 or args.frames < 1 or not 0 < args.dt <= 1:
         parser.error("--minutes and --frames must be positive, --dt in (0, 1]")
-    report = soak(args.frames, args.minutes, args.dt, args.seed, (width, height))
+    if args.restart_every < 0 or args.grow < 0:
+        parser.error("--restart-every and --grow cannot be negative")
+    report = soak(
+        args.frames,
+        args.minutes,
+        args.dt,
+        args.seed,
+        (width, height),
+        args.restart_every,
+        args.grow,
+    )
     print(json.dumps(report, indent=2))
     return 0 if report["unhandled_exceptions"] == 0 else 1
 

@@ -227,6 +227,11 @@ class App:
             signal.signal(signum, handler)
         self._signal_handlers = {}
 
+    @property
+    def window_returns(self) -> int:
+        """Times a kiosk took its window back from the window manager."""
+        return self._window_guard.taken_back if self._window_guard is not None else 0
+
     def _hear_stop_signals(self) -> dict:
         """Handle :data:`STOP_SIGNALS` here (before SDL starts, which then leaves them be);
         returns the handlers they had, for :meth:`close` to put back."""
@@ -288,7 +293,8 @@ class App:
         """Handle ``first`` (an event already taken from the queue) and then the waiting
         events, in the order they came, advance by ``dt`` seconds (or the time since the last
         frame) and draw."""
-        elapsed = self._clock.tick(self.fps) / 1000 if dt is None else dt
+        fps = (self.scene.fps if self.scenes else None) or self.fps
+        elapsed = self._clock.tick(fps) / 1000 if dt is None else dt
         self.time += elapsed
         if self.kiosk is None:
             self._step(min(elapsed, 0.1), first)

@@ -20,6 +20,7 @@ from game.client.turns import actor, roller
 from game.i18n import _
 from game.rules import AGREED_DRAW, RulesError, State, resign_action
 from game.session.match import Match
+from game.session.saves import plain
 
 if TYPE_CHECKING:
     from game.client.scene import Scene
@@ -159,7 +160,7 @@ class LocalControl(MatchControl):
         try:
             self.app.saves.save(match)
         except OSError as error:  # a full disk must not end the game
-            self._notice = _("The game could not be saved: {error}").format(error=error)
+            self._notice = _("The game could not be saved: {error}").format(error=plain(error))
 
     def notices(self) -> tuple[str, ...]:
         return (self._notice,) if self._notice else ()

@@ -17,6 +17,7 @@ from game.i18n import _
 from game.names import seat_names
 from game.rules import MatchRecord, RulesError, State
 from game.session.match import Match
+from game.session.saves import plain
 from game.session.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
@@ -124,7 +125,9 @@ class NetControl(MatchControl):
             try:
                 records.save(self.app.paths.data / "lan" / f"{log.match_id}.tavolo-net", log)
             except OSError as error:
-                self._save_error = _("The game could not be saved: {error}").format(error=error)
+                self._save_error = _("The game could not be saved: {error}").format(
+                    error=plain(error)
+                )
 
     # -- what the screen shows ------------------------------------------------------------
 

@@ -17,6 +17,9 @@ class Scene:
     """One screen.  Subclasses build their targets in :meth:`layout` and draw in
     :meth:`draw`; the base class taps, clicks and keyboard-activates the targets."""
 
+    fps: int | None = None
+    """The most frames a second this screen needs while it moves (None: the app's)."""
+
     def __init__(self, app: App) -> None:
         self.app = app
         self.targets: list[Target] = []

@@ -144,6 +144,8 @@ class WindowGuard:
         self._x11: X11Window | None = None
         self._minimised = False
         self._checked_at = -CHECK_EVERY
+        self.taken_back = 0
+        """How many times the window was lost and taken back."""
         info = pygame.display.get_wm_info() if pygame.display.get_init() else {}
         if pygame.display.get_driver() == "x11" and "window" in info:
             try:
@@ -166,6 +168,7 @@ class WindowGuard:
         if not lost:
             return False
         self._minimised = False
+        self.taken_back += 1
         log.warning("kiosk: the window was minimised or left full screen; taken back")
         if self._x11 is not None:
             self._x11.take_back()

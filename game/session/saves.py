@@ -13,6 +13,7 @@ with a message, and never stops the program from starting.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import logging
 import os
@@ -145,7 +146,9 @@ class SaveStore:
             try:
                 match = _read(path)
             except OSError as error:
-                problems.append(_("A saved match could not be read: {error}").format(error=error))
+                problems.append(
+                    _("A saved match could not be read: {error}").format(error=plain(error))
+                )
                 continue
             except (SaveError, RulesError) as error:
                 problems.append(_damaged(path, error))
@@ -172,9 +175,8 @@ class SaveStore:
             home.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, home)
         except OSError as error:
-            return _("A saved match could not be moved to {path}: {error}").format(
-                path=home, error=error
-            )
+            log.warning("%s could not be moved to %s: %s", path, home, error)
+            return _("A saved match could not be moved: {error}").format(error=plain(error))
         return None
 
     def prune(self, now: float | None = None) -> int:
@@ -217,6 +219,18 @@ class SaveStore:
                 continue
             matches.append(Finished(path, match, _mtime(path)))
         return matches
+
+
+def plain(error: OSError) -> str:
+    """What went wrong with the disk, in the player's words: never a path (a kiosk's screen
+    is public) nor the system's English."""
+    if error.errno == errno.ENOSPC:
+        return _("the disk is full")
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return _("there is no permission to write there")
+    if error.errno == errno.EROFS:
+        return _("the disk can only be read")
+    return _("the disk could not be used")
 
 
 def _read(path: Path) -> Match:

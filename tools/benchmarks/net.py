@@ -1,6 +1,6 @@
 """``python tools/bench.py net``: LAN play measured on this machine, never beyond it.
 
-* **latency**: real ``python -m net`` peers on loopback with ``--trace`` (monotonic
+* **latency**: real ``python -m net`` peers on loopback with ``--hold-trace`` (monotonic
   timestamps, one clock for every process of the machine).  An action's propagation is the
   time from its sender handing it to the host to each other peer having checked and applied
   it; a dice event's latency is the time from the first peer seeing the event pending to the
@@ -121,7 +121,7 @@ def _net(*args: str) -> list[str]:
     return [sys.executable, "-m", "net", *args]
 
 
-COMMON = ["--interface", "127.0.0.1", "--ai", "easy", "--trace", "--think", "1"]
+COMMON = ["--interface", "127.0.0.1", "--ai", "easy", "--hold-trace", "--think", "1"]
 
 
 def _host(game: str, players: int, tmp: Path, name: str) -> _Peer:

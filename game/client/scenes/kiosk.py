@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import random
 from functools import lru_cache
 
 import pygame
@@ -20,6 +21,7 @@ from game.client.control import LocalControl
 from game.client.kiosk_config import PIN_LENGTHS, SettingsNotSaved
 from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
+from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.menus import Item, MenuScene, TitleScene, item
 from game.client.scenes.play import PlayScene
@@ -31,18 +33,29 @@ from game.session.seats import Seat, SeatKind
 
 log = logging.getLogger(__name__)
 
+LANGUAGE_SECONDS = 4.0
+"""The banner says "Touch to play" in each allowed language for this long in turn."""
 DEMO_SECONDS = 90.0
 """A demo match gives way to the next game after this long, finished or not."""
 VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
-ATTRACT_CHOICES = (30.0, 60.0, 90.0, 180.0, 300.0)
-ABANDON_CHOICES = (60.0, 120.0, 180.0, 300.0, 600.0)
+ATTRACT_CHOICES = (10.0, 30.0, 60.0, 90.0, 180.0, 300.0)
+ABANDON_CHOICES = (30.0, 60.0, 120.0, 180.0, 300.0, 600.0)
+COUNTDOWN_CHOICES = (5.0, 10.0, 15.0, 30.0, 60.0)
+DIM_CHOICES = (60.0, 300.0, 900.0, 1800.0, 3600.0)
+KEEP_CHOICES = (100, 500, 1000, 5000)
+KEEP_DAYS_CHOICES = (7.0, 30.0, 90.0, 365.0)
 
 
 class DemoPlayScene(PlayScene):
-    """A match between computers, for show: no autosave, no results screen."""
+    """A match between computers, for show: no autosave, no results screen, and no buttons
+    (a touch anywhere goes to the title; buttons would look as if they did something)."""
 
     def __init__(self, app, match: Match) -> None:
         super().__init__(app, LocalControl(app, match, autosave=False))  # demos are not kept
+
+    def rebuild(self) -> None:
+        super().rebuild()
+        self.set_targets([])
 
     @property
     def finished(self) -> bool:
@@ -56,22 +69,33 @@ class DemoPlayScene(PlayScene):
 
 
 class AttractScene(Scene):
-    """Computer demos of the allowed games, one after another, until someone touches."""
+    """Computer demos of the allowed games, in a shuffled order and from fresh positions each
+    time, until someone touches; paced at 30 frames a second (a demo needs no more, and a
+    kiosk spends most of its life here)."""
+
+    fps = 30
 
     def __init__(self, app) -> None:
         super().__init__(app)
         app.set_muted(False)  # a visitor's mute ends with their visit
-        self.index = 0
+        self._rng = random.Random()
+        self._bag: list[str] = []
+        self.shown: list[str] = []
+        """The games demonstrated so far, in order."""
         self.elapsed = 0.0
         self.demo = self._demo()
 
     def _demo(self) -> DemoPlayScene:
-        games = self.app.kiosk.games
-        name = games[self.index % len(games)]
-        self.index += 1
+        if not self._bag:  # every allowed game once, then again in a new order
+            self._bag = list(self.app.kiosk.games)
+            self._rng.shuffle(self._bag)
+            if len(self._bag) > 1 and self.shown and self._bag[-1] == self.shown[-1]:
+                self._bag.reverse()  # never the same game twice in a row
+        name = self._bag.pop()
+        self.shown.append(name)
         chosen = variant(name)
         seats = [Seat(SeatKind.COMPUTER, "easy") for _ in range(chosen.players)]
-        demo = DemoPlayScene(self.app, Match.new(chosen, seats, self.index))
+        demo = DemoPlayScene(self.app, Match.new(chosen, seats, self._rng.getrandbits(62)))
         demo.layout(self.app.size)
         return demo
 
@@ -122,10 +146,21 @@ class AttractScene(Scene):
         t = self.idle
         x = width // 2 + round(width * 0.2 * math.sin(t / 23))
         y = height // 2 + round(height * 0.25 * math.sin(t / 31))
-        title = theme.text(_("Touch to play"), 4 * u, self.palette.accent, True)
-        surface.blit(title, title.get_rect(center=(x, y)))
+        title = theme.text(self.invitation(), 4 * u, self.palette.accent, True)
         game = theme.text(variant_title(self.demo.match.variant.name), 2 * u, self.palette.text)
+        backing = title.get_rect(center=(x, y)).union(game.get_rect(center=(x, y + 4 * u)))
+        backing = backing.inflate(3 * u, 2 * u)
+        pygame.draw.rect(surface, self.palette.panel, backing, border_radius=u)
+        pygame.draw.rect(surface, self.palette.accent, backing, width=max(2, u // 6),
+                         border_radius=u)  # fmt: skip
+        surface.blit(title, title.get_rect(center=(x, y)))
         surface.blit(game, game.get_rect(center=(x, y + 4 * u)))
+
+    def invitation(self) -> str:
+        """ "Touch to play" in each language the kiosk allows, in turn."""
+        languages = self.app.kiosk.languages
+        language = languages[int(self.idle // LANGUAGE_SECONDS) % len(languages)]
+        return i18n.in_language("Touch to play", language)
 
 
 class AbandonScene(Scene):
@@ -257,11 +292,24 @@ class OperatorScene(MenuScene):
             item(lambda: _("Volume: {percent}%").format(percent=round(kiosk.volume * 100)),
                  self._next_volume, "volume"),
             item(lambda: _("Demos after {seconds} s idle").format(
-                     seconds=round(kiosk.attract_after)), self._next_attract, "attract"),
+                     seconds=round(kiosk.attract_after)),
+                 lambda: self._cycle("attract_after", ATTRACT_CHOICES), "attract"),
             item(lambda: _("Matches end after {seconds} s idle").format(
-                     seconds=round(kiosk.abandon_after)), self._next_abandon, "abandon"),
+                     seconds=round(kiosk.abandon_after)),
+                 lambda: self._cycle("abandon_after", ABANDON_CHOICES), "abandon"),
+            item(lambda: _("Countdown: {seconds} s").format(seconds=round(kiosk.countdown)),
+                 lambda: self._cycle("countdown", COUNTDOWN_CHOICES), "countdown"),
+            item(lambda: _("Dim demos after {minutes} min").format(
+                     minutes=round(kiosk.dim_after / 60)),
+                 lambda: self._cycle("dim_after", DIM_CHOICES), "dim"),
+            item(lambda: _("Finished matches kept: {count}").format(count=kiosk.keep_finished),
+                 lambda: self._cycle("keep_finished", KEEP_CHOICES), "keep"),
+            item(lambda: _("…and for {days} days").format(days=round(kiosk.keep_finished_days)),
+                 lambda: self._cycle("keep_finished_days", KEEP_DAYS_CHOICES), "keep days"),
             item(lambda: _("LAN hosting: on") if kiosk.lan_hosting else _("LAN hosting: off"),
                  self._toggle_lan, "lan"),
+            item(lambda: _("LAN name: {name}").format(name=kiosk.lan_name), self._lan_name,
+                 "lan name"),
             item(lambda: _("Change the PIN"), self._change_pin, "pin"),
             item(lambda: _("Quit Tavolo"), self._quit, "quit"),
             item(lambda: _("Back to the games"), self._done, "back"),
@@ -291,13 +339,17 @@ class OperatorScene(MenuScene):
         self.app.set_volume(_next(VOLUMES, self.app.kiosk.volume))  # the kiosk's, 0–100 %
         self._saved()
 
-    def _next_attract(self) -> None:
-        self.app.kiosk.attract_after = _next(ATTRACT_CHOICES, self.app.kiosk.attract_after)
+    def _cycle(self, key: str, choices: tuple) -> None:
+        setattr(self.app.kiosk, key, _next(choices, getattr(self.app.kiosk, key)))
         self._saved()
 
-    def _next_abandon(self) -> None:
-        self.app.kiosk.abandon_after = _next(ABANDON_CHOICES, self.app.kiosk.abandon_after)
-        self._saved()
+    def _lan_name(self) -> None:
+        def done(name: str) -> None:
+            self.app.kiosk.lan_name = name
+            self._saved()
+
+        self.app.push(TextEntryScene(self.app, _("The name others see on the LAN"), done,
+                                     text=self.app.kiosk.lan_name))  # fmt: skip
 
     def _toggle_lan(self) -> None:
         self.app.kiosk.lan_hosting = not self.app.kiosk.lan_hosting

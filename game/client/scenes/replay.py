@@ -17,7 +17,7 @@ from game.i18n import _
 from game.names import action_text, reason_text, result_headline, seat_names, variant_title
 from game.session.export import export_text
 from game.session.match import Match
-from game.session.saves import Finished, atomic_write
+from game.session.saves import Finished, atomic_write, plain
 
 
 class FinishedScene(MatchListScene):
@@ -128,7 +128,7 @@ class ReplayScene(Scene):
         try:
             atomic_write(path, export_text(match, self.entry.saved_at).encode("utf-8"))
         except OSError as error:
-            self.notice = _("The move list could not be saved: {error}").format(error=error)
+            self.notice = _("The move list could not be saved: {error}").format(error=plain(error))
             return
         self.notice = _("Saved as {path}").format(path=path)
 

@@ -1,0 +1,88 @@
+"""``python tools/bench.py attract``: what a kiosk costs while nobody is there.
+
+A kiosk spends most of its life in attract mode.  The real client runs in kiosk mode on
+SDL's dummy video driver at 1920×1080 in real time (the frame loop's own clock and pacing,
+as on the table), first in attract mode as it is (paced at :attr:`AttractScene.fps`), then
+the same at 60 frames a second — the app's pace, what it cost before — side by side in one
+run.  CPU is the process's own time plus its computer-player worker's (from /proc), as a
+share of one core over the wall time measured; each part runs in a fresh process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (1920, 1080)
+
+
+def bench_attract(seconds: float) -> dict:
+    report: dict = {"benchmark": "attract", "size": f"{SIZE[0]}x{SIZE[1]}", "seconds": seconds}
+    for pace in ("paced", "60"):
+        done = subprocess.run(
+            [sys.executable, "-m", "tools.benchmarks.attract", pace, str(seconds)],
+            capture_output=True, text=True, cwd=ROOT, timeout=60 + 3 * seconds, check=False,
+            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+                 "PYGAME_HIDE_SUPPORT_PROMPT": "1", "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        if done.returncode != 0:
+            report[pace] = {"error": done.stderr.strip()[-1500:]}
+        else:
+            report[pace] = json.loads(done.stdout)
+    return report
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU of process ``pid`` so far (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(pace: str, seconds: float) -> dict:
+    """In this process: attract mode for ``seconds`` of real time after a warm-up."""
+    import multiprocessing
+
+    from game.client.app import App, Paths
+    from game.client.kiosk_config import KioskConfig
+    from game.client.scenes.kiosk import AttractScene
+
+    home = Path(tempfile.mkdtemp(prefix="tavolo-attract-"))
+    app = App(Paths(home / "c", home / "d"), size=SIZE, fullscreen=False, kiosk=KioskConfig())
+    attract = AttractScene(app)
+    if pace != "paced":
+        attract.fps = int(pace)
+    app.push(attract)
+    warm_until = time.monotonic() + 3.0
+    while time.monotonic() < warm_until:  # the worker started, the first demo moving
+        app.frame()
+    children = [p.pid for p in multiprocessing.active_children()]
+    frames = 0
+    cpu = time.process_time() + sum(_cpu_seconds(pid) for pid in children)
+    began = time.monotonic()
+    while time.monotonic() - began < seconds:
+        app.frame()
+        frames += 1
+    wall = time.monotonic() - began
+    cpu = time.process_time() + sum(_cpu_seconds(pid) for pid in children) - cpu
+    demos = len(attract.shown)
+    app.close()
+    return {
+        "fps_asked": attract.fps,
+        "frames": frames,
+        "fps": round(frames / wall, 1),
+        "cpu_percent_of_a_core": round(100 * cpu / wall, 1),
+        "demos_shown": demos,
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(sys.argv[1], float(sys.argv[2]))))
