@@ -3,8 +3,6 @@ by the window manager's own commands, it takes itself back within a second."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import time
@@ -12,33 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.xdisplay import require, x_display
+
 TOOLS = ("Xvfb", "openbox", "wmctrl", "xdotool", "xprop", "xwininfo")
 DISPLAY = ":84"
 
 
 @pytest.fixture
 def desktop():
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must provide {missing} (.ci/run installs them)")
-        pytest.skip(f"needs {missing}: apt-get install xvfb openbox wmctrl xdotool x11-utils")
-    env = {**os.environ, "DISPLAY": DISPLAY, "SDL_AUDIODRIVER": "dummy"}
-    env.pop("SDL_VIDEODRIVER", None)
-    server = subprocess.Popen(
-        ["Xvfb", DISPLAY, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    time.sleep(0.5)
-    manager = subprocess.Popen(
-        ["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    time.sleep(0.5)
-    yield env
-    manager.terminate()
-    manager.wait(timeout=10)
-    server.terminate()
-    server.wait(timeout=10)
+    require(TOOLS, "xvfb openbox wmctrl xdotool x11-utils")
+    with x_display(DISPLAY, "openbox") as env:
+        yield env
 
 
 def _x(env: dict, *command: str) -> str:
@@ -54,16 +36,22 @@ def _until(condition, seconds: float) -> bool:
     return False
 
 
-def test_a_minimised_or_unfullscreened_kiosk_takes_itself_back(desktop, tmp_path: Path) -> None:
+def _kiosk(env: dict, home: Path) -> tuple[subprocess.Popen, str]:
+    """A kiosk started on ``env``'s display, and its window's id once it is shown."""
     kiosk = subprocess.Popen(
-        [sys.executable, "-m", "game", "--kiosk", "--home", str(tmp_path)],
-        env=desktop, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "-m", "game", "--kiosk", "--home", str(home)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
+    if not _until(lambda: "Tavolo" in _x(env, "wmctrl", "-l"), 30):
+        kiosk.kill()
+        pytest.fail(f"no kiosk window: {kiosk.communicate(timeout=10)[0]}")
+    lines = _x(env, "wmctrl", "-l").splitlines()
+    return kiosk, next(line.split()[0] for line in lines if "Tavolo" in line)
+
+
+def test_a_minimised_or_unfullscreened_kiosk_takes_itself_back(desktop, tmp_path: Path) -> None:
+    kiosk, window = _kiosk(desktop, tmp_path)
     try:
-        assert _until(lambda: "Tavolo" in _x(desktop, "wmctrl", "-l"), 30), "no kiosk window"
-        window = next(
-            line.split()[0] for line in _x(desktop, "wmctrl", "-l").splitlines() if "Tavolo" in line
-        )
 
         def state() -> str:
             return _x(desktop, "xprop", "-id", window, "_NET_WM_STATE")
@@ -99,51 +87,31 @@ ESCAPES = ["alt+space", "alt+F4", "alt+Tab", "ctrl+alt+Left", "super", "ctrl+Esc
 
 
 def test_under_the_manuals_openbox_no_shortcut_leads_away(tmp_path: Path) -> None:
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must provide {missing} (.ci/run installs them)")
-        pytest.skip(f"needs {missing}")
-    env = {**os.environ, "DISPLAY": ":85", "SDL_AUDIODRIVER": "dummy"}
-    env.pop("SDL_VIDEODRIVER", None)
-    server = subprocess.Popen(
-        ["Xvfb", ":85", "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    time.sleep(0.5)
-    manager = subprocess.Popen(
-        ["openbox", "--config-file", str(RC)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    kiosk = subprocess.Popen(
-        [sys.executable, "-m", "game", "--kiosk", "--home", str(tmp_path)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        assert _until(lambda: "Tavolo" in _x(env, "wmctrl", "-l"), 30), "no kiosk window"
-        window = next(
-            line.split()[0] for line in _x(env, "wmctrl", "-l").splitlines() if "Tavolo" in line
-        )
-        time.sleep(1.0)
-
-        def windows() -> int:  # menus, switchers and dialogs are windows too, mapped or not
-            return _x(env, "xwininfo", "-root", "-tree").count("0x")
-
-        before = windows()
-        for keys in ESCAPES:  # a bored visitor with a keyboard
-            _x(env, "xdotool", "key", "--clearmodifiers", keys)
-            time.sleep(0.3)
-            assert kiosk.poll() is None, keys
-            assert windows() == before, f"{keys} opened something"
-            assert "FULLSCREEN" in _x(env, "xprop", "-id", window, "_NET_WM_STATE"), keys
-            assert _x(env, "xdotool", "getactivewindow").strip() == str(int(window, 16)), keys
-        assert len(_x(env, "wmctrl", "-l").splitlines()) == 1  # no menu, no other window
-    finally:
-        kiosk.terminate()
-        output, _ = kiosk.communicate(timeout=10)
-        manager.terminate()
-        _, complaints = manager.communicate(timeout=10)
-        server.terminate()
-        server.wait(timeout=10)
+    require(TOOLS, "xvfb openbox wmctrl xdotool x11-utils")
+    with x_display(":85", "openbox", "--config-file", str(RC)) as env:
+        kiosk, window = _kiosk(env, tmp_path)
+        try:
+            _press_escapes(env, kiosk, window)
+        finally:
+            kiosk.terminate()
+            output, _ = kiosk.communicate(timeout=10)
     assert kiosk.returncode == 0, output
-    assert "error" not in complaints.lower(), complaints  # openbox read the manual's file
+
+
+def _press_escapes(env: dict, kiosk: subprocess.Popen, window: str) -> None:
+    """A bored visitor with a keyboard: nothing opens, the kiosk stays active in full screen.
+    (Under openbox's own configuration Alt+Space opens a menu: this fails.)"""
+    time.sleep(1.0)
+
+    def windows() -> int:  # menus, switchers and dialogs are windows too, mapped or not
+        return _x(env, "xwininfo", "-root", "-tree").count("0x")
+
+    before = windows()
+    for keys in ESCAPES:
+        _x(env, "xdotool", "key", "--clearmodifiers", keys)
+        time.sleep(0.3)
+        assert kiosk.poll() is None, keys
+        assert windows() == before, f"{keys} opened something"
+        assert "FULLSCREEN" in _x(env, "xprop", "-id", window, "_NET_WM_STATE"), keys
+        assert _x(env, "xdotool", "getactivewindow").strip() == str(int(window, 16)), keys
+    assert len(_x(env, "wmctrl", "-l").splitlines()) == 1  # no menu, no other window

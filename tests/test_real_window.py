@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import time
@@ -12,26 +10,17 @@ from pathlib import Path
 import pygame
 import pytest
 
+from tests.xdisplay import require, x_display
+
 TOOLS = ("Xvfb", "xwininfo", "import")
 DISPLAY = ":83"
 
 
 @pytest.fixture
 def x_server():
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must provide {missing} (.ci/run installs them)")
-        pytest.skip(f"needs {missing}: apt-get install xvfb x11-utils imagemagick")
-    server = subprocess.Popen(
-        ["Xvfb", DISPLAY, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    time.sleep(0.5)
-    yield {**os.environ, "DISPLAY": DISPLAY}
-    server.terminate()
-    server.wait(timeout=10)
+    require(TOOLS, "xvfb x11-utils imagemagick")
+    with x_display(DISPLAY) as env:
+        yield env
 
 
 def test_installed_tavolo_draws_the_board_in_a_real_window(x_server, tmp_path: Path) -> None:

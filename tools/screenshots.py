@@ -145,8 +145,33 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         # Last: these make the app a kiosk.
         ("kiosk-operator-broken-file", _operator_with_a_broken_file),
         ("kiosk-pin-locked", _pin_locked),
+        ("kiosk-operator-de", _operator_in_german),
+        ("kiosk-attract", _attract),
     ]  # fmt: skip
     return entries
+
+
+def _operator_in_german(app: App) -> None:
+    from game import i18n
+    from game.client.scenes.kiosk import OperatorScene
+
+    app.kiosk = KioskConfig()
+    i18n.set_language("de")  # the longest labels; English again for the next size
+    operator = OperatorScene(app)
+    app.push(operator)
+    operator.feedback = i18n._("Saved.")
+
+
+def _attract(app: App) -> None:
+    from game import i18n
+    from game.client.scenes.kiosk import AttractScene
+
+    i18n.set_language("en")
+    app.kiosk = KioskConfig(games=["mulino:classic"])
+    attract = AttractScene(app)
+    app.push(attract)
+    for _ in range(300):  # a few moves of the demo
+        app.frame(0.1)
 
 
 def _operator_with_a_broken_file(app: App) -> None:

@@ -12,7 +12,8 @@ visitors would make them): each start prunes them, and the title screen's time i
 Prints one JSON report: frames, taps, drags, matches started and finished, attract cycles,
 window take-backs, restarts, unhandled exceptions (errors the kiosk had to recover from, and
 any that escaped), frame time percentiles, the title screen's time at each start, the
-finished matches on disk, and resident memory over time.  Stops at ``--frames`` or
+finished matches on disk, and over time: resident memory as it is, resident memory once the
+allocator has given back its free pages, and the number of Python objects.  Stops at ``--frames`` or
 ``--minutes``, whichever comes first.
 """
 
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
+import gc
 import json
 import os
 import random
@@ -38,6 +41,16 @@ import pygame  # after the SDL drivers are chosen
 
 SAMPLES = 20
 """Memory samples over the run."""
+
+
+def trimmed_resident_bytes() -> int:
+    """Resident memory once the garbage is collected and the C allocator has given back
+    what is free (glibc's ``malloc_trim``): what is really held, without the allocator's
+    free pages that make the plain figure rise and fall by tens of MB."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
+    return resident_bytes()
 
 
 def resident_bytes() -> int:
@@ -196,14 +209,15 @@ def soak(
             escaped.append("the kiosk quit")
             app.running = True
         if frame % max(1, frames // SAMPLES) == 0:
-            memory.append((frame, resident_bytes() / 2**20))
+            plain = resident_bytes() / 2**20
+            memory.append((frame, plain, trimmed_resident_bytes() / 2**20, len(gc.get_objects())))
         if time.monotonic() > deadline:
             break
     taken_back += app.window_returns
     app.close()
     on_disk = len(list((paths.data / FINISHED).glob("*.tavolo")))
-    warm = memory[len(memory) // 5] if memory else (0, 0.0)
-    last = memory[-1] if memory else (0, 0.0)
+    warm = memory[len(memory) // 5] if memory else (0, 0.0, 0.0, 0)
+    last = memory[-1] if memory else (0, 0.0, 0.0, 0)
     ordered = sorted(times)
     return {
         "tool": "soak",
@@ -230,11 +244,18 @@ def soak(
             "p99": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 2),
             "max": round(1000 * ordered[-1], 2),
         },
-        "resident_mb": [[f, round(mb, 1)] for f, mb in memory],
-        "memory_growth_after_warmup_percent": (
-            round(100 * (last[1] - warm[1]) / warm[1], 2) if warm[1] else None
-        ),
+        "resident_mb": [[f, round(mb, 1)] for f, mb, _, _ in memory],
+        "trimmed_resident_mb": [[f, round(mb, 1)] for f, _, mb, _ in memory],
+        "python_objects": [[f, count] for f, _, _, count in memory],
+        "memory_growth_after_warmup_percent": _growth(warm[1], last[1]),
+        "trimmed_growth_after_warmup_percent": _growth(warm[2], last[2]),
+        "objects_growth_after_warmup_percent": _growth(warm[3], last[3]),
     }
+
+
+def _growth(warm: float, last: float) -> float | None:
+    """From the sample at a fifth of the run to the last, in percent."""
+    return round(100 * (last - warm) / warm, 2) if warm else None
 
 
 def _a_finished_match(app) -> Path:
