@@ -50,6 +50,8 @@ REJOIN_GRACE = 15.0
 """Seconds a new host gives the others to reconnect before it logs them as gone."""
 WITHHOLD_GRACE = 5.0
 """Seconds a peer that just (re)connected has to send the dice it owes."""
+CATCH_UP_PER_ENTRY, CATCH_UP_MOST = 0.005, 30.0
+"""Seconds a catch-up may take beyond the handshake's, per entry claimed and at most."""
 DIVERGED = "this peer's match log differs from the host's"
 
 Observer = Callable[[str, dict], None]
@@ -395,8 +397,12 @@ class Peer:
         assert log is not None
         if have > len(log):
             connection.send({"t": "want", "from": len(log)})
+        # One fixed deadline for the whole catch-up, which pings do not move: a peer that
+        # claims entries it never sends cannot keep its line open outside the door's count.
+        extra = min(CATCH_UP_MOST, CATCH_UP_PER_ENTRY * max(0, have - len(log)))
+        deadline = time.monotonic() + HANDSHAKE_TIMEOUT + extra
         while have > len(log):
-            push = await connection.receive(HANDSHAKE_TIMEOUT)
+            push = await connection.receive_by(deadline)
             if push["t"] != "push" or push["seq"] != len(log):
                 await connection.close("expected the missing log entries")
                 return False

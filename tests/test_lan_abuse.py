@@ -331,3 +331,32 @@ def test_a_host_out_of_file_descriptors_plays_on_without_a_traceback(tmp_path: P
 
 def _ply(process: Process) -> int:
     return max(e["ply"] for e in process.events if e["event"] == "action")
+
+
+def test_a_proven_peer_that_claims_entries_it_never_sends_is_closed_at_one_deadline(
+    tmp_path: Path,
+) -> None:
+    """A peer that proves its key and says it holds 1,000 entries more than the host, then
+    only pings: the host's wait for them has one fixed deadline (5 s + 5 ms an entry), which
+    its pings do not move; the match goes on without it."""
+    server, port = host(tmp_path, "dama", "--ai", "easy")
+
+    async def attack() -> tuple[str, float]:
+        raw = await RawGuest.join(port, name="mallory", have=1000, head="ab" * 16)
+        began = time.monotonic()
+        pinging = asyncio.create_task(_ping(raw.connection._writer, 0.2, began + 30.0))
+        try:
+            while True:
+                message = await raw.connection.receive(30.0)
+                assert message["t"] == "want", message
+        except Closed as closed:
+            return closed.reason, time.monotonic() - began
+        finally:
+            pinging.cancel()
+
+    reason, lasted = asyncio.run(asyncio.wait_for(attack(), 60))
+    assert reason == "no answer by the deadline (timed out)"
+    assert 9.5 <= lasted < 11.5, lasted  # 5 s + 1,000 × 5 ms, however often it pinged
+    anna = guest(tmp_path, port, "anna", "--ai", "easy")
+    for process in (anna, server):
+        assert process.finish() == 0, process.events[-3:]
