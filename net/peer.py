@@ -445,7 +445,11 @@ class Peer:
 
     def _handle_request(self, peer: str, entry: dict, connection: Connection | None) -> None:
         log = self.log
-        assert log is not None
+        if log is None or not self.hosting:  # stepping down: its lines are being closed
+            if connection is not None:
+                connection.send({"t": "reject", "reason": "this peer is no longer the host",
+                                 "kind": str(entry.get("k"))[:12]})  # fmt: skip
+            return
         try:
             if entry.get("peer") != peer:
                 raise Rejected("a request must be its sender's own")
@@ -706,9 +710,6 @@ class Peer:
         self._upstream = connection
         connection.peer = answer["host"]
         self._history_until = answer["seq"]  # what came before this connection is history
-        if rebase:
-            self._rebasing = self.log
-            self.log = None
 
     async def _follow(self, connection: Connection) -> None:
         """Apply what the host relays until the match ends or the host is lost."""
@@ -882,6 +883,8 @@ class Peer:
             if self.hosting and not stepping_down:  # voted in while this was under way
                 await connection.close("this peer is the host now")
                 return False
+            if rebase:  # only now: a peer voted in meanwhile keeps hosting its own log
+                self._rebasing, self.log = self.log, None
             self._withdraw()  # at once: no vote may be counted for it from now on
             self._voted_for = None
             self._host_address = (address, port)
