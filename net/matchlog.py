@@ -28,6 +28,7 @@ Entry kinds and who makes them (docs/PROTOCOL.md has the fields):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from game.rules import AGREED_DRAW, IllegalActionError, MatchRecord, RulesError, State, start
@@ -198,11 +199,13 @@ class MatchLog:
         """Whether every peer of the pending event has a commitment covering it: no value
         of an event is shown before all of its values are fixed."""
         group = self.event_group if self.event_group is not None else self.dice_group
-        return all(self._commitment(p, self.next_event) is not None for p in group)
+        return self.committed_to(self.next_event, group)
 
-    def committed_to(self, event: int) -> bool:
-        """Whether every member of the dice group has a commitment covering ``event``."""
-        return all(self._commitment(p, event) is not None for p in self.dice_group)
+    def committed_to(self, event: int, group: Iterable[str] | None = None) -> bool:
+        """Whether every member of ``group`` (the dice group) has a commitment covering
+        ``event``."""
+        members = self.dice_group if group is None else group
+        return all(self._commitment(p, event) is not None for p in members)
 
     def owes_dice(self, peer: str) -> bool:
         """Whether the pending chance event waits for ``peer``'s commitment or reveal."""

@@ -8,6 +8,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import random
+import time
 from pathlib import Path
 
 import pygame
@@ -60,6 +61,16 @@ class Driver:
         for _ in range(count):
             self.app.frame(FRAME)
             self.frames += 1
+
+    def until(self, condition, *peers, seconds: float = 30.0) -> None:
+        """Run frames until ``condition()``; fail with what ``peers`` (LAN processes) said
+        if it never comes."""
+        deadline = time.monotonic() + seconds
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; the peers: {[p.tail() for p in peers]}")
+            self.frame()
+            time.sleep(0.005)
 
     def settle(self, limit: int = 400, seconds: float = 60.0) -> None:
         """Run frames until nothing moves (lots drawn, animations over, computers done)."""

@@ -23,18 +23,6 @@ def driver(tmp_path: Path):
     driver.app.close()  # every screen lets go of its network link
 
 
-def _until(driver: Driver, condition, *peers, seconds: float = 30.0) -> None:
-    """Run frames until ``condition()``; fail with what the peers said if it never comes."""
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out; the peers: {[p.tail() for p in peers]}")
-        driver.frame()
-        time.sleep(0.005)
-
-
 def _port(driver: Driver) -> int:
     import time
 
@@ -59,7 +47,7 @@ def test_hosting_from_the_client_and_playing_a_guest_to_the_end(
     driver.press("start")
     assert type(driver.scene).__name__ == "RoomScene"
     anna = guest(tmp_path, _port(driver), "anna", "--ai", "easy", "--code", code)
-    _until(driver, lambda: driver.scene.view.can_start, anna)
+    driver.until(lambda: driver.scene.view.can_start, anna)
     assert driver.scene._seat_label(1).endswith("anna ✓")
     driver.press("start")
     driver.wait_for_scene("PlayScene")
@@ -84,7 +72,7 @@ def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
     driver.press("ok")
     driver.press("ok")  # no join code
     driver.wait_for_scene("RoomScene")
-    _until(driver, lambda: driver.scene.view.my_seat is not None, server)
+    driver.until(lambda: driver.scene.view.my_seat is not None, server)
     driver.frame()
     driver.press("ready")
     driver.wait_for_scene("PlayScene")
@@ -100,7 +88,7 @@ def test_a_dropped_player_pauses_the_match_on_the_screen(driver: Driver, tmp_pat
     driver.press("dama:classic")
     driver.press("start")
     anna = guest(tmp_path, _port(driver), "anna", "--ai", "easy", "--pace", "0.05")
-    _until(driver, lambda: driver.scene.view.can_start, anna)
+    driver.until(lambda: driver.scene.view.can_start, anna)
     driver.frame()
     driver.press("start")
     driver.wait_for_scene("PlayScene")

@@ -6,7 +6,6 @@ the rooms are real, over loopback."""
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -115,15 +114,6 @@ def _room_lines(driver: Driver) -> list[str]:
     return [text for text in drawn(driver) if text.startswith("Host key ")]
 
 
-def _until(driver: Driver, condition, *peers, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out; the peers: {[p.tail() for p in peers]}")
-        driver.frame()
-        time.sleep(0.005)
-
-
 def test_a_guests_room_shows_the_key_of_the_host_it_reached(
     lan_driver: Driver, tmp_path: Path
 ) -> None:
@@ -135,7 +125,7 @@ def test_a_guests_room_shows_the_key_of_the_host_it_reached(
     lan_driver.press("ok")
     lan_driver.press("ok")  # no join code
     lan_driver.wait_for_scene("RoomScene")
-    _until(lan_driver, lambda: lan_driver.scene.view.host_fingerprint, server)
+    lan_driver.until(lambda: lan_driver.scene.view.host_fingerprint, server)
     expected = fingerprint(Identity.load(tmp_path / "host.id").key)
     assert _room_lines(lan_driver) == [f"Host key {expected}"]
     server.kill()
@@ -147,6 +137,6 @@ def test_the_hosts_own_room_shows_its_own_key(lan_driver: Driver, tmp_path: Path
     lan_driver.press("dama:classic")
     lan_driver.press("start")
     assert type(lan_driver.scene).__name__ == "RoomScene"
-    _until(lan_driver, lambda: lan_driver.scene.view.host_fingerprint)
+    lan_driver.until(lambda: lan_driver.scene.view.host_fingerprint)
     mine = fingerprint(Identity.load(lan_driver.app.paths.data / "identity").key)
     assert _room_lines(lan_driver) == [f"Host key {mine}"]
