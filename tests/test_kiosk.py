@@ -7,6 +7,7 @@ import contextlib
 import itertools
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 
 from game.client import theme
 from game.client.kiosk_config import FILE, KioskConfig, SettingsNotSaved
+from game.client.pin_guard import LONGEST_LOCK, TRIES_FILE, PinGuard
 from game.rules import VARIANTS
 from tests.client_driver import Driver
 
@@ -330,6 +332,57 @@ def test_the_pin_is_masked_and_wrong_pins_lock_the_keypad_longer_each_time(
     assert "locked for 30 s" in caplog.text and "locked for 60 s" in caplog.text
     assert "operator menu opened" in caplog.text and "operator quit" in caplog.text
     assert "1111" not in caplog.text and "2580" not in caplog.text  # never the digits
+
+
+def test_pulling_the_plug_gives_a_pin_guesser_no_free_tries(tmp_path: Path) -> None:
+    config = KioskConfig(attract_after=100, dim_after=300)
+    before = Driver(tmp_path, size=(1920, 1080), kiosk=config)
+    for _ in range(3):
+        _long_press_corner(before, 3.5)
+        _type(before, "1111")
+    assert "try again in 30 s" in before.scene.notice()
+    before.app.close()  # the plug pulled: the next start is a new process on the same disk
+    after = Driver(tmp_path, size=(1920, 1080), kiosk=config)
+    try:
+        _long_press_corner(after, 3.5)
+        # The app's clock began again at 0; the lock goes on where it was (less the restart
+        # and the long press).
+        assert re.search(r"try again in 2[0-9] s", after.scene.notice())
+        _type(after, "2580")
+        assert type(after.scene).__name__ == "KeypadScene"
+        _wait(after, 31)
+        _type(after, "0000")  # the fourth wrong PIN in a row, across the restart
+        assert "try again in 60 s" in after.scene.notice()
+        _wait(after, 61)
+        _type(after, "2580")
+        assert type(after.scene).__name__ == "OperatorScene"
+        assert not (tmp_path / "config" / TRIES_FILE).exists()  # the count starts afresh
+    finally:
+        after.app.close()
+        theme.set_scale(1.0)
+
+
+def test_the_kept_lock_survives_a_clock_turned_back_or_a_broken_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / TRIES_FILE
+    wall = [1_000_000.0]
+    guard = PinGuard(path, wall=lambda: wall[0])
+    for _ in range(10):
+        guard.failed(0.0)
+    assert guard.wait(0.0) == LONGEST_LOCK
+    wall[0] -= 86_400 * 365  # the clock turned back a year: still an hour at most
+    assert PinGuard(path, now=5.0, wall=lambda: wall[0]).wait(5.0) == LONGEST_LOCK
+    wall[0] += 86_400 * 366  # a year later: free again, the count kept
+    later = PinGuard(path, wall=lambda: wall[0])
+    assert later.wait(0.0) == 0 and later.failures == 10
+    for broken in (b"\xff\xfe", b"[]", b'{"failures": "9", "locked_until": 0}', b"{"):
+        path.write_bytes(broken)
+        with caplog.at_level(logging.WARNING):
+            fresh = PinGuard(path)
+        assert fresh.failures == 0 and fresh.wait(0.0) == 0
+        assert "count of wrong PINs is unreadable" in caplog.text
+        caplog.clear()
 
 
 def test_a_stop_signal_from_the_system_ends_the_kiosk_with_the_match_saved(

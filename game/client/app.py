@@ -20,7 +20,7 @@ from game.ai.worker import Thinker
 from game.client import theme
 from game.client.input import InputTranslator
 from game.client.kiosk_config import KioskConfig
-from game.client.pin_guard import PinGuard
+from game.client.pin_guard import TRIES_FILE, PinGuard
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import SoundBank
@@ -43,6 +43,11 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 """What the system sends to end a program (``systemctl stop``, logout, shutdown, Ctrl+C).
 SDL would turn them into the quit event a window's close button sends — which a kiosk
 ignores, so shutdown would hang — and so they get a handler of the app's own."""
+EXPOSING_EVENTS = frozenset({
+    pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.WINDOWMAXIMIZED,
+    pygame.VIDEOEXPOSE,
+})  # fmt: skip
+"""Window events after which the system may have lost what the window showed."""
 
 
 class NoDisplayError(RuntimeError):
@@ -102,6 +107,9 @@ class App:
         self.running = True
         self._translator = InputTranslator()
         self._clock = pygame.time.Clock()
+        self._exposed = False
+        """The window was shown again since the last frame: the next one shows all of it,
+        whatever the scene changed."""
         self._thinker: Thinker | None = None
         self.time = 0.0
         """Seconds the app has run (advanced by each frame's ``dt``, so tools can hurry it)."""
@@ -109,8 +117,8 @@ class App:
         self.recovered = 0
         """Errors a kiosk caught inside a scene and recovered from."""
         self._corner_since: float | None = None
-        self.pin_guard = PinGuard()
-        """Wrong operator PINs so far (kiosk mode)."""
+        self.pin_guard = PinGuard(None if kiosk is None else paths.config / TRIES_FILE)
+        """Wrong operator PINs so far (kiosk mode: kept across restarts)."""
 
     # -- window ---------------------------------------------------------------------------
 
@@ -258,6 +266,8 @@ class App:
                 log.info("kiosk: a request to quit was ignored")
         elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             self._resized((event.x, event.y))
+        elif event.type in EXPOSING_EVENTS:  # the window shows again: all of it is due
+            self._exposed = True
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
             if self.kiosk is None:
                 self.toggle_fullscreen()
@@ -317,7 +327,12 @@ class App:
                 return
         self.scene.update(dt)
         self.scene.draw(self.screen)
-        pygame.display.flip()
+        areas = self.scene.updated_areas()
+        if areas is None or self._exposed:
+            pygame.display.flip()
+            self._exposed = False
+        else:
+            pygame.display.update(areas)
 
     def _recover(self) -> None:
         from game.client.scenes.menus import TitleScene

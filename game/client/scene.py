@@ -45,6 +45,11 @@ class Scene:
         surface.fill(self.palette.background)
         self.draw_targets(surface)
 
+    def updated_areas(self) -> list[pygame.Rect] | None:
+        """The parts of the screen the last :meth:`draw` changed, for the app to show;
+        None: the whole screen (the default, for screens that draw everything each frame)."""
+        return None
+
     def back(self) -> None:
         """What Escape does here (by default: the previous screen)."""
         self.app.pop()

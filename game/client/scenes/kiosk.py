@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 LANGUAGE_SECONDS = 4.0
 """The banner says "Touch to play" in each allowed language for this long in turn."""
+BACKDROP_SECONDS = 1.0
+"""While nothing in a demo moves or changes its words, it is drawn again this often all the
+same, for whatever else might change."""
 DEMO_SECONDS = 90.0
 """A demo match gives way to the next game after this long, finished or not."""
 VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -71,19 +74,26 @@ class DemoPlayScene(PlayScene):
 class AttractScene(Scene):
     """Computer demos of the allowed games, in a shuffled order and from fresh positions each
     time, until someone touches; paced at 30 frames a second (a demo needs no more, and a
-    kiosk spends most of its life here)."""
+    kiosk spends most of its life here), and drawing the demo only while it moves."""
 
     fps = 30
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, seed: int | None = None) -> None:
         super().__init__(app)
         app.set_muted(False)  # a visitor's mute ends with their visit
-        self._rng = random.Random()
+        self._rng = random.Random(seed)
         self._bag: list[str] = []
         self.shown: list[str] = []
         """The games demonstrated so far, in order."""
         self.elapsed = 0.0
         self.demo = self._demo()
+        self._backdrop: pygame.Surface | None = None
+        """The demo under its veil, as last drawn."""
+        self._backdrop_look: tuple = ()
+        self._backdrop_moving = False
+        self._backdrop_time = 0.0
+        self._banner = pygame.Rect(0, 0, 0, 0)
+        self._areas: list[pygame.Rect] | None = None
 
     def _demo(self) -> DemoPlayScene:
         if not self._bag:  # every allowed game once, then again in a new order
@@ -138,9 +148,49 @@ class AttractScene(Scene):
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.demo.draw(surface)
+        """The demo under its veil is drawn again only when it may have changed; between
+        times a frame puts back what the banner covered and draws the banner where it has
+        wandered (:meth:`updated_areas` tells the app which parts to show)."""
+        if self._backdrop_due(surface.get_size()):
+            self._draw_backdrop(surface.get_size())
+            surface.blit(self._backdrop, (0, 0))
+            self._areas = None
+        else:
+            surface.blit(self._backdrop, self._banner, self._banner)
+            self._areas = [self._banner]
+        self._banner = self._draw_banner(surface)
+        if self._areas is not None:
+            self._areas.append(self._banner)
+
+    def updated_areas(self) -> list[pygame.Rect] | None:
+        return self._areas
+
+    def _backdrop_due(self, size: tuple[int, int]) -> bool:
+        demo = self.demo
+        panel = (demo.status(), demo.prompt() or demo.banner, tuple(demo.control.notices()))
+        look = (id(demo), demo.shown, panel, self.dimmed, size)
+        moving = demo.view.animating
+        due = (
+            self._backdrop is None
+            or look != self._backdrop_look
+            or moving
+            or self._backdrop_moving  # the frame a move comes to rest
+            or self.app.time - self._backdrop_time >= BACKDROP_SECONDS
+        )
+        if due:
+            self._backdrop_look, self._backdrop_moving = look, moving
+            self._backdrop_time = self.app.time
+        return due
+
+    def _draw_backdrop(self, size: tuple[int, int]) -> None:
+        if self._backdrop is None or self._backdrop.get_size() != size:
+            self._backdrop = pygame.Surface(size).convert()
+        self.demo.draw(self._backdrop)
+        self._backdrop.blit(_veil(size, 200 if self.dimmed else 90), (0, 0))
+
+    def _draw_banner(self, surface: pygame.Surface) -> pygame.Rect:
+        """The invitation on its backing; returns the area it covers."""
         width, height = surface.get_size()
-        surface.blit(_veil((width, height), 200 if self.dimmed else 90), (0, 0))
         u = self.u
         # The banner wanders slowly, so that nothing stays lit in one place for hours.
         t = self.idle
@@ -155,6 +205,7 @@ class AttractScene(Scene):
                          border_radius=u)  # fmt: skip
         surface.blit(title, title.get_rect(center=(x, y)))
         surface.blit(game, game.get_rect(center=(x, y + 4 * u)))
+        return backing.clip(surface.get_rect())
 
     def invitation(self) -> str:
         """ "Touch to play" in each language the kiosk allows, in turn."""
@@ -206,7 +257,7 @@ class AbandonScene(Scene):
         lines = [
             (_("Still playing?"), 3 * u, self.palette.accent),
             (
-                _("This match ends in {seconds} s").format(seconds=max(0, math.ceil(self.left))),
+                _("This match ends in {seconds} s").format(seconds=_whole_seconds(self.left)),
                 2 * u,
                 self.palette.text,
             ),
@@ -230,7 +281,7 @@ def ask_pin(app) -> None:
         wait = guard.wait(app.time)
         if wait > 0:
             return _("Too many wrong PINs: try again in {seconds} s").format(
-                seconds=math.ceil(wait)
+                seconds=_whole_seconds(wait)
             )
         if kiosk.locked:
             return _("The operator menu is locked: kiosk.toml needs a valid PIN.")
@@ -446,6 +497,12 @@ def _save_settings(app) -> str:
 
 
 @lru_cache(maxsize=4)
+def _whole_seconds(seconds: float) -> int:
+    """Seconds left as a countdown shows them: 60 for 60.00000000001 (the app's clock sums
+    frame times, whose float error would show a 60 s lock as "61 s")."""
+    return max(0, math.ceil(round(seconds, 3)))
+
+
 def _veil(size: tuple[int, int], alpha: int) -> pygame.Surface:
     """A translucent black layer, made once per size: a kiosk runs for weeks, and a full
     screen allocated anew every frame would fragment its memory."""
