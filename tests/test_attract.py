@@ -12,7 +12,7 @@ import pytest
 
 from game.client import theme
 from game.client.kiosk_config import KioskConfig
-from game.client.scenes.kiosk import AttractScene, _veil
+from game.client.scenes.kiosk import AttractScene, darken
 from tests.client_driver import Driver
 
 SIZE = (1024, 640)
@@ -36,7 +36,7 @@ def _whole_picture(scene: AttractScene) -> bytes:
     """The screen as drawing everything now would make it."""
     surface = pygame.Surface(SIZE).convert()
     scene.demo.draw(surface)
-    surface.blit(_veil(SIZE, 200 if scene.dimmed else 90), (0, 0))
+    darken(surface, 200 if scene.dimmed else 90)
     scene._draw_banner(surface)
     return pygame.image.tobytes(surface, "RGB")
 

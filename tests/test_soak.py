@@ -2,6 +2,7 @@
 drags through every screen it finds for a few thousand frames without one error, while the
 system stops and starts the kiosk and its disk fills with finished matches."""
 
+from game.client.surface_cache import limit_megabytes
 from tools.soak import soak
 
 
@@ -13,3 +14,5 @@ def test_a_monkey_at_the_kiosk_finds_no_error() -> None:
     assert report["taps"] > 300 and report["matches_started"] > 2
     assert report["restarts_by_sigterm"] == 2  # stopped by the system and started again
     assert report["finished_on_disk_at_end"] <= report["keep_finished"] + 20  # pruned
+    held = [mb for _, mb in report["drawing_caches_mb_samples"]]
+    assert held and 0 < max(held) <= limit_megabytes()

@@ -202,7 +202,7 @@ def soak(
     model = _a_finished_match(app) if grow else None
     monkey = Monkey(random.Random(seed), size)
     times = FrameTimes()
-    memory: list[tuple[int, float]] = []
+    memory: list[dict] = []
     escaped: list[str] = []
     started = finished = attract = restarts = taken_back = 0
     seen_match = seen_results = None
@@ -244,15 +244,14 @@ def soak(
             escaped.append("the kiosk quit")
             app.running = True
         if frame % max(1, frames // SAMPLES) == 0:
-            plain = resident_bytes() / 2**20
-            memory.append((frame, plain, trimmed_resident_bytes() / 2**20, len(gc.get_objects())))
+            memory.append(_memory_sample(frame))
         if time.monotonic() > deadline:
             break
     taken_back += app.window_returns
     app.close()
     on_disk = len(list((paths.data / FINISHED).glob("*.tavolo")))
-    warm = memory[len(memory) // 5] if memory else (0, 0.0, 0.0, 0)
-    last = memory[-1] if memory else (0, 0.0, 0.0, 0)
+    warm = memory[len(memory) // 5] if memory else {}
+    last = memory[-1] if memory else {}
     return {
         "tool": "soak",
         "frames": frame,
@@ -274,18 +273,39 @@ def soak(
         "recovered_in_kiosk": app.recovered,
         "escaped": escaped[:5],
         "frame_ms": times.figures(),
-        "resident_mb": [[f, round(mb, 1)] for f, mb, _, _ in memory],
-        "trimmed_resident_mb": [[f, round(mb, 1)] for f, _, mb, _ in memory],
-        "python_objects": [[f, count] for f, _, _, count in memory],
-        "memory_growth_after_warmup_percent": _growth(warm[1], last[1]),
-        "trimmed_growth_after_warmup_percent": _growth(warm[2], last[2]),
-        "objects_growth_after_warmup_percent": _growth(warm[3], last[3]),
+        **{f"{key}_samples": [[m["frame"], m[key]] for m in memory] for key in MEASURES},
+        **{f"{key}_growth_after_warmup_percent": _growth(warm, last, key) for key in MEASURES},
     }
 
 
-def _growth(warm: float, last: float) -> float | None:
+MEASURES = ("resident_mb", "trimmed_resident_mb", "drawing_caches_mb", "trimmed_less_caches_mb",
+            "python_objects")  # fmt: skip
+"""What each memory sample holds: the process's resident memory as the system shows it and
+after returning the allocator's free pages, the pixels the drawing caches hold (bounded:
+:mod:`game.client.surface_cache`), the trimmed memory less those, and Python's objects."""
+
+
+def _memory_sample(frame: int) -> dict:
+    from game.client.surface_cache import cached_megabytes
+
+    plain = resident_bytes() / 2**20  # before the trim returns the free pages
+    trimmed = trimmed_resident_bytes() / 2**20
+    caches = cached_megabytes()
+    return {
+        "frame": frame,
+        "resident_mb": round(plain, 1),
+        "trimmed_resident_mb": round(trimmed, 1),
+        "drawing_caches_mb": round(caches, 1),
+        "trimmed_less_caches_mb": round(trimmed - caches, 1),
+        "python_objects": len(gc.get_objects()),
+    }
+
+
+def _growth(warm: dict, last: dict, key: str) -> float | None:
     """From the sample at a fifth of the run to the last, in percent."""
-    return round(100 * (last - warm) / warm, 2) if warm else None
+    if not warm or not warm[key]:
+        return None
+    return round(100 * (last[key] - warm[key]) / warm[key], 2)
 
 
 def _a_finished_match(app) -> Path:

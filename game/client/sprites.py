@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import io
 import logging
-from functools import cache, lru_cache
+from functools import cache
 
 import pygame
 
+from game.client.surface_cache import surface_cache
 from game.resources import MissingAssetError, asset_bytes
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ def _sheet(name: str) -> pygame.Surface | None:
     return image.convert_alpha() if pygame.display.get_surface() else image
 
 
-@lru_cache(maxsize=256)
+@surface_cache(entries=256, megabytes=32)
 def sprite(name: str, size: int, tint: tuple[int, int, int] | None = None) -> pygame.Surface:
     """Frame ``name`` scaled to ``size``×``size`` pixels, optionally multiplied by ``tint``."""
     sheet_name = SHEET_OF[name]

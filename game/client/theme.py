@@ -6,10 +6,11 @@ from __future__ import annotations
 import io
 import logging
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 import pygame
 
+from game.client.surface_cache import surface_cache
 from game.resources import MissingAssetError, asset_bytes
 
 log = logging.getLogger(__name__)
@@ -104,13 +105,13 @@ def unit(size: tuple[int, int]) -> int:
     return max(8, round(_SCALE[0] * min(height, width * 9 / 16) / 54))
 
 
-@lru_cache(maxsize=512)
+@surface_cache(entries=512, megabytes=24)
 def text(message: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
     """Rendered text, cached: labels change rarely and redraw every frame."""
     return font(size, bold).render(message, True, colour)
 
 
-@lru_cache(maxsize=256)
+@surface_cache(entries=256, megabytes=8)
 def fitted(
     message: str, size: int, colour: Colour, width: int, bold: bool = False
 ) -> pygame.Surface:

@@ -56,7 +56,7 @@ def measure(pace: str, seconds: float) -> dict:
 
     from game.client.app import App, Paths
     from game.client.kiosk_config import KioskConfig
-    from game.client.scenes.kiosk import AttractScene, _veil
+    from game.client.scenes.kiosk import AttractScene, darken
 
     class Counted(AttractScene):
         """Attract mode as it is, counting the frames that draw the demo again."""
@@ -72,7 +72,7 @@ def measure(pace: str, seconds: float) -> dict:
 
         def draw(self, surface) -> None:
             self.demo.draw(surface)
-            surface.blit(_veil(surface.get_size(), 200 if self.dimmed else 90), (0, 0))
+            darken(surface, 200 if self.dimmed else 90)
             self._draw_banner(surface)
             self._areas = None
 

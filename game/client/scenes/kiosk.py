@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import math
 import random
-from functools import lru_cache
 
 import pygame
 
@@ -186,7 +185,7 @@ class AttractScene(Scene):
         if self._backdrop is None or self._backdrop.get_size() != size:
             self._backdrop = pygame.Surface(size).convert()
         self.demo.draw(self._backdrop)
-        self._backdrop.blit(_veil(size, 200 if self.dimmed else 90), (0, 0))
+        darken(self._backdrop, 200 if self.dimmed else 90)
 
     def _draw_banner(self, surface: pygame.Surface) -> pygame.Rect:
         """The invitation on its backing; returns the area it covers."""
@@ -252,7 +251,7 @@ class AbandonScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         self.play.draw(surface)
         width, height = surface.get_size()
-        surface.blit(_veil((width, height), 150), (0, 0))
+        darken(surface, 150)
         u = self.u
         lines = [
             (_("Still playing?"), 3 * u, self.palette.accent),
@@ -496,19 +495,18 @@ def _save_settings(app) -> str:
     return ""
 
 
-@lru_cache(maxsize=4)
 def _whole_seconds(seconds: float) -> int:
     """Seconds left as a countdown shows them: 60 for 60.00000000001 (the app's clock sums
     frame times, whose float error would show a 60 s lock as "61 s")."""
     return max(0, math.ceil(round(seconds, 3)))
 
 
-def _veil(size: tuple[int, int], alpha: int) -> pygame.Surface:
-    """A translucent black layer, made once per size: a kiosk runs for weeks, and a full
-    screen allocated anew every frame would fragment its memory."""
-    veil = pygame.Surface(size, pygame.SRCALPHA)
-    veil.fill((0, 0, 0, alpha))
-    return veil
+def darken(surface: pygame.Surface, alpha: int) -> None:
+    """Lay a black veil of opacity ``alpha`` (0–255) over ``surface``, in place: a multiply
+    by what shows through, with no full-screen layer to allocate or keep (at 4K, 33 MB
+    each)."""
+    keep = 255 - alpha
+    surface.fill((keep, keep, keep), special_flags=pygame.BLEND_MULT)
 
 
 def _next(choices: tuple[float, ...], value: float) -> float:

@@ -4,11 +4,10 @@ And the colours that stand for light and dark pieces in the panel."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pygame
 
 from game.client.sprites import sprite
+from game.client.surface_cache import surface_cache
 from game.client.theme import Colour
 
 GHOST_ALPHA = 110
@@ -20,7 +19,7 @@ LIGHT_AND_DARK = ((236, 232, 220), (84, 84, 94))
 """White's and Black's colour in the side panel, the dark one light enough to show on it."""
 
 
-@lru_cache(maxsize=64)
+@surface_cache(entries=64, megabytes=8)
 def ghost(name: str, size: int, alpha: int = GHOST_ALPHA) -> pygame.Surface:
     """Sprite ``name`` at ``size``, faint: where a removed or captured piece stood, or a die
     already played."""
@@ -29,7 +28,7 @@ def ghost(name: str, size: int, alpha: int = GHOST_ALPHA) -> pygame.Surface:
     return faint
 
 
-@lru_cache(maxsize=32)
+@surface_cache(entries=32, megabytes=4)
 def tinted_disc(colour: Colour, radius: int, ring: int) -> pygame.Surface:
     """A translucent disc of ``colour`` with an opaque rim ``ring`` pixels wide."""
     radius = max(2, radius)
@@ -39,7 +38,7 @@ def tinted_disc(colour: Colour, radius: int, ring: int) -> pygame.Surface:
     return disc
 
 
-@lru_cache(maxsize=32)
+@surface_cache(entries=32, megabytes=4)
 def tinted_square(colour: Colour, side: int, ring: int) -> pygame.Surface:
     """A translucent square of ``colour`` with an opaque border ``ring`` pixels wide."""
     side = max(2, side)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pygame
 
 from game.client import theme
 from game.client.anim import Tween
 from game.client.sprites import sprite
+from game.client.surface_cache import surface_cache
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost, tinted_square
 from game.client.widgets import Target
@@ -125,7 +125,7 @@ def wash(colour: Colour, amount: float) -> Colour:
     return r, g, b
 
 
-@lru_cache(maxsize=8)
+@surface_cache(entries=8, megabytes=2)
 def _cell_wash(colour: Colour, size: int) -> pygame.Surface:
     """The tint laid over a marked cell: it leaves the printed symbol faint beneath the mark."""
     cover = pygame.Surface((size, size), pygame.SRCALPHA)

@@ -1,0 +1,83 @@
+"""Drawing caches bounded by the memory their surfaces hold, not only by their count.
+
+Rendered labels and scaled sprites are made once and drawn every frame.  ``lru_cache`` bounds
+how many it keeps, but a surface's size grows with the screen's: 512 labels are a few MB at
+720p and tens at 4K.  A kiosk runs for weeks; each cache here keeps at most ``entries``
+results and at most ``megabytes`` of pixels, dropping the least recently used first, so
+what the drawing caches can hold is known (:func:`cached_megabytes`, which the soak
+reports beside the process's memory).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from functools import update_wrapper
+from typing import Generic, ParamSpec
+
+import pygame
+
+P = ParamSpec("P")
+
+_caches: list[SurfaceCache] = []
+
+
+class SurfaceCache(Generic[P]):
+    """``function``'s surfaces by their arguments, least recently used dropped first."""
+
+    def __init__(
+        self, function: Callable[P, pygame.Surface], entries: int, megabytes: float
+    ) -> None:
+        self.function = function
+        self.entries = entries
+        self.limit = int(megabytes * 2**20)
+        self.bytes = 0
+        self._kept: OrderedDict[Hashable, pygame.Surface] = OrderedDict()
+        update_wrapper(self, function)
+        _caches.append(self)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> pygame.Surface:
+        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        surface = self._kept.get(key)
+        if surface is not None:
+            self._kept.move_to_end(key)
+            return surface
+        surface = self.function(*args, **kwargs)
+        self._kept[key] = surface
+        self.bytes += _size(surface)
+        while len(self._kept) > 1 and (len(self._kept) > self.entries or self.bytes > self.limit):
+            _, dropped = self._kept.popitem(last=False)
+            self.bytes -= _size(dropped)
+        return surface
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def cache_clear(self) -> None:
+        self._kept.clear()
+        self.bytes = 0
+
+
+def surface_cache(
+    entries: int, megabytes: float
+) -> Callable[[Callable[P, pygame.Surface]], SurfaceCache[P]]:
+    """Decorate a function that makes a surface from hashable arguments."""
+
+    def decorate(function: Callable[P, pygame.Surface]) -> SurfaceCache[P]:
+        return SurfaceCache(function, entries, megabytes)
+
+    return decorate
+
+
+def cached_megabytes() -> float:
+    """The pixels all drawing caches hold now (a surface two caches share counts twice)."""
+    return sum(cache.bytes for cache in _caches) / 2**20
+
+
+def limit_megabytes() -> float:
+    """The most all drawing caches together may hold."""
+    return sum(cache.limit for cache in _caches) / 2**20
+
+
+def _size(surface: pygame.Surface) -> int:
+    return surface.get_pitch() * surface.get_height()
