@@ -175,17 +175,18 @@ class Driver:
         options: dict | None = None,
         computers: dict[int, str] | None = None,
     ) -> None:
-        """Set up a match from the title screen; ``computers`` maps seats to levels."""
+        """Set up a match from the title screen through the setup's choices; ``computers``
+        maps seats to levels, every other seat is a person here."""
         self.press("new game")
         self.press(variant)
-        while players is not None and self.scene.players != players:
-            self.press("players")
+        if players is not None:
+            self.press(f"players {players}")
         for option, value in (options or {}).items():
-            while self.scene.options[option] != value:
-                self.press(option)
+            shown = ("on" if value else "off") if isinstance(value, bool) else value
+            self.press(f"{option} {shown}")
+        self.press("opponents people")
         for seat, level in (computers or {}).items():
-            while self.scene.seats[seat].level != level:
-                self.press(f"seat {seat + 1}")
+            self.press(f"seat {seat + 1} {level}")
         self.press("start")
         self.settle()
 

@@ -61,8 +61,10 @@ def test_keyboard_alone_reaches_every_target(driver: Driver) -> None:
 
 
 def test_keyboard_plays_a_move_and_navigates_menus(driver: Driver) -> None:
-    driver.key(pygame.K_DOWN)  # the focus goes to the first button: New game
-    assert driver.scene.focus is not None and driver.scene.focus.name == "new game"
+    driver.key(pygame.K_DOWN)  # the focus goes to the first button: Play
+    assert driver.scene.focus is not None and driver.scene.focus.name == "play"
+    driver.key(pygame.K_DOWN)
+    assert driver.scene.focus.name == "new game"
     driver.key(pygame.K_DOWN)
     assert driver.scene.focus.name == "lan"
     driver.key(pygame.K_UP)

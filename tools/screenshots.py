@@ -33,7 +33,7 @@ import pygame
 from game.client.app import App, Paths
 from game.client.kiosk_config import KioskConfig
 from game.client.scenes import lobby
-from game.client.scenes.menus import TitleScene
+from game.client.scenes.menus import SetupScene, TitleScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.results import ResultsScene
@@ -123,7 +123,9 @@ def _chain(state: State) -> bool:
 def shots() -> list[tuple[str, Callable[[App], object]]]:
     """(file stem, a function that puts the screen to shoot on the app's stack)."""
     entries: list[tuple[str, Callable[[App], object]]] = [
-        ("title", lambda app: app.push(TitleScene(app)))
+        ("title", lambda app: app.push(TitleScene(app))),
+        ("setup-numeri", _numeri_setup),
+        ("setup-dama-classic", lambda app: app.push(SetupScene(app, "dama:classic"))),
     ]
     for name, players, at_least in GAMES:
         stem = name.replace(":", "-")
@@ -149,6 +151,15 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("kiosk-attract", _attract),
     ]  # fmt: skip
     return entries
+
+
+def _numeri_setup(app: App) -> None:
+    """Four players: two people, the computer at two levels."""
+    setup = SetupScene(app, "numeri")
+    app.push(setup)
+    setup._set_players(4)
+    setup._set_seat(1, Seat())
+    setup._set_seat(3, Seat(SeatKind.COMPUTER, "hard"))
 
 
 def _operator_in_german(app: App) -> None:

@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from game.i18n import LANGUAGES
+from game.rules import VARIANTS
 from game.session.saves import atomic_write
+from game.session.seats import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,10 @@ class Settings:
     """The name others see on the LAN; empty: not given yet (the LAN screen asks for it)."""
     lan_interface: str = ""
     """The address whose network LAN play uses; empty: every LAN interface."""
+    last_game: str = "mulino:classic"
+    """The game last set up here: what *Play* on the title starts."""
+    last_level: str = "medium"
+    """The computer's level last chosen: *Play* and new setups start with it."""
 
     def valid(self, name: str, value: object) -> bool:
         checks = {
@@ -60,6 +66,8 @@ class Settings:
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
             "player_name": lambda v: v == "" or (isinstance(v, str) and clean_name(v) == v),
             "lan_interface": lambda v: v == "" or _is_ipv4(v),
+            "last_game": lambda v: v in VARIANTS,
+            "last_level": lambda v: v in LEVELS,
         }
         return checks[name](value)
 

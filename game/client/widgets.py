@@ -54,7 +54,10 @@ def button(
 
 
 def nearest(targets: list[Target], current: Target | None, dx: int, dy: int) -> Target | None:
-    """The target an arrow key moves the focus to: the closest one in that direction."""
+    """The target an arrow key moves the focus to: the closest one in that direction,
+    preferring those in line with the current one (on its row for left and right, in its
+    column for up and down), as browsers' spatial navigation does — so the arrows walk
+    along a row of choices instead of jumping to a nearer-looking one on the next row."""
     live = [t for t in targets if t.enabled()]
     if not live:
         return None
@@ -70,7 +73,45 @@ def nearest(targets: list[Target], current: Target | None, dx: int, dy: int) -> 
         if along <= 0:
             continue
         across = abs((tx - cx) * dy) + abs((ty - cy) * dx)
-        score = along + 2 * across
+        in_line = _overlap(current.rect, target.rect, vertical=dx != 0)
+        score = (not in_line, along + 2 * across)
         if best_score is None or score < best_score:
             best, best_score = target, score
     return best or current
+
+
+def _overlap(a: pygame.Rect, b: pygame.Rect, vertical: bool) -> bool:
+    """Whether ``a`` and ``b`` share some height (``vertical``) or some width."""
+    if vertical:
+        return a.top < b.bottom and b.top < a.bottom
+    return a.left < b.right and b.left < a.right
+
+
+def segment(
+    rect: pygame.Rect,
+    label: Callable[[], str],
+    chosen: Callable[[], bool],
+    choose: Callable[[], None],
+    palette: theme.Palette,
+    name: str,
+) -> Target:
+    """One choice of a segmented control: its choices side by side, all visible, the chosen
+    one lit in the accent colour (and bold), so the setting reads at a glance."""
+
+    def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+        on = chosen()
+        colour = palette.accent if on else palette.button
+        if pressed:
+            colour = tuple(min(255, c + 30) for c in colour)
+        radius = max(4, rect.height // 5)
+        pygame.draw.rect(surface, colour, rect, border_radius=radius)
+        if focused:
+            pygame.draw.rect(
+                surface, palette.focus, rect, width=max(2, rect.height // 16), border_radius=radius
+            )
+        ink = palette.background if on else palette.button_text
+        size = max(10, rect.height * 2 // 5 if on else rect.height * 9 // 25)
+        words = theme.fitted(label(), size, ink, rect.width - rect.height // 4, on)
+        surface.blit(words, words.get_rect(center=rect.center))
+
+    return Target(rect, choose, draw=draw, name=name)

@@ -14,9 +14,11 @@ from game.client.scenes.entry import ask_player_name
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.lan import open_link, player_name
 from game.client.scenes.menus import (
+    Choice,
     ChooseScene,
     Item,
     MenuScene,
+    SetupRow,
     SetupScene,
     TitleScene,
     computer_label,
@@ -28,6 +30,7 @@ from game.client.widgets import Target, button
 from game.i18n import _, ngettext
 from game.names import variant_title
 from game.rules import variant
+from game.session.seats import Seat
 from net.discovery import Listing, twins
 from net.link import LanBrowser, LinkView, NetLink
 
@@ -256,6 +259,7 @@ class LanSetupScene(SetupScene):
     def __init__(self, app, name: str) -> None:
         self.code: str | None = None
         super().__init__(app, name)
+        self.seats = [Seat() for _ in self.seats]  # players join; the host adds computers
 
     def subtitle(self) -> str:
         return _("Set up the match: seats left to a person are for players on the LAN")
@@ -269,17 +273,18 @@ class LanSetupScene(SetupScene):
             self._toggle_code,
             "code",
         )
-        return [*items[:-2], code, *items[-2:]]
+        return [code, *items]
 
-    def _seat_label(self, index: int) -> str:
-        if index == 0:
-            names = setup_seat_names(self.spec.name, self.players)
-            return _("{seat}: you").format(seat=names[0])
-        return super()._seat_label(index)
+    def _opponents_row(self) -> list[SetupRow]:
+        return []  # the seats left to a person are for players on the LAN
 
-    def _next_seat(self, index: int) -> None:
-        if index:  # the first seat is the host's own
-            super()._next_seat(index)
+    def _seat_choices(self, seat: int) -> list[Choice]:
+        if seat == 0:  # the host's own
+            return [Choice("seat 1 you", lambda: _("You"), lambda: True, lambda: None)]
+        return super()._seat_choices(seat)
+
+    def _person_label(self) -> str:
+        return _("On the LAN")
 
     def _toggle_code(self) -> None:
         self.code = None if self.code else f"{secrets.randbelow(10_000):04d}"

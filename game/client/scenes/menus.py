@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import pygame
 
@@ -13,7 +13,7 @@ from game import i18n
 from game.client import theme
 from game.client.scene import Scene
 from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS, stepped_volume
-from game.client.widgets import Target, button
+from game.client.widgets import Target, button, segment
 from game.i18n import _
 from game.names import seat_names, variant_subtitle, variant_title
 from game.rules import VARIANTS, Variant, new_game, variant
@@ -104,6 +104,7 @@ class TitleScene(MenuScene):
             items.append(item(self._unfinished_label, self._unfinished, "unfinished"))
         else:  # their places: layout puts a row in each
             items += [item(lambda: "", lambda: None, name) for name in self._resumable()]
+        items.append(item(self._quick_label, self._quick_play, "play"))
         items.append(
             item(lambda: _("New game"), lambda: self.app.push(ChooseScene(self.app)), "new game")
         )
@@ -124,6 +125,57 @@ class TitleScene(MenuScene):
             item(lambda: _("Quit"), self.app.quit, "quit"),
         ]
         return items
+
+    def _quick_game(self) -> str:
+        """The game *Play* starts: the last one set up here, if the kiosk allows it."""
+        last = self.app.settings.last_game
+        allowed = self.app.kiosk.games if self.app.kiosk is not None else VARIANTS
+        return last if last in allowed else next(n for n in VARIANTS if n in allowed)
+
+    def _quick_label(self) -> str:
+        return _("{game} against the computer ({level})").format(
+            game=variant_title(self._quick_game()),
+            level=level_label(self.app.settings.last_level),
+        )
+
+    def _play_button(self, rect: pygame.Rect) -> Callable[[pygame.Surface, bool, bool], None]:
+        """The first thing to touch: *Play* in the accent colour, and under it what it
+        starts."""
+        palette = self.palette
+
+        def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+            colour = palette.accent
+            if pressed:
+                colour = tuple(min(255, c + 30) for c in colour)
+            radius = max(4, rect.height // 5)
+            pygame.draw.rect(surface, colour, rect, border_radius=radius)
+            if focused:
+                pygame.draw.rect(surface, palette.focus, rect, max(2, rect.height // 16),
+                                 border_radius=radius)  # fmt: skip
+            width = rect.width - rect.height // 3
+            lines = (
+                theme.fitted(_("Play"), rect.height * 2 // 5, palette.background, width, True),
+                theme.fitted(self._quick_label(), rect.height // 4, palette.background, width),
+            )
+            top = rect.centery - sum(line.get_height() for line in lines) // 2
+            for line in lines:
+                surface.blit(line, line.get_rect(midtop=(rect.centerx, top)))
+                top += line.get_height()
+
+        return draw
+
+    def _quick_play(self) -> None:
+        """One tap to a match: you against the computer at the last level used, the
+        game's usual options."""
+        from game.client.scenes.play import PlayScene
+
+        spec = VARIANTS[self._quick_game()]
+        level = self.app.settings.last_level
+        seats = [Seat(), *(Seat(SeatKind.COMPUTER, level) for _ in range(spec.players[0] - 1))]
+        chosen = variant(spec.name, spec.players[0])
+        match = Match.new(chosen, seats, random.SystemRandom().getrandbits(62))
+        self.app.reset(TitleScene(self.app))  # for after the match, with this one to resume
+        self.app.push(PlayScene(self.app, match))
 
     def _language_label(self) -> str:
         return _("Language: {name}").format(name=i18n.LANGUAGES[self.app.settings.language])
@@ -146,7 +198,10 @@ class TitleScene(MenuScene):
         targets: list[Target] = []
         for target in self.targets:
             entry = rows.get(target.name)
-            if entry is None:
+            if target.name == "play":
+                target.draw = self._play_button(target.rect)
+                targets.append(target)
+            elif entry is None:
                 targets.append(target)
             else:
                 rect = target.rect.inflate(wider - target.rect.width, 0)
@@ -247,14 +302,40 @@ class ChooseScene(MenuScene):
         self.app.push(SetupScene(self.app, name))
 
 
+class Choice(NamedTuple):
+    """One segment of a setup row: its target's name, label, whether it is the one chosen
+    now, and what choosing it does."""
+
+    name: str
+    label: Callable[[], str]
+    chosen: Callable[[], bool]
+    choose: Callable[[], None]
+
+
+class SetupRow(NamedTuple):
+    """A line of the setup: what it sets (and, for a seat, the seat's colour), then every
+    choice side by side."""
+
+    label: Callable[[], str]
+    choices: list[Choice]
+    seat: int | None = None
+
+
 class SetupScene(MenuScene):
-    """Players, rule options and who begins, then start."""
+    """Players, rule options and who plays each seat, each a row of all its choices with the
+    chosen one lit, then start.  One person is the usual case: the other seats start as the
+    computer at the level last used, and one tap makes them people at this screen."""
+
+    ROW = 3.0
+    """A row's height, in layout units."""
 
     def __init__(self, app, name: str) -> None:
         self.spec = VARIANTS[name]
         self.players = self.spec.players[0]
         self.options = {o.name: o.default for o in self.spec.options}
-        self.seats = [Seat() for _ in range(max(self.spec.players))]
+        self.level = app.settings.last_level
+        self.seats = [Seat(), *(self._computer() for _ in range(max(self.spec.players) - 1))]
+        self.rows: list[tuple[SetupRow, pygame.Rect]] = []
         super().__init__(app)
 
     def title(self) -> str:
@@ -264,65 +345,100 @@ class SetupScene(MenuScene):
         return _("Set up the match")
 
     def items(self) -> list[Item]:
-        items: list[Item] = []
-        if len(self.spec.players) > 1:
-            items.append(
-                item(
-                    lambda: _("Players: {n}").format(n=self.players), self._next_players, "players"
-                )
-            )
-        for option in self.spec.options:
-            items.append(
-                item(
-                    lambda o=option.name: self._option_label(o),
-                    lambda o=option.name: self._next_option(o),
-                    option.name,
-                )
-            )
-        for seat in range(self.players):
-            items.append(
-                item(
-                    lambda n=seat: self._seat_label(n),
-                    lambda n=seat: self._next_seat(n),
-                    f"seat {seat + 1}",
-                )
-            )
-        items += [
+        """The buttons under the rows."""
+        return [
             item(lambda: _("Start"), self._start, "start"),
             item(lambda: _("Back"), self.app.pop, "back"),
         ]
-        return items
 
-    def _seat_label(self, index: int) -> str:
-        names = setup_seat_names(self.spec.name, self.players)
-        seat = self.seats[index]
-        who = _("a person") if seat.is_human else computer_label(seat.level or "medium")
-        return _("{seat}: {who}").format(seat=names[index], who=who)
+    # -- the rows -------------------------------------------------------------------------
 
-    def _next_seat(self, index: int) -> None:
-        cycle = [Seat(), *(Seat(SeatKind.COMPUTER, level) for level in LEVELS)]
-        self.seats[index] = cycle[(cycle.index(self.seats[index]) + 1) % len(cycle)]
+    def setup_rows(self) -> list[SetupRow]:
+        rows: list[SetupRow] = []
+        if len(self.spec.players) > 1:
+            rows.append(SetupRow(lambda: _("Players"), [
+                Choice(f"players {n}", lambda n=n: str(n), lambda n=n: self.players == n,
+                       lambda n=n: self._set_players(n))
+                for n in self.spec.players
+            ]))  # fmt: skip
+        for option in self.spec.options:
+            rows.append(SetupRow(lambda o=option.name: _option_title(o), [
+                Choice(f"{option.name} {_value_name(value)}",
+                       lambda o=option.name, v=value: self._value_label(o, v),
+                       lambda o=option.name, v=value: self.options[o] == v,
+                       lambda o=option.name, v=value: self._set_option(o, v))
+                for value in option.choices(self.players)
+            ]))  # fmt: skip
+        rows += self._opponents_row()
+        for seat in range(self.players):
+            rows.append(SetupRow(lambda n=seat: setup_seat_names(self.spec.name, self.players)[n],
+                                 self._seat_choices(seat), seat))  # fmt: skip
+        return rows
 
-    def _option_label(self, name: str) -> str:
-        value = self.options[name]
-        if name == "huffing":
-            return _("Huffing: on") if value else _("Huffing: off")
-        shown = _("by lot") if value == "lot" else _("Player {n}").format(n=value)
-        if name == "wolf":
-            return _("Wolf: {who}").format(who=shown)
-        return _("Begins: {who}").format(who=shown)
+    def _opponents_row(self) -> list[SetupRow]:
+        return [SetupRow(lambda: _("Opponents"), [
+            Choice("opponents computer", lambda: _("The computer"), self._against_computer,
+                   self._play_the_computer),
+            Choice("opponents people", lambda: _("People here"), self._all_people,
+                   self._play_people),
+        ])]  # fmt: skip
 
-    def _next_players(self) -> None:
-        choices = self.spec.players
-        self.players = choices[(choices.index(self.players) + 1) % len(choices)]
-        first = self.spec.option("first") if "first" in self.options else None
-        if first and self.options["first"] not in first.choices(self.players):
-            self.options["first"] = "lot"
+    def _seat_choices(self, seat: int) -> list[Choice]:
+        person = Choice(
+            f"seat {seat + 1} person",
+            self._person_label,
+            lambda: self.seats[seat].is_human,
+            lambda: self._set_seat(seat, Seat()),
+        )
+        return [person, *(
+            Choice(f"seat {seat + 1} {level}", lambda lv=level: level_label(lv),
+                   lambda lv=level: self.seats[seat].level == lv,
+                   lambda lv=level: self._set_seat(seat, Seat(SeatKind.COMPUTER, lv)))
+            for level in LEVELS
+        )]  # fmt: skip
+
+    def _person_label(self) -> str:
+        return _("Person")
+
+    def _value_label(self, option: str, value: object) -> str:
+        if isinstance(value, bool):
+            return _("On") if value else _("Off")
+        if value == "lot":
+            return _("By lot")
+        return setup_seat_names(self.spec.name, self.players)[int(value) - 1]
+
+    # -- what the choices do --------------------------------------------------------------
+
+    def _computer(self) -> Seat:
+        return Seat(SeatKind.COMPUTER, self.level)
+
+    def _set_players(self, players: int) -> None:
+        self.players = players
+        for option in self.spec.options:  # "Player 4 begins" is gone with three players
+            if self.options[option.name] not in option.choices(players):
+                self.options[option.name] = option.default
         self.layout(self.app.size)
 
-    def _next_option(self, name: str) -> None:
-        choices = self.spec.option(name).choices(self.players)
-        self.options[name] = choices[(choices.index(self.options[name]) + 1) % len(choices)]
+    def _set_option(self, name: str, value: object) -> None:
+        self.options[name] = value
+
+    def _set_seat(self, index: int, seat: Seat) -> None:
+        self.seats[index] = seat
+        if seat.level:
+            self.level = seat.level
+
+    def _against_computer(self) -> bool:
+        seats = self.seats[: self.players]
+        return seats[0].is_human and not any(s.is_human for s in seats[1:])
+
+    def _all_people(self) -> bool:
+        return all(s.is_human for s in self.seats[: self.players])
+
+    def _play_the_computer(self) -> None:
+        self.seats = [Seat(), *(self._computer() for _ in self.seats[1:])]
+
+    def _play_people(self) -> None:
+        self.seats = [Seat() for _ in self.seats]
 
     def _start(self) -> None:
         from game.client.scenes.play import PlayScene
@@ -330,8 +446,68 @@ class SetupScene(MenuScene):
         chosen = variant(self.spec.name, self.players, self.options)
         seed = random.SystemRandom().getrandbits(62)
         match = Match.new(chosen, self.seats[: self.players], seed)
+        self._remember()
         self.app.reset(TitleScene(self.app))
         self.app.push(PlayScene(self.app, match))
+
+    def _remember(self) -> None:
+        """What *Play* on the title starts next time: this game, at this level."""
+        settings = self.app.settings
+        settings.last_game, settings.last_level = self.spec.name, self.level
+        self.app.save_settings()
+
+    # -- layout and drawing ---------------------------------------------------------------
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """A row per setting: its name in a column on the left (above the choices on a
+        narrow screen), then its choices side by side; Start and Back under them."""
+        self.u = u = theme.unit(size)
+        width = min(size[0] - 4 * u, 52 * u)
+        left = (size[0] - width) // 2
+        stacked = width < 40 * u
+        name_width = 0 if stacked else 13 * u
+        height = round(self.ROW * u)
+        step = height + (round(1.4 * u) if stacked else 0) + u // 2
+        top = (11 if stacked else 12) * u
+        targets: list[Target] = []
+        self.rows = []
+        for row in self.setup_rows():
+            label_rect = pygame.Rect(left, top, width, round(1.4 * u))
+            if not stacked:  # the name beside its choices
+                label_rect.size = (name_width, height)
+            y = top + (label_rect.height if stacked else 0)
+            area = pygame.Rect(left + name_width, y, width - name_width, height)
+            self.rows.append((row, label_rect))
+            gap = max(2, u // 5)
+            each = (area.width - gap * (len(row.choices) - 1)) // len(row.choices)
+            for n, choice in enumerate(row.choices):
+                rect = pygame.Rect(area.x + n * (each + gap), area.y, each, height)
+                targets.append(segment(rect, choice.label, choice.chosen, choice.choose,
+                                       self.palette, choice.name))  # fmt: skip
+            top += step
+        top += u // 2
+        buttons = self.items()
+        each = (width - u * (len(buttons) - 1)) // len(buttons)
+        for n, (label, action, enabled, name) in enumerate(buttons):
+            rect = pygame.Rect(left + n * (each + u), top, each, round(3.4 * u))
+            targets.append(button(rect, label, action, self.palette, enabled, name))
+        self.set_targets(targets)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        u = self.u
+        for row, rect in self.rows:
+            size = round(1.1 * u)
+            x, middle = rect.x, rect.centery
+            if row.seat is not None:
+                colour = setup_seat_colour(self.spec.name, row.seat, self.palette)
+                pygame.draw.circle(surface, colour, (x + u // 2, middle), round(0.5 * u))
+                pygame.draw.circle(surface, self.palette.text, (x + u // 2, middle),
+                                   round(0.5 * u), 1)  # fmt: skip
+                x += round(1.4 * u)
+            room = rect.right - x - u // 2
+            words = theme.fitted(row.label(), size, self.palette.text, room, True)
+            surface.blit(words, words.get_rect(midleft=(x, middle)))
 
 
 class SettingsScene(MenuScene):
@@ -572,6 +748,33 @@ def setup_seat_names(name: str, players: int) -> list[str]:
 @cache
 def _seat_names(name: str, players: int, language: str) -> list[str]:
     return seat_names(new_game(name, players))
+
+
+def level_label(level: str) -> str:
+    """A computer's level as the setup's choices show it."""
+    return {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}[level]
+
+
+def setup_seat_colour(name: str, seat: int, palette: theme.Palette) -> theme.Colour:
+    """The colour of a seat's pieces or marks, as the match will show it: White and Black
+    in the board games (Lupo's roles are drawn by lot), the palette's seat colours in the
+    dice games."""
+    from game.client.views.marks import LIGHT_AND_DARK
+
+    if name.split(":")[0] in ("dama", "mulino") and name != "dama:lupo":
+        return LIGHT_AND_DARK[seat % 2]
+    return palette.seats[seat % len(palette.seats)]
+
+
+def _option_title(name: str) -> str:
+    return {"first": _("Begins"), "huffing": _("Huffing"), "wolf": _("Wolf")}[name]
+
+
+def _value_name(value: object) -> str:
+    """An option's value in a target's name: ``on``/``off``, ``lot`` or the seat number."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def computer_label(level: str) -> str:
