@@ -33,6 +33,7 @@ import pygame
 from game.client.app import App, Paths
 from game.client.kiosk_config import KioskConfig
 from game.client.scenes import lobby
+from game.client.scenes.cards import ChooseScene
 from game.client.scenes.menus import SetupScene, TitleScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
@@ -124,6 +125,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
     """(file stem, a function that puts the screen to shoot on the app's stack)."""
     entries: list[tuple[str, Callable[[App], object]]] = [
         ("title", lambda app: app.push(TitleScene(app))),
+        ("cards", lambda app: app.push(ChooseScene(app))),
         ("setup-numeri", _numeri_setup),
         ("setup-dama-classic", lambda app: app.push(SetupScene(app, "dama:classic"))),
     ]
@@ -270,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
                       fullscreen=False)  # fmt: skip
             for stem, show in shots():
                 show(app)
-                for _ in range(4):
+                for _ in range(6):  # the game cards draw a picture a frame
                     app.frame(0.1)
                 file = OUT / f"{stem}-{width}x{height}.png"
                 pygame.image.save(app.screen, file)

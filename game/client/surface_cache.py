@@ -50,6 +50,11 @@ class SurfaceCache(Generic[P]):
             self.bytes -= _size(dropped)
         return surface
 
+    def cached(self, *args: P.args, **kwargs: P.kwargs) -> pygame.Surface | None:
+        """The surface already made for these arguments, or None (nothing is made)."""
+        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        return self._kept.get(key)
+
     def __len__(self) -> int:
         return len(self._kept)
 

@@ -10,12 +10,12 @@ import pygame
 from game.client import theme
 from game.client.net_control import NetControl
 from game.client.scene import Scene
+from game.client.scenes.cards import ChooseScene
 from game.client.scenes.entry import ask_player_name
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.lan import open_link, player_name
 from game.client.scenes.menus import (
     Choice,
-    ChooseScene,
     Item,
     MenuScene,
     SetupRow,

@@ -105,17 +105,13 @@ class TitleScene(MenuScene):
         else:  # their places: layout puts a row in each
             items += [item(lambda: "", lambda: None, name) for name in self._resumable()]
         items.append(item(self._quick_label, self._quick_play, "play"))
-        items.append(
-            item(lambda: _("New game"), lambda: self.app.push(ChooseScene(self.app)), "new game")
-        )
+        items.append(item(lambda: _("New game"), self._choose, "new game"))
         kiosk = self.app.kiosk
         if kiosk is None or kiosk.lan_hosting:
             items.append(item(lambda: _("Play on the LAN"), self._lan, "lan"))
         if self.has_finished and kiosk is None:
             items.append(item(lambda: _("Finished matches"), self._finished, "finished"))
-        items.append(
-            item(lambda: _("Rules"), lambda: self.app.push(RulesIndexScene(self.app)), "rules")
-        )
+        items.append(item(lambda: _("Rules"), self._rules, "rules"))
         if kiosk is not None:  # the public changes the language, and nothing else
             if len(kiosk.languages) > 1:
                 items.append(item(self._language_label, self._next_language, "language"))
@@ -154,8 +150,8 @@ class TitleScene(MenuScene):
                                  border_radius=radius)  # fmt: skip
             width = rect.width - rect.height // 3
             lines = (
-                theme.fitted(_("Play"), rect.height * 2 // 5, palette.background, width, True),
-                theme.fitted(self._quick_label(), rect.height // 4, palette.background, width),
+                theme.fitted(_("Play"), rect.height * 9 // 25, palette.background, width, True),
+                theme.fitted(self._quick_label(), rect.height * 7 // 25, palette.background, width),
             )
             top = rect.centery - sum(line.get_height() for line in lines) // 2
             for line in lines:
@@ -227,6 +223,16 @@ class TitleScene(MenuScene):
     def _deleted(self, problem: str | None) -> None:
         self.app.reset(TitleScene(self.app, problem))
 
+    def _choose(self) -> None:
+        from game.client.scenes.cards import ChooseScene
+
+        self.app.push(ChooseScene(self.app))
+
+    def _rules(self) -> None:
+        from game.client.scenes.cards import RulesIndexScene
+
+        self.app.push(RulesIndexScene(self.app))
+
     def _unfinished_label(self) -> str:
         return _("Unfinished matches ({n})").format(n=self.shelf.total)
 
@@ -247,59 +253,6 @@ class TitleScene(MenuScene):
 
     def back(self) -> None:
         """Escape on the title screen does nothing: quitting is a button."""
-
-
-class ChooseScene(MenuScene):
-    """Every game by its proper (Italian) name, with a few words under it in the player's
-    language on what it is: "Mangia la dama" over "losing draughts"."""
-
-    columns = 2
-
-    def title(self) -> str:
-        return _("Choose a game")
-
-    def items(self) -> list[Item]:
-        allowed = self.app.kiosk.games if self.app.kiosk is not None else VARIANTS
-        games: list[Item] = [
-            item(lambda: "", lambda n=name: self.choose(n), name)  # the text: _named_button
-            for name in VARIANTS
-            if name in allowed
-        ]
-        return [*games, item(lambda: _("Back"), self.app.pop, "back")]
-
-    def layout(self, size: tuple[int, int]) -> None:
-        """The menu's grid with taller buttons, for the name and the subtitle."""
-        super().layout(size)
-        u = self.u
-        height = round(4.4 * u)
-        for index, target in enumerate(self.targets):
-            top = 13 * u + index // self.columns * (height + u // 2)
-            target.rect.update(target.rect.x, top, target.rect.width, height)
-            if target.name in VARIANTS:
-                target.draw = self._named_button(target)
-
-    def _named_button(self, target: Target) -> Callable[[pygame.Surface, bool, bool], None]:
-        """The button's own drawing (colour, focus ring), then the name and, smaller, the
-        subtitle, each shrunk to the button's width if need be."""
-        plain, rect, name = target.draw, target.rect, target.name
-
-        def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
-            plain(surface, focused, pressed)
-            colour = self.palette.button_text
-            width = rect.width - rect.height // 3
-            lines = (
-                theme.fitted(variant_title(name), rect.height * 2 // 5, colour, width, True),
-                theme.fitted(variant_subtitle(name), rect.height // 4, colour, width),
-            )
-            top = rect.centery - sum(line.get_height() for line in lines) // 2
-            for line in lines:
-                surface.blit(line, line.get_rect(midtop=(rect.centerx, top)))
-                top += line.get_height()
-
-        return draw
-
-    def choose(self, name: str) -> None:
-        self.app.push(SetupScene(self.app, name))
 
 
 class Choice(NamedTuple):
@@ -687,14 +640,6 @@ class PauseScene(MenuScene):
 
     def _leave(self) -> None:
         self.app.reset(TitleScene(self.app))
-
-
-class RulesIndexScene(ChooseScene):
-    def title(self) -> str:
-        return _("Rules")
-
-    def choose(self, name: str) -> None:
-        self.app.push(RulesScene(self.app, variant(name), with_options=True))
 
 
 class RulesScene(Scene):
