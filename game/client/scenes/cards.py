@@ -65,6 +65,10 @@ class ChooseScene(MenuScene):
     def title(self) -> str:
         return _("Choose a game")
 
+    def card_action(self) -> str:
+        """What tapping a one-variant card does, written on its foot."""
+        return _("Play")
+
     def allowed(self) -> list[str]:
         kiosk = self.app.kiosk
         return [name for name in VARIANTS if kiosk is None or name in kiosk.games]
@@ -136,7 +140,7 @@ class ChooseScene(MenuScene):
     ) -> Callable[[pygame.Surface, bool, bool], None]:
         """A card that is one target: its foot looks like the others' buttons (saying what
         tapping does), the card ringed while focused or pressed."""
-        button_face = self._variant_button(foot, name, _("Play"))
+        button_face = self._variant_button(foot, name, self.card_action())
 
         def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
             button_face(surface, False, pressed)
@@ -223,6 +227,9 @@ class ChooseScene(MenuScene):
 
 class RulesIndexScene(ChooseScene):
     def title(self) -> str:
+        return _("Rules")
+
+    def card_action(self) -> str:
         return _("Rules")
 
     def choose(self, name: str) -> None:
