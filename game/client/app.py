@@ -25,6 +25,7 @@ from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import SoundBank
 from game.client.window_guard import WindowGuard
+from game.session.highscores import HighScores
 from game.session.saves import Keep, SaveStore
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,7 @@ class App:
         keep = None if kiosk is None else Keep(kiosk.keep_finished, kiosk.keep_finished_days)
         self.saves = SaveStore(paths.data, keep)
         self.saves.prune()  # a kiosk's visitors finish thousands of matches over the weeks
+        self._highscores: HighScores | None = None
         self.sound = SoundBank(self.settings.volume, self.settings.muted)
         self.fps = fps
         self.window_size = size or _default_window_size()
@@ -119,6 +121,13 @@ class App:
         self._corner_since: float | None = None
         self.pin_guard = PinGuard(None if kiosk is None else paths.config / TRIES_FILE)
         """Wrong operator PINs so far (kiosk mode: kept across restarts)."""
+
+    @property
+    def highscores(self) -> HighScores:
+        """The table's high-score board, read at its first use."""
+        if self._highscores is None:
+            self._highscores = HighScores(self.paths.data)
+        return self._highscores
 
     # -- window ---------------------------------------------------------------------------
 

@@ -165,6 +165,12 @@ class LocalControl(MatchControl):
     def notices(self) -> tuple[str, ...]:
         return (self._notice,) if self._notice else ()
 
+    def finished(self, app) -> Scene:
+        """The results, where a result of a person here may make the high-score board."""
+        from game.client.scenes.results import ResultsScene
+
+        return ResultsScene(app, self.match, scored=True)
+
     def thinking(self, seat: int) -> bool:
         return self._thinking is not None and self.match.state.to_move == seat
 

@@ -28,6 +28,7 @@ from game.i18n import _
 from game.names import variant_title
 from game.rules import variant
 from game.session.match import Match
+from game.session.saves import plain
 from game.session.seats import Seat, SeatKind
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ BACKDROP_SECONDS = 1.0
 """While nothing in a demo moves or changes its words, it is drawn again this often all the
 same, for whatever else might change."""
 DEMO_SECONDS = 90.0
+SCORES_SECONDS = 10.0
+"""Between two demos, a game's high scores show this long (when it has any)."""
 """A demo match gives way to the next game after this long, finished or not."""
 VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
 ATTRACT_CHOICES = (10.0, 30.0, 60.0, 90.0, 180.0, 300.0)
@@ -86,6 +89,9 @@ class AttractScene(Scene):
         """The games demonstrated so far, in order."""
         self.elapsed = 0.0
         self.demo = self._demo()
+        self.scores: str | None = None
+        """The game whose high scores show between two demos, while they do."""
+        self._scores_turn = -1
         self._backdrop: pygame.Surface | None = None
         """The demo under its veil, as last drawn."""
         self._backdrop_look: tuple = ()
@@ -116,11 +122,23 @@ class AttractScene(Scene):
     def update(self, dt: float) -> None:
         super().update(dt)
         self.elapsed += dt
+        if self.scores is not None:
+            if self.elapsed >= SCORES_SECONDS:
+                self.scores, self.elapsed = None, 0.0
+            return
         self.demo.update(dt)
         if (self.demo.finished and self.elapsed > 4.0) or self.elapsed >= DEMO_SECONDS:
             self.demo.discard()
             self.demo = self._demo()
-            self.elapsed = 0.0
+            self.scores, self.elapsed = self._next_scores(), 0.0
+
+    def _next_scores(self) -> str | None:
+        """After each demo, the high scores of the next game that has any (in turn)."""
+        boards = [v for v in self.app.kiosk.games if self.app.highscores.all_time(v)]
+        if not boards:
+            return None
+        self._scores_turn = (self._scores_turn + 1) % len(boards)
+        return boards[self._scores_turn]
 
     @property
     def idle(self) -> float:
@@ -167,8 +185,8 @@ class AttractScene(Scene):
     def _backdrop_due(self, size: tuple[int, int]) -> bool:
         demo = self.demo
         panel = (demo.status(), demo.prompt() or demo.banner, tuple(demo.control.notices()))
-        look = (id(demo), demo.shown, panel, self.dimmed, size)
-        moving = demo.view.animating
+        look = (id(demo), demo.shown, panel, self.scores, self.dimmed, size)
+        moving = demo.view.animating and self.scores is None
         due = (
             self._backdrop is None
             or look != self._backdrop_look
@@ -184,8 +202,27 @@ class AttractScene(Scene):
     def _draw_backdrop(self, size: tuple[int, int]) -> None:
         if self._backdrop is None or self._backdrop.get_size() != size:
             self._backdrop = pygame.Surface(size).convert()
-        self.demo.draw(self._backdrop)
-        darken(self._backdrop, 200 if self.dimmed else 90)
+        if self.scores is None:
+            self.demo.draw(self._backdrop)
+            darken(self._backdrop, 200 if self.dimmed else 90)
+            return
+        self._draw_scores(self._backdrop, self.scores)
+        if self.dimmed:
+            darken(self._backdrop, 200)
+
+    def _draw_scores(self, surface: pygame.Surface, game: str) -> None:
+        """A game's boards of the day and of all time, as the title's high scores show."""
+        from game.client.scenes.highscores import draw_boards, what_counts
+
+        palette, u = self.palette, self.u
+        width, height = surface.get_size()
+        surface.fill(palette.background)
+        title = theme.text(_("High scores: {game}").format(game=variant_title(game)), 3 * u,
+                           palette.accent, True)  # fmt: skip
+        surface.blit(title, title.get_rect(midtop=(width // 2, 2 * u)))
+        counts = theme.text(what_counts(game), round(1.1 * u), palette.text)
+        surface.blit(counts, counts.get_rect(midtop=(width // 2, round(6.5 * u))))
+        draw_boards(surface, self, game, pygame.Rect(4 * u, 10 * u, width - 8 * u, height - 12 * u))
 
     def _draw_banner(self, surface: pygame.Surface) -> pygame.Rect:
         """The invitation on its backing; returns the area it covers."""
@@ -196,7 +233,8 @@ class AttractScene(Scene):
         x = width // 2 + round(width * 0.2 * math.sin(t / 23))
         y = height // 2 + round(height * 0.25 * math.sin(t / 31))
         title = theme.text(self.invitation(), 4 * u, self.palette.accent, True)
-        game = theme.text(variant_title(self.demo.match.variant.name), 2 * u, self.palette.text)
+        shown = self.scores or self.demo.match.variant.name
+        game = theme.text(variant_title(shown), 2 * u, self.palette.text)
         backing = title.get_rect(center=(x, y)).union(game.get_rect(center=(x, y + 4 * u)))
         backing = backing.inflate(3 * u, 2 * u)
         pygame.draw.rect(surface, self.palette.panel, backing, border_radius=u)
@@ -315,6 +353,8 @@ class OperatorScene(MenuScene):
     def __init__(self, app) -> None:
         self.feedback = ""
         """What the last change did, shown until the next one."""
+        self._resetting = False
+        """The high scores' reset was pressed once: a second press does it."""
         super().__init__(app)
 
     def subtitle(self) -> str:
@@ -360,6 +400,7 @@ class OperatorScene(MenuScene):
                  self._toggle_lan, "lan"),
             item(lambda: _("LAN name: {name}").format(name=kiosk.lan_name), self._lan_name,
                  "lan name"),
+            item(self._reset_label, self._reset_scores, "reset scores"),
             item(lambda: _("Change the PIN"), self._change_pin, "pin"),
             item(lambda: _("Quit Tavolo"), self._quit, "quit"),
             item(lambda: _("Back to the games"), self._done, "back"),
@@ -370,6 +411,25 @@ class OperatorScene(MenuScene):
         problem = _save_settings(self.app)
         self.feedback = problem or done or _("Saved.")
         self.layout(self.app.size)
+
+    def _reset_label(self) -> str:
+        if self._resetting:
+            return _("Press again to empty the high scores")
+        return _("Reset the high scores")
+
+    def _reset_scores(self) -> None:
+        if not self._resetting:
+            self._resetting = True
+            self.feedback = _("The high scores are emptied at the second press.")
+            return
+        self._resetting = False
+        try:
+            self.app.highscores.reset()
+        except OSError as error:
+            self.feedback = _("Not saved: {why}").format(why=plain(error))
+            return
+        log.info("kiosk: the operator reset the high scores")
+        self.feedback = _("The high scores are empty.")
 
     def _quit(self) -> None:
         log.info("kiosk: the operator quit Tavolo")

@@ -92,7 +92,7 @@ class TitleScene(MenuScene):
     def __init__(self, app, notice: str | None = None) -> None:
         self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
         self.has_finished = app.saves.has_finished()
-        self.notice = notice or self.shelf.problem or ""
+        self.notice = notice or self.shelf.problem or _scores_problem(app) or ""
         super().__init__(app)
 
     def subtitle(self) -> str:
@@ -112,6 +112,7 @@ class TitleScene(MenuScene):
         if self.has_finished and kiosk is None:
             items.append(item(lambda: _("Finished matches"), self._finished, "finished"))
         items.append(item(lambda: _("Rules"), self._rules, "rules"))
+        items.append(item(lambda: _("High scores"), self._highscores, "high scores"))
         if kiosk is not None:  # the public changes the language, and nothing else
             if len(kiosk.languages) > 1:
                 items.append(item(self._language_label, self._next_language, "language"))
@@ -227,6 +228,11 @@ class TitleScene(MenuScene):
         from game.client.scenes.cards import ChooseScene
 
         self.app.push(ChooseScene(self.app))
+
+    def _highscores(self) -> None:
+        from game.client.scenes.highscores import HighScoresScene
+
+        self.app.push(HighScoresScene(self.app))
 
     def _rules(self) -> None:
         from game.client.scenes.cards import RulesIndexScene
@@ -693,6 +699,14 @@ def setup_seat_names(name: str, players: int) -> list[str]:
 @cache
 def _seat_names(name: str, players: int, language: str) -> list[str]:
     return seat_names(new_game(name, players))
+
+
+def _scores_problem(app) -> str | None:
+    """Once: that the high scores could not be read and were set aside."""
+    problem, app.highscores.problem = app.highscores.problem, None
+    if problem is None:
+        return None
+    return _("The high scores could not be read: they were set aside, the board starts afresh")
 
 
 def level_label(level: str) -> str:

@@ -4,11 +4,13 @@ winning chain, and the way to a rematch."""
 from __future__ import annotations
 
 import random
+from datetime import date
 
 import pygame
 
 from game.client import theme
 from game.client.scene import Scene
+from game.client.scenes.highscores import ask_names
 from game.client.scenes.picture import draw_position
 from game.client.turns import last_turn
 from game.client.widgets import button
@@ -18,15 +20,36 @@ from game.rules import Result
 from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
 from game.session.match import Match
 
+ASK_AFTER = 1.5
+"""Seconds the result shows before a person whose result makes the board is asked for a
+name."""
+
 
 class ResultsScene(Scene):
-    def __init__(self, app, match: Match) -> None:
+    """The end of a match; with ``scored`` (a match at this screen), a person whose result
+    makes the high-score board is then asked for a name."""
+
+    def __init__(self, app, match: Match, scored: bool = False) -> None:
         super().__init__(app)
         self.match = match
         result = match.state.result()
         assert result is not None
         self.result: Result = result
         self.app.sound.play("win" if result.winners() else "move")
+        self.qualifiers = app.highscores.qualifiers(match, date.today()) if scored else []
+        self._ask_in = ASK_AFTER
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.qualifiers and self.app.scene is self:
+            self._ask_in -= dt
+            if self._ask_in <= 0:
+                qualifiers, self.qualifiers = self.qualifiers, []
+                ask_names(self.app, self.match, qualifiers)
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or bool(self.qualifiers)
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)

@@ -1,0 +1,222 @@
+"""The high-score board of this table: per game, the best results of the day and of all time.
+
+What counts, per game (one number per result, so every board reads the same way):
+
+* Numeri: a person's points at the end (more is better), won or not;
+* Ausgeblockt: a person's win, in the turns it took (fewer is better), against anyone;
+* Dama, Mangia la dama, Lupo e pecore and the three Mulino: a person's win against the
+  computer on *hard*, in the turns it took (fewer is better).
+
+A turn is a seat's run of decisions between two other seats' (a Dama multiple capture is
+one, a Mulino move and its removal are one, an Ausgeblockt roll and its rerolls are one).
+Only matches played at this screen count, never a LAN match.
+
+The board lives in the data directory as ``highscores.json`` (written whole, atomically).
+A file that cannot be read is set aside as ``highscores.json.broken`` and the board starts
+empty, with a message for the screen — never a crash, and never written over the old file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass
+from datetime import date
+from pathlib import Path
+from typing import Literal
+
+from game.rules import VARIANTS, Outcome, State
+from game.session.match import Match
+from game.session.saves import atomic_write
+
+log = logging.getLogger(__name__)
+
+FILE = "highscores.json"
+PLACES = 10
+"""Results kept on each board (the day's and all time's)."""
+NAME_LENGTH = 20
+
+Measure = Literal["points", "turns"]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    name: str
+    value: int
+    day: str
+    """The local date of the result, ``YYYY-MM-DD``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """A result at this screen that makes a board: whose seat, what it counts, its places."""
+
+    variant: str
+    seat: int
+    value: int
+    today_place: int
+    all_time_place: int
+    """1 for the best; ``PLACES + 1`` when off that board."""
+
+
+def measure(variant: str) -> Measure:
+    return "points" if variant == "numeri" else "turns"
+
+
+def better(variant: str, a: int, b: int) -> bool:
+    """Whether result ``a`` beats ``b`` on ``variant``'s board."""
+    return a > b if measure(variant) == "points" else a < b
+
+
+def results(match: Match) -> list[tuple[int, int]]:
+    """The seats of people here whose result counts on the board, with its number."""
+    state: State = match.state
+    result = state.result()
+    name = match.variant.name
+    if result is None:
+        return []
+    people = [seat for seat, who in enumerate(match.seats) if who.is_human]
+    if name == "numeri":
+        scores = result.scores or ()
+        return [(seat, scores[seat]) for seat in people if seat < len(scores)]
+    winners = [seat for seat in people if result.outcomes[seat] is Outcome.WIN]
+    if name != "ausgeblockt":  # the board games: a win against the computer on hard
+        hard = any(seat.level == "hard" for seat in match.seats)
+        winners = winners if hard else []
+    return [(seat, turns_taken(match, seat)) for seat in winners]
+
+
+def turns_taken(match: Match, seat: int) -> int:
+    """How many turns ``seat`` played: its runs of decisions between other seats' (dice
+    throws and lots are no one's decision, so extra rolls stay in the turn)."""
+    turns, last = 0, None
+    for state in match.states[:-1]:
+        if state.is_chance() or state.to_move < 0:
+            continue
+        if state.to_move != last:
+            last = state.to_move
+            turns += state.to_move == seat
+    return turns
+
+
+class HighScores:
+    """The boards of one data directory.  ``problem`` says (once) why an unreadable file
+    was set aside."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / FILE
+        self.problem: str | None = None
+        self._boards: dict[str, list[dict]] = {}
+        self._load()
+
+    # -- reading --------------------------------------------------------------------------
+
+    def all_time(self, variant: str) -> list[Score]:
+        return self._ranked(variant, None)
+
+    def today(self, variant: str, today: date) -> list[Score]:
+        return self._ranked(variant, today.isoformat())
+
+    def _ranked(self, variant: str, day: str | None) -> list[Score]:
+        scores = [Score(**s) for s in self._boards.get(variant, [])]
+        if day is not None:
+            scores = [s for s in scores if s.day == day]
+        points = measure(variant) == "points"
+        scores.sort(key=lambda s: -s.value if points else s.value)  # stable: earlier first
+        return scores[:PLACES]
+
+    def empty(self) -> bool:
+        return not any(self._boards.values())
+
+    def qualifiers(self, match: Match, today: date) -> list[Qualifier]:
+        """The results of ``match`` that make the day's or the all-time board."""
+        name = match.variant.name
+        found = []
+        for seat, value in results(match):
+            day_place = _place(name, value, self.today(name, today))
+            all_place = _place(name, value, self.all_time(name))
+            if min(day_place, all_place) <= PLACES:
+                found.append(Qualifier(name, seat, value, day_place, all_place))
+        return found
+
+    # -- writing --------------------------------------------------------------------------
+
+    def add(self, qualifier: Qualifier, name: str, today: date) -> None:
+        """Put a qualifying result on the boards under ``name`` and save; raises OSError if
+        the disk refuses (the board in memory has it all the same)."""
+        board = self._boards.setdefault(qualifier.variant, [])
+        board.append(asdict(Score(name[:NAME_LENGTH], qualifier.value, today.isoformat())))
+        self._trim(qualifier.variant, today)
+        self._save()
+
+    def reset(self) -> None:
+        """Empty every board (the operator's choice); raises OSError if not saved."""
+        self._boards = {}
+        self._save()
+
+    def _trim(self, variant: str, today: date) -> None:
+        """Keep only what can still show: the all-time board and today's."""
+        keep = {id(s) for s in self._raw_ranked(variant, None)}
+        keep |= {id(s) for s in self._raw_ranked(variant, today.isoformat())}
+        self._boards[variant] = [s for s in self._boards[variant] if id(s) in keep]
+
+    def _raw_ranked(self, variant: str, day: str | None) -> list[dict]:
+        scores = [s for s in self._boards[variant] if day is None or s["day"] == day]
+        points = measure(variant) == "points"
+        scores.sort(key=lambda s: -s["value"] if points else s["value"])
+        return scores[:PLACES]
+
+    def _save(self) -> None:
+        data = {"version": 1, "boards": self._boards}
+        atomic_write(self.path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
+
+    def _load(self) -> None:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            self.problem = "unreadable"
+            log.error("high scores unreadable: %s", error)
+            return
+        try:
+            self._boards = _parse(json.loads(raw))
+        except (ValueError, TypeError, KeyError) as error:
+            log.error("high scores broken (%s): set aside as %s.broken", error, self.path.name)
+            self.problem = "broken"
+            try:
+                os.replace(self.path, self.path.with_name(self.path.name + ".broken"))
+            except OSError as move_error:
+                log.error("high scores could not be set aside: %s", move_error)
+
+
+def _place(variant: str, value: int, board: list[Score]) -> int:
+    """Where ``value`` would rank on ``board`` (1 the best; after equal results)."""
+    return 1 + sum(1 for s in board if not better(variant, value, s.value))
+
+
+def _parse(data: object) -> dict[str, list[dict]]:
+    """The boards of a file, checked field by field (anything else raises ValueError)."""
+    if not isinstance(data, dict) or data.get("version") != 1:
+        raise ValueError("not a version 1 high-score file")
+    boards = data["boards"]
+    if not isinstance(boards, dict):
+        raise ValueError("boards is not a map")
+    checked: dict[str, list[dict]] = {}
+    for variant, scores in boards.items():
+        if variant not in VARIANTS or not isinstance(scores, list):
+            raise ValueError(f"no such board: {variant!r}")
+        for score in scores:
+            if not (
+                isinstance(score, dict)
+                and set(score) == {"name", "value", "day"}
+                and isinstance(score["name"], str)
+                and 0 < len(score["name"]) <= NAME_LENGTH
+                and type(score["value"]) is int
+                and isinstance(score["day"], str)
+            ):
+                raise ValueError(f"a bad score on {variant}: {score!r}")
+            date.fromisoformat(score["day"])
+        checked[variant] = scores
+    return checked
