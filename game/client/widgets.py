@@ -25,6 +25,43 @@ class Target:
     name: str = ""
 
 
+def draw_face(
+    surface: pygame.Surface, rect: pygame.Rect, colour: theme.Colour, palette: theme.Palette,
+    focused: bool, pressed: bool,
+) -> None:  # fmt: skip
+    """A button's rounded face: lighter while pressed, ringed while it has the focus."""
+    if pressed:
+        colour = tuple(min(255, c + 30) for c in colour)
+    radius = max(4, rect.height // 5)
+    pygame.draw.rect(surface, colour, rect, border_radius=radius)
+    if focused:
+        pygame.draw.rect(
+            surface, palette.focus, rect, width=max(2, rect.height // 16), border_radius=radius
+        )
+
+
+def two_lines(
+    rect: pygame.Rect, colour: theme.Colour, ink: theme.Colour, palette: theme.Palette,
+    first: Callable[[], str], second: Callable[[], str],
+) -> Callable[[pygame.Surface, bool, bool], None]:  # fmt: skip
+    """A button's drawing with a bold line and a smaller one under it ("Play" over what it
+    starts, a variant's name over what it is), each shrunk to the width if need be."""
+
+    def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+        draw_face(surface, rect, colour, palette, focused, pressed)
+        width = rect.width - rect.height // 3
+        lines = (
+            theme.fitted(first(), rect.height * 9 // 25, ink, width, True),
+            theme.fitted(second(), rect.height * 7 // 25, ink, width),
+        )
+        top = rect.centery - sum(line.get_height() for line in lines) // 2
+        for line in lines:
+            surface.blit(line, line.get_rect(midtop=(rect.centerx, top)))
+            top += line.get_height()
+
+    return draw
+
+
 def button(
     rect: pygame.Rect,
     label: Callable[[], str],
@@ -37,15 +74,8 @@ def button(
 
     def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
         on = enabled()
-        colour = palette.button if on else palette.panel
-        if pressed and on:
-            colour = tuple(min(255, c + 30) for c in colour)
-        radius = max(4, rect.height // 5)
-        pygame.draw.rect(surface, colour, rect, border_radius=radius)
-        if focused:
-            pygame.draw.rect(
-                surface, palette.focus, rect, width=max(2, rect.height // 16), border_radius=radius
-            )
+        draw_face(surface, rect, palette.button if on else palette.panel, palette, focused,
+                  pressed and on)  # fmt: skip
         colour = palette.button_text if on else palette.muted
         words = theme.fitted(label(), max(10, rect.height * 2 // 5), colour, rect.width - 8, True)
         surface.blit(words, words.get_rect(center=rect.center))
@@ -100,15 +130,8 @@ def segment(
 
     def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
         on = chosen()
-        colour = palette.accent if on else palette.button
-        if pressed:
-            colour = tuple(min(255, c + 30) for c in colour)
-        radius = max(4, rect.height // 5)
-        pygame.draw.rect(surface, colour, rect, border_radius=radius)
-        if focused:
-            pygame.draw.rect(
-                surface, palette.focus, rect, width=max(2, rect.height // 16), border_radius=radius
-            )
+        draw_face(surface, rect, palette.accent if on else palette.button, palette, focused,
+                  pressed)  # fmt: skip
         ink = palette.background if on else palette.button_text
         size = max(10, rect.height * 2 // 5 if on else rect.height * 9 // 25)
         words = theme.fitted(label(), size, ink, rect.width - rect.height // 4, on)

@@ -15,7 +15,7 @@ import pygame
 from game.client import theme
 from game.client.scenes.menus import MenuScene, RulesScene
 from game.client.surface_cache import surface_cache
-from game.client.widgets import Target, button
+from game.client.widgets import Target, button, two_lines
 from game.dice import random_action
 from game.i18n import _
 from game.names import variant_subtitle, variant_title
@@ -155,29 +155,9 @@ class ChooseScene(MenuScene):
     ) -> Callable[[pygame.Surface, bool, bool], None]:
         """A button with the variant's name (or ``label``) and, under it, what it is."""
         palette = self.palette
-
-        def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
-            colour = palette.button
-            if pressed:
-                colour = tuple(min(255, c + 30) for c in colour)
-            radius = max(4, rect.height // 5)
-            pygame.draw.rect(surface, colour, rect, border_radius=radius)
-            if focused:
-                pygame.draw.rect(surface, palette.focus, rect, max(2, rect.height // 16),
-                                 border_radius=radius)  # fmt: skip
-            width = rect.width - rect.height // 4
-            ink = palette.button_text
-            lines = (
-                theme.fitted(label or variant_label(name), rect.height * 9 // 25, ink, width,
-                             True),
-                theme.fitted(variant_subtitle(name), rect.height * 7 // 25, ink, width),
-            )  # fmt: skip
-            top = rect.centery - sum(line.get_height() for line in lines) // 2
-            for line in lines:
-                surface.blit(line, line.get_rect(midtop=(rect.centerx, top)))
-                top += line.get_height()
-
-        return draw
+        return two_lines(rect, palette.button, palette.button_text, palette,
+                         lambda: label or variant_label(name),
+                         lambda: variant_subtitle(name))  # fmt: skip
 
     def draw(self, surface: pygame.Surface) -> None:
         palette, u = self.palette, self.u

@@ -13,7 +13,7 @@ from game import i18n
 from game.client import theme
 from game.client.scene import Scene
 from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS, stepped_volume
-from game.client.widgets import Target, button, segment
+from game.client.widgets import Target, button, segment, two_lines
 from game.i18n import _
 from game.names import seat_names, variant_subtitle, variant_title
 from game.rules import VARIANTS, Variant, new_game, variant
@@ -139,27 +139,8 @@ class TitleScene(MenuScene):
         """The first thing to touch: *Play* in the accent colour, and under it what it
         starts."""
         palette = self.palette
-
-        def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
-            colour = palette.accent
-            if pressed:
-                colour = tuple(min(255, c + 30) for c in colour)
-            radius = max(4, rect.height // 5)
-            pygame.draw.rect(surface, colour, rect, border_radius=radius)
-            if focused:
-                pygame.draw.rect(surface, palette.focus, rect, max(2, rect.height // 16),
-                                 border_radius=radius)  # fmt: skip
-            width = rect.width - rect.height // 3
-            lines = (
-                theme.fitted(_("Play"), rect.height * 9 // 25, palette.background, width, True),
-                theme.fitted(self._quick_label(), rect.height * 7 // 25, palette.background, width),
-            )
-            top = rect.centery - sum(line.get_height() for line in lines) // 2
-            for line in lines:
-                surface.blit(line, line.get_rect(midtop=(rect.centerx, top)))
-                top += line.get_height()
-
-        return draw
+        return two_lines(rect, palette.accent, palette.background, palette, lambda: _("Play"),
+                         self._quick_label)  # fmt: skip
 
     def _quick_play(self) -> None:
         """One tap to a match: you against the computer at the last level used, the
