@@ -61,6 +61,8 @@ class ChooseScene(MenuScene):
 
     _pictures_missing = True
     """Some card still waits for its picture (drawn one a frame)."""
+    _shown = False
+    """The cards have been drawn once (the first frame draws no picture: it comes at once)."""
 
     def title(self) -> str:
         return _("Choose a game")
@@ -164,7 +166,7 @@ class ChooseScene(MenuScene):
         surface.fill(palette.background)
         title = theme.text(self.title(), 4 * u, palette.accent, True)
         surface.blit(title, title.get_rect(midtop=(surface.get_width() // 2, 2 * u)))
-        made = False  # at most one new picture a frame: each takes a board's drawing
+        made = not self._shown  # the cards show at once; a picture a frame after that
         self._pictures_missing = False
         for game, card in self.cards:
             pygame.draw.rect(surface, palette.panel, card, border_radius=u)
@@ -190,6 +192,7 @@ class ChooseScene(MenuScene):
                 y += words.get_height()
             facts_line = theme.fitted(facts(game), round(0.85 * u), palette.muted, room)
             surface.blit(facts_line, (x, y + u // 4))
+        self._shown = True
         self.draw_targets(surface)
 
     @property
