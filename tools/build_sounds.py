@@ -63,6 +63,10 @@ def recipes() -> dict[str, list[float]]:
             *[(0.4, tone(f, 0.5, 0.2)) for f in (523.3, 659.3, 784.0, 1046.5)],
             offset=[0, 0.12, 0.24, 0.36],
         ),
+        "chain": mix(  # a quick rising run: the turn goes on
+            *[(0.35, tone(f, 0.25, 0.08)) for f in (659.3, 784.0, 987.8, 1318.5)],
+            offset=[0, 0.06, 0.12, 0.18],
+        ),
         "nope": tone(220, 0.14, 0.05, attack=0.02),
         "tap": tone(2600, 0.02, 0.006),
     }

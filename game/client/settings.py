@@ -38,6 +38,8 @@ class Settings:
     """Sounds off, whatever the volume: one tap away on the match screen."""
     fullscreen: bool = False
     animation_speed: float = 1.0
+    reduce_motion: bool = False
+    """No sparks, bursts or confetti (the pieces still move, at the animation speed)."""
     colour_blind: bool = False
     thinking_seconds: float = 1.0
     show_coordinates: bool = True
@@ -62,6 +64,7 @@ class Settings:
             "fullscreen": lambda v: isinstance(v, bool),
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),
+            "reduce_motion": lambda v: isinstance(v, bool),
             "show_coordinates": lambda v: isinstance(v, bool),
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
             "player_name": lambda v: v == "" or (isinstance(v, str) and clean_name(v) == v),

@@ -16,7 +16,7 @@ from game.resources import MissingAssetError, asset_bytes
 
 log = logging.getLogger(__name__)
 
-EFFECTS = ("roll", "move", "capture", "mill", "win", "nope", "tap")
+EFFECTS = ("roll", "move", "capture", "mill", "chain", "win", "nope", "tap")
 
 
 class SoundBank:

@@ -186,7 +186,7 @@ class AttractScene(Scene):
         demo = self.demo
         panel = (demo.status(), demo.prompt() or demo.banner, tuple(demo.control.notices()))
         look = (id(demo), demo.shown, panel, self.scores, self.dimmed, size)
-        moving = demo.view.animating and self.scores is None
+        moving = (demo.view.animating or demo.view.particles.active) and self.scores is None
         due = (
             self._backdrop is None
             or look != self._backdrop_look

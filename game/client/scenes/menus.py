@@ -478,6 +478,13 @@ class SettingsScene(MenuScene):
             ),
             item(
                 lambda: (
+                    _("Reduce motion: on") if settings.reduce_motion else _("Reduce motion: off")
+                ),
+                self._toggle_motion,
+                "motion",
+            ),
+            item(
+                lambda: (
                     _("Colour-blind palette: on")
                     if settings.colour_blind
                     else _("Colour-blind palette: off")
@@ -588,6 +595,10 @@ class SettingsScene(MenuScene):
         settings = self.app.settings
         index = ANIMATION_SPEEDS.index(settings.animation_speed)
         settings.animation_speed = ANIMATION_SPEEDS[(index + 1) % len(ANIMATION_SPEEDS)]
+        self._changed()
+
+    def _toggle_motion(self) -> None:
+        self.app.settings.reduce_motion = not self.app.settings.reduce_motion
         self._changed()
 
     def _toggle_palette(self) -> None:

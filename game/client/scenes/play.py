@@ -371,7 +371,9 @@ class PlayScene(Scene):
     @property
     def animating(self) -> bool:
         """True unless the screen waits for a person here (so the app may sleep)."""
-        if super().animating or self.view.animating or self.control.live:
+        if super().animating or self.view.animating or self.view.particles.active:
+            return True
+        if self.control.live:
             return True
         seat = self.actor(self.state)
         person_to_act = seat is not None and self.control.here(seat) and self.caught_up
@@ -421,6 +423,7 @@ class PlayScene(Scene):
         surface.fill(palette.background)
         pygame.draw.rect(surface, palette.panel, self.panel)
         self.view.draw(surface)
+        self.view.particles.draw(surface)
         u, column = self.u, self.column_a
         x, y = column.x, column.y
         title = theme.text(variant_title(self.match.variant.name), round(1.8 * u), palette.accent,

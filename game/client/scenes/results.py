@@ -9,6 +9,7 @@ from datetime import date
 import pygame
 
 from game.client import theme
+from game.client.particles import Particles
 from game.client.scene import Scene
 from game.client.scenes.highscores import ask_names
 from game.client.scenes.picture import draw_position
@@ -20,6 +21,8 @@ from game.rules import Result
 from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
 from game.session.match import Match
 
+CONFETTI = 260
+"""Scraps of paper over a won match."""
 ASK_AFTER = 1.5
 """Seconds the result shows before a person whose result makes the board is asked for a
 name."""
@@ -38,9 +41,18 @@ class ResultsScene(Scene):
         self.app.sound.play("win" if result.winners() else "move")
         self.qualifiers = app.highscores.qualifiers(match, date.today()) if scored else []
         self._ask_in = ASK_AFTER
+        self.confetti = Particles(enabled=not app.settings.reduce_motion)
+        self._celebrate = bool(result.winners()) and len(result.winners()) < len(match.seats)
+        """A win (not a draw): confetti over the screen once it is laid out."""
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        self.confetti.update(dt * self.app.settings.animation_speed)
+        if self._celebrate:
+            self._celebrate = False
+            colours = [self.palette.accent, *self.palette.seats, (255, 255, 255)]
+            self.confetti.confetti(pygame.Rect((0, 0), self.app.size), colours, CONFETTI,
+                                   max(6.0, self.u * 0.7))  # fmt: skip
         if self.qualifiers and self.app.scene is self:
             self._ask_in -= dt
             if self._ask_in <= 0:
@@ -49,7 +61,7 @@ class ResultsScene(Scene):
 
     @property
     def animating(self) -> bool:
-        return super().animating or bool(self.qualifiers)
+        return super().animating or bool(self.qualifiers) or self.confetti.active
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -147,6 +159,7 @@ class ResultsScene(Scene):
                 x, y = 4 * u + self.picture.get_width(), 10 * u
             self._draw_scores(surface, final, names, x, y)
         self.draw_targets(surface)
+        self.confetti.draw(surface)
 
     def _draw_scores(
         self, surface: pygame.Surface, state: NumeriState, names: list[str], x: int, y: int

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.client.anim import Tween
+from game.client.particles import Particles
 from game.client.widgets import Target
 
 if TYPE_CHECKING:
@@ -45,6 +46,9 @@ class BoardView:
         self.rect = pygame.Rect(0, 0, 1, 1)
         self.tray = pygame.Rect(0, 0, 1, 1)
         self.tweens: list[Tween] = []
+        self.particles = Particles(enabled=not play.app.settings.reduce_motion)
+        """Sparks over the board (a capture, a mill, a row, a quad): not an animation that
+        holds the game, so not in :attr:`animating`."""
         self.last_turn: tuple[Step, ...] = ()
         """The actions of the turn played last, chance outcomes included, oldest first: the
         view keeps them visible (highlighted squares, a fading ghost, the dice thrown) until
@@ -121,6 +125,15 @@ class BoardView:
         for tween in self.tweens:
             tween.advance(dt)
         self.tweens = [t for t in self.tweens if not t.done]
+        self.particles.update(dt)
+
+    def sparks(self, at: tuple[float, float], colours: list[tuple[int, int, int]],
+               strength: float = 1.0) -> None:  # fmt: skip
+        """A burst at ``at`` sized to the board: ``strength`` 1 for a capture, more for a
+        mill, a row or a quad."""
+        side = min(self.rect.size)
+        self.particles.burst(at, colours, round(28 * strength), side * 0.55 * strength,
+                             max(2.0, side / 110), life=0.6 + 0.25 * strength)  # fmt: skip
 
     @property
     def animating(self) -> bool:

@@ -350,6 +350,9 @@ class CheckersView(BoardView):
             path[-1],
             self._taken(before, after, path),
         )
+        for square, name in self.motion[4]:  # each piece taken bursts where it stood
+            ink = LIGHT_AND_DARK[0] if "white" in name or name == "sheep" else LIGHT_AND_DARK[1]
+            self.sparks(tuple(map(float, self.square_center(square))), [ink, self.palette.accent])
         self.play.app.sound.play("capture" if capture else "move")
 
     def update(self, dt: float) -> None:

@@ -377,6 +377,8 @@ class MillView(BoardView):
             tween = Tween(0.3)
             self.vanishing = (tween, point, f"stone_{colour}")
             self.tweens.append(tween)
+            ink = LIGHT_AND_DARK[0] if colour == "white" else LIGHT_AND_DARK[1]
+            self.sparks(tuple(map(float, self.point_center(point))), [ink, self.palette.accent])
             sound = "capture"
         if after.stage == REMOVE:
             own = after.men[after.side]
@@ -384,6 +386,9 @@ class MillView(BoardView):
             tween = Tween(0.9)
             self.flash = (tween, mill)
             self.tweens.append(tween)
+            for point in points_of(mill):  # the mill lights up along its line
+                self.sparks(tuple(map(float, self.point_center(point))),
+                            [self.palette.accent, (255, 244, 200)], strength=1.3)  # fmt: skip
             sound = "mill"
         self.play.app.sound.play(sound)
 

@@ -547,6 +547,12 @@ class SheetView(BoardView):
         elif before.stage == DECIDE and action >= REROLL_BASE:
             self._set_aside(before, after)
         elif action < CELLS:
+            if after.side == before.side and not after.is_terminal():  # a quad: chain on
+                centre = tuple(map(float, self.cell_rect(action).center))
+                colour = self.seat_colour(before.side)
+                self.sparks(centre, [colour, self.palette.accent], strength=1.5)
+                self.play.app.sound.play("chain")
+                return
             self.play.app.sound.play("move")
 
     def _thrown(self, before: AusgeblocktState, outcome: int) -> None:

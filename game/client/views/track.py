@@ -449,6 +449,12 @@ class TrackView(BoardView):
         tween = Tween(min(1.2, 0.12 * len(path)))
         self.motion = (tween, path, seat, pawn)
         self.tweens.append(tween)
+        if after.stage == ROLL and after.side == seat and not after.is_terminal():
+            # a new row of three: another roll, and sparks where the pawn lands
+            colour = self.seat_colour(seat)
+            self.sparks(path[-1], [colour, self.palette.accent], strength=1.4)
+            self.play.app.sound.play("chain")
+            return
         self.play.app.sound.play("move")
 
     def update(self, dt: float) -> None:
