@@ -72,6 +72,12 @@ class Driver:
             self.frame()
             time.sleep(0.005)
 
+    @property
+    def busy(self) -> bool:
+        """Something the player waits for is moving (the title's drifting pieces never
+        stop, and nobody waits for them)."""
+        return self.scene.animating and not isinstance(self.scene, TitleScene)
+
     def settle(self, limit: int = 400, seconds: float = 60.0) -> None:
         """Run frames until nothing moves (lots drawn, animations over, computers done)."""
         import time
@@ -80,7 +86,7 @@ class Driver:
         frames = 0
         while time.monotonic() < deadline:
             self.frame()
-            if not self.scene.animating:
+            if not self.busy:
                 return
             if getattr(self.scene, "thinking", False):
                 time.sleep(0.005)  # the computer thinks in its own process

@@ -1,7 +1,7 @@
 """Benchmarks that print JSON; their figures go into docs/PERFORMANCE.md.
 
 python tools/bench.py engine  [--seconds S] [--seed N]   rules engine playouts, pydraughts beside
-python tools/bench.py frames  [--repeat N]               frame times at 1920x1080, headless and X11
+python tools/bench.py frames  [--repeat N] [--size WxH]  frame times (1920x1080), headless and X11
 python tools/bench.py startup [--runs N]                 process start to first interactive frame
 python tools/bench.py ai      [--games N]                strength, think time, speed of each level
 python tools/bench.py net     [--frames N]               LAN latency (2 and 4 peers; 4 players and
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     frames = commands.add_parser("frames", help="frame times of the busiest animations")
     frames.add_argument("--repeat", type=int, default=6, help="animations per game (default 6)")
     frames.add_argument("--worker", choices=("headless", "x11"), help=argparse.SUPPRESS)
+    frames.add_argument("--size", default="1920x1080", help="WIDTHxHEIGHT (default 1920x1080)")
     startup = commands.add_parser("startup", help="time to the first interactive frame")
     startup.add_argument("--runs", type=int, default=5)
     ai = commands.add_parser("ai", help="strength of each level against the one below")
@@ -72,12 +73,18 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--seconds must be positive")
         report = bench_engine(args.seconds, args.seed)
     elif args.benchmark == "frames":
+        try:
+            size = tuple(int(n) for n in args.size.lower().split("x"))
+            if len(size) != 2 or min(size) < 320:
+                raise ValueError(args.size)
+        except ValueError:
+            parser.error("--size takes WIDTHxHEIGHT, each at least 320")
         from tools.benchmarks import frames as bench_frames
 
         if args.worker:
-            report = bench_frames.worker(args.worker, args.repeat)
+            report = bench_frames.worker(args.worker, args.repeat, size)
         else:
-            report = bench_frames.bench_frames(args.repeat)
+            report = bench_frames.bench_frames(args.repeat, size)
     elif args.benchmark == "net":
         from tools.benchmarks import hosting as bench_hosting
         from tools.benchmarks import net as bench_net

@@ -1,8 +1,11 @@
-"""``python tools/bench.py frames``: frame times of each game's busiest animation at 1920×1080.
+"""``python tools/bench.py frames [--size WxH]``: frame times of each game's busiest
+animation (1920×1080 unless ``--size`` says otherwise, e.g. 3840x2160).
 
 Each game's animation is played ``repeat`` times — the five Ausgeblockt dice tumbling, a Dama
-multiple capture, a Mulino mill closing (the line flashes), a Numeri pawn hopping far — and
-every frame's update and drawing is timed.  It runs twice, each in its own process:
+multiple capture (its sparks), a Mulino mill closing (the line flashes, sparks along it), a
+Numeri pawn hopping far — and every frame's update and drawing is timed; then two seconds
+of the living title (pieces drifting, dice tumbling) and of a won match's confetti, each
+``repeat`` times.  It runs twice, each in its own process:
 ``headless`` (SDL's dummy video driver: drawing only) and ``x11`` (a real window on an X
 server, Xvfb started here if there is no DISPLAY: drawing plus presentation with
 ``pygame.display.flip``), and on X11 again with SDL's accelerated presentation forced back
@@ -24,26 +27,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 SIZE = (1920, 1080)
 STEP = 1 / 60
+SCENERY_FRAMES = 120
+"""Frames timed of the title and of the confetti, per repetition (two seconds at 60 Hz)."""
 
 
-def bench_frames(repeat: int) -> dict:
+def bench_frames(repeat: int, size: tuple[int, int] = SIZE) -> dict:
     from tools.benchmarks.common import machine
 
     report: dict = {
         "benchmark": "frames",
-        "size": "1920x1080",
+        "size": f"{size[0]}x{size[1]}",
         "machine": machine(),
         "target_p99_ms": 8.0,
     }
-    report["headless"] = _run_worker("headless", repeat, {})
-    report["x11"] = _on_x_server(lambda env: _run_worker("x11", repeat, env))
+    report["headless"] = _run_worker("headless", repeat, size, {})
+    report["x11"] = _on_x_server(size, lambda env: _run_worker("x11", repeat, size, env))
     report["x11_sdl_accelerated_presentation"] = _on_x_server(
-        lambda env: _run_worker("x11", repeat, {**env, "SDL_FRAMEBUFFER_ACCELERATION": "1"})
+        size,
+        lambda env: _run_worker("x11", repeat, size, {**env, "SDL_FRAMEBUFFER_ACCELERATION": "1"}),
     )
     return report
 
 
-def _run_worker(mode: str, repeat: int, env: dict) -> dict:
+def _run_worker(mode: str, repeat: int, size: tuple[int, int], env: dict) -> dict:
     command = [
         sys.executable,
         str(ROOT / "tools" / "bench.py"),
@@ -52,6 +58,8 @@ def _run_worker(mode: str, repeat: int, env: dict) -> dict:
         mode,
         "--repeat",
         str(repeat),
+        "--size",
+        f"{size[0]}x{size[1]}",
     ]
     done = subprocess.run(
         command,
@@ -68,14 +76,14 @@ def _run_worker(mode: str, repeat: int, env: dict) -> dict:
     return json.loads(done.stdout)
 
 
-def _on_x_server(run) -> dict:
+def _on_x_server(size: tuple[int, int], run) -> dict:
     if os.environ.get("DISPLAY"):
         return run({})
     if shutil.which("Xvfb") is None:
         return {"error": "no DISPLAY and no Xvfb (apt-get install xvfb)"}
     display = ":97"
     server = subprocess.Popen(
-        ["Xvfb", display, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        ["Xvfb", display, "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -90,7 +98,7 @@ def _on_x_server(run) -> dict:
 # -- inside the worker process -----------------------------------------------------------
 
 
-def worker(mode: str, repeat: int) -> dict:
+def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
     if mode == "headless":
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -100,7 +108,7 @@ def worker(mode: str, repeat: int) -> dict:
     from tools.benchmarks.common import percentiles
 
     home = Path(tempfile.mkdtemp())
-    app = App(Paths(home / "c", home / "d"), size=SIZE, fullscreen=False)
+    app = App(Paths(home / "c", home / "d"), size=size, fullscreen=False)
     present = mode == "x11"
     results = {
         "video_driver": pygame.display.get_driver(),
@@ -122,10 +130,53 @@ def worker(mode: str, repeat: int) -> dict:
                 samples.append(time.perf_counter() - began)
                 pygame.event.pump()
         results[name] = percentiles(samples)
+    for name, scenery in (("title (pieces drifting)", _title), ("celebration (confetti)", _won)):
+        samples = []
+        for rep in range(repeat):
+            scene = scenery(app, rep)
+            app.reset(scene)
+            app.frame(STEP)
+            for _ in range(SCENERY_FRAMES):
+                began = time.perf_counter()
+                scene.update(STEP)
+                scene.draw(app.screen)
+                if present:
+                    pygame.display.flip()
+                samples.append(time.perf_counter() - began)
+                pygame.event.pump()
+        results[name] = percentiles(samples)
     results["while the computer thinks (hard, Dama)"] = _thinking(app, present)
-    results["idle_cpu_percent"] = _idle_cpu(app)
+    results["idle_cpu_percent"] = _idle_cpu(app, moving=False)
+    results["living_title_cpu_percent"] = _idle_cpu(app, moving=True)
     app.close()
     return results
+
+
+def _title(app, rep: int):
+    from game.client.scenes.menus import TitleScene
+
+    return TitleScene(app)
+
+
+def _won(app, rep: int):
+    """The results of a match of random play that someone won, its confetti falling."""
+    from game.client.scenes.results import ResultsScene
+    from game.dice import random_action
+    from game.rules import Outcome, variant
+    from game.session.match import Match
+    from game.session.seats import Seat
+
+    for seed in range(rep * 50, rep * 50 + 50):
+        match = Match.new(variant("numeri", 2), [Seat(), Seat()], seed)
+        rng = random.Random(seed)
+        while not match.state.is_terminal():
+            if match.state.is_chance():
+                match.roll()
+            else:
+                match.play(random_action(match.state, rng))
+        if Outcome.LOSS in match.state.result().outcomes:
+            return ResultsScene(app, match)
+    raise RuntimeError("no won match")
 
 
 def _thinking(app, present: bool) -> dict:
@@ -164,12 +215,14 @@ def _thinking(app, present: bool) -> dict:
     return {**percentiles(samples), "fps": round(frames / elapsed, 1)}
 
 
-def _idle_cpu(app) -> float:
-    """Share of one core the app uses over two seconds with nothing to do."""
+def _idle_cpu(app, moving: bool) -> float:
+    """Share of one core the app uses over two seconds on the title with nobody touching:
+    with its pieces drifting (``moving``), or still (reduce motion: the app waits)."""
     import pygame
 
     from game.client.scenes.menus import TitleScene
 
+    app.settings.reduce_motion = not moving
     app.reset(TitleScene(app))
     app.running = True
     pygame.time.set_timer(pygame.QUIT, 2000, loops=1)

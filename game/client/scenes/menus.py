@@ -13,6 +13,7 @@ from game import i18n
 from game.client import theme
 from game.client.scene import Scene
 from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS, stepped_volume
+from game.client.title_backdrop import TitleBackdrop
 from game.client.widgets import Target, button, segment, two_lines
 from game.i18n import _
 from game.names import seat_names, variant_subtitle, variant_title
@@ -52,6 +53,9 @@ class MenuScene(Scene):
     def items(self) -> list[Item]:
         return []
 
+    def draw_backdrop(self, surface: pygame.Surface) -> None:
+        """What shows behind the title and the buttons (by default: the plain background)."""
+
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
         items = self.items()
@@ -72,6 +76,7 @@ class MenuScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)
+        self.draw_backdrop(surface)
         u = self.u
         room = surface.get_width() - 2 * u
         size = 5 * u
@@ -87,9 +92,14 @@ class MenuScene(Scene):
 
 
 class TitleScene(MenuScene):
+    """The first screen: the games' pieces and dice drifting behind the name and the big
+    choices (*Play* first), with the matches to resume."""
+
     RESUME_ROWS = 2  # with more unfinished matches, one entry opens their list
+    fps = 30  # the drifting pieces need no more
 
     def __init__(self, app, notice: str | None = None) -> None:
+        self.backdrop = TitleBackdrop(moving=not app.settings.reduce_motion)
         self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
         self.has_finished = app.saves.has_finished()
         self.notice = notice or self.shelf.problem or _scores_problem(app) or ""
@@ -97,6 +107,17 @@ class TitleScene(MenuScene):
 
     def subtitle(self) -> str:
         return self.notice or _("The classic table games")
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.backdrop.update(dt * self.app.settings.animation_speed)
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.backdrop.moving
+
+    def draw_backdrop(self, surface: pygame.Surface) -> None:
+        self.backdrop.draw(surface, self.u, self.palette.seats)
 
     def items(self) -> list[Item]:
         items: list[Item] = []

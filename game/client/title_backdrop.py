@@ -1,0 +1,86 @@
+"""The title screen's living backdrop: the games' own pieces, marks and dice — the sprites the
+boards use — drifting faintly behind the menu, the dice tumbling from face to face.
+
+Positions are fractions of the screen, so a resize keeps the picture; a seeded generator
+makes it the same at every start.  With *reduce motion* the pieces stand still and the title
+draws no frames while nobody touches it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pygame
+
+from game.client.sprites import sprite
+from game.client.surface_cache import surface_cache
+
+FAINT = 64
+"""Opacity of the drifting pieces (of 255): there, but never in the way of the buttons."""
+FACES = ("die_1", "die_2", "die_3", "die_4", "die_5", "die_cow", "die_star")
+PIECES = (
+    ("die_5", None), ("man_white", None), ("stone_black", None), ("mark_x", None),
+    ("pawn", 0), ("die_cow", None), ("king_black", None), ("sheep", None),
+    ("stone_white", None), ("pawn", 1), ("die_star", None), ("mark_o", None),
+    ("wolf", None), ("man_black", None), ("pawn", 2), ("die_2", None),
+)  # fmt: skip
+"""What drifts: a sprite and, for Numeri's pawns, the seat whose colour tints it."""
+
+
+@dataclass(slots=True)
+class Drifter:
+    name: str
+    seat: int | None
+    x: float
+    y: float
+    """Where, as fractions of the screen's width and height."""
+    vx: float
+    vy: float
+    """Fractions of the screen a second."""
+    size: float
+    """In layout units."""
+    phase: float
+    """Seconds until a die shows its next face."""
+
+
+class TitleBackdrop:
+    def __init__(self, moving: bool, seed: int = 7) -> None:
+        self.moving = moving
+        self._rng = rng = random.Random(seed)
+        self.drifters = [
+            Drifter(name, seat, rng.random(), rng.random(),
+                    rng.uniform(-0.012, 0.012), -rng.uniform(0.006, 0.02),
+                    rng.uniform(3.0, 6.5), rng.uniform(0.3, 1.2))
+            for name, seat in PIECES
+        ]  # fmt: skip
+
+    def update(self, dt: float) -> None:
+        if not self.moving:
+            return
+        for d in self.drifters:
+            d.x = (d.x + d.vx * dt) % 1.0
+            d.y = (d.y + d.vy * dt) % 1.0  # up and round again from below
+            if d.name in FACES:
+                d.phase -= dt
+                if d.phase <= 0:  # the die tumbles to another face
+                    d.name = self._rng.choice([f for f in FACES if f != d.name])
+                    d.phase = self._rng.uniform(0.5, 1.4)
+
+    def draw(self, surface: pygame.Surface, u: int, seats: tuple) -> None:
+        width, height = surface.get_size()
+        for d in self.drifters:
+            side = max(8, round(d.size * u))
+            tint = seats[d.seat] if d.seat is not None else None
+            picture = _faint(d.name, side, tint)
+            # drawn a margin beyond the edges, so pieces glide in and out rather than pop
+            x = d.x * (width + 2 * side) - side
+            y = d.y * (height + 2 * side) - side
+            surface.blit(picture, (round(x), round(y)))
+
+
+@surface_cache(entries=64, megabytes=8)
+def _faint(name: str, side: int, tint: tuple[int, int, int] | None) -> pygame.Surface:
+    faint = sprite(name, side, tint).copy()
+    faint.set_alpha(FAINT)
+    return faint
