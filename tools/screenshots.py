@@ -140,6 +140,11 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
             (f"{stem}-results", lambda app, n=name, p=players: app.push(
                 ResultsScene(app, finished(n, p))))
         )  # fmt: skip
+    for name, players, at_least in GAMES:
+        if name in ("dama:classic", "mulino:classic", "numeri", "ausgeblockt"):
+            stem = f"{name.replace(':', '-')}-contrast"
+            entries.append((stem, lambda app, n=name, p=players, a=at_least: _in_contrast(
+                app, PlayScene(app, after_the_computer(n, p, a, _anything)))))  # fmt: skip
     entries += [
         ("mulino-classic-removal", lambda app: app.push(
             PlayScene(app, after_the_computer("mulino:classic", 2, 4, _removal, False)))),
@@ -154,6 +159,12 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("kiosk-attract", _attract),
     ]  # fmt: skip
     return entries
+
+
+def _in_contrast(app: App, scene) -> None:
+    """``scene`` on the high-contrast boards (the next shot is on wood again)."""
+    app.settings.board_theme = "contrast"
+    app.push(scene)
 
 
 def _highscores(app: App) -> None:
@@ -294,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
                 file = OUT / f"{stem}-{width}x{height}.png"
                 pygame.image.save(app.screen, file)
                 print(f"wrote {file.relative_to(OUT.parent.parent)}")
+                app.settings.board_theme = "wood"
                 app.reset(TitleScene(app))
             app.close()
     return 0

@@ -139,6 +139,11 @@ class App:
     def palette(self) -> theme.Palette:
         return theme.palette(self.settings.colour_blind)
 
+    @property
+    def boards(self) -> theme.Boards:
+        """The colours of the chosen board theme."""
+        return theme.BOARD_THEMES[self.settings.board_theme]
+
     def _open_window(self) -> pygame.Surface:
         if self.settings.fullscreen:
             return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)

@@ -18,6 +18,9 @@ from game.rules import VARIANTS
 from game.session.saves import atomic_write
 from game.session.seats import LEVELS
 
+BOARD_THEME_NAMES = ("wood", "contrast")
+"""The board themes (their colours are ``game.client.theme.BOARD_THEMES``)."""
+
 log = logging.getLogger(__name__)
 
 ANIMATION_SPEEDS = (0.5, 1.0, 2.0)
@@ -41,6 +44,8 @@ class Settings:
     reduce_motion: bool = False
     """No sparks, bursts or confetti (the pieces still move, at the animation speed)."""
     colour_blind: bool = False
+    board_theme: str = "wood"
+    """The boards' paint: ``wood`` (the leaflets' boards) or ``contrast``."""
     thinking_seconds: float = 1.0
     show_coordinates: bool = True
     """Letters and numbers along the Mulino board and the Ausgeblockt sheet, as the move
@@ -65,6 +70,7 @@ class Settings:
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),
             "reduce_motion": lambda v: isinstance(v, bool),
+            "board_theme": lambda v: v in BOARD_THEME_NAMES,
             "show_coordinates": lambda v: isinstance(v, bool),
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
             "player_name": lambda v: v == "" or (isinstance(v, str) and clean_name(v) == v),

@@ -70,6 +70,61 @@ def palette(colour_blind: bool) -> Palette:
     return COLOUR_BLIND_SAFE if colour_blind else STANDARD
 
 
+@dataclass(frozen=True, slots=True)
+class Boards:
+    """What the boards are painted with: one set per board theme (the pieces, dice and
+    marks are the sprites of ``tools/build_art.py`` in every theme)."""
+
+    name: str
+    dama_light: Colour
+    dama_dark: Colour
+    dama_frame: Colour
+    dama_number: Colour
+    mill_board: Colour
+    mill_line: Colour
+    mill_label: Colour
+    sheet_paper: Colour
+    sheet_ink: Colour
+    sheet_grid: Colour
+    sheet_label: Colour
+    track_start: Colour
+    track_plain: Colour
+    track_end: Colour
+    track_edge: Colour
+    track_digits: Colour
+    track_start_digits: Colour
+    track_path: Colour
+    track_barrier: Colour
+
+
+WOOD = Boards(
+    "wood",
+    dama_light=(233, 214, 176), dama_dark=(118, 84, 58), dama_frame=(70, 44, 28),
+    dama_number=(214, 186, 146),
+    mill_board=(214, 178, 122), mill_line=(70, 48, 30), mill_label=(112, 80, 50),
+    sheet_paper=(246, 242, 228), sheet_ink=(70, 80, 110), sheet_grid=(170, 180, 200),
+    sheet_label=(120, 118, 130),
+    track_start=(140, 30, 40), track_plain=(236, 228, 206), track_end=(246, 210, 70),
+    track_edge=(90, 70, 50), track_digits=(60, 50, 40), track_start_digits=(250, 240, 230),
+    track_path=(120, 100, 70), track_barrier=(200, 40, 40),
+)  # fmt: skip
+"""Warm wood and paper, as the leaflets' boards."""
+CONTRAST = Boards(
+    "contrast",
+    dama_light=(255, 255, 255), dama_dark=(60, 150, 240), dama_frame=(0, 0, 0),
+    dama_number=(255, 255, 255),
+    mill_board=(255, 214, 0), mill_line=(0, 0, 0), mill_label=(0, 0, 0),
+    sheet_paper=(255, 255, 255), sheet_ink=(0, 0, 0), sheet_grid=(0, 0, 0),
+    sheet_label=(0, 0, 0),
+    track_start=(170, 0, 0), track_plain=(255, 255, 255), track_end=(255, 214, 0),
+    track_edge=(0, 0, 0), track_digits=(0, 0, 0), track_start_digits=(255, 255, 255),
+    track_path=(0, 0, 0), track_barrier=(220, 0, 0),
+)  # fmt: skip
+"""Black on white and yellow, and Dama's playing squares a middle blue that both colours of
+pieces stand out from: for low vision and bright rooms."""
+BOARD_THEMES = {boards.name: boards for boards in (WOOD, CONTRAST)}
+
+
 @cache
 def _font_bytes(bold: bool) -> bytes:
     return asset_bytes("fonts/DejaVuSans-Bold.ttf" if bold else "fonts/DejaVuSans.ttf")

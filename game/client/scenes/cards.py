@@ -171,9 +171,10 @@ class ChooseScene(MenuScene):
         for game, card in self.cards:
             pygame.draw.rect(surface, palette.panel, card, border_radius=u)
             side = self._picture_side(card)
-            picture = thumbnail.cached(game, side, palette, self.app)
+            key = (game, side, palette, self.app.boards, self.app)
+            picture = thumbnail.cached(*key)
             if picture is None and not made:
-                picture, made = thumbnail(game, side, palette, self.app), True
+                picture, made = thumbnail(*key), True
             if picture is not None:
                 surface.blit(picture, (card.x + u // 2, card.y + u // 2))
             else:
@@ -220,9 +221,12 @@ class RulesIndexScene(ChooseScene):
 
 
 @surface_cache(entries=16, megabytes=16)
-def thumbnail(game: str, side: int, palette: theme.Palette, app) -> pygame.Surface:
+def thumbnail(
+    game: str, side: int, palette: theme.Palette, boards: theme.Boards, app
+) -> pygame.Surface:
     """The board of ``game`` a few moves into a seeded match, drawn by its view (in
-    ``palette``, with ``app``'s settings) and fitted into a ``side``-pixel square."""
+    ``palette`` and ``boards``, as ``app`` draws now) and fitted into a ``side``-pixel
+    square."""
     from game.client.control import LocalControl
     from game.client.scenes.play import PlayScene
 

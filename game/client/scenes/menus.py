@@ -12,7 +12,12 @@ import pygame
 from game import i18n
 from game.client import theme
 from game.client.scene import Scene
-from game.client.settings import ANIMATION_SPEEDS, THINKING_SECONDS, stepped_volume
+from game.client.settings import (
+    ANIMATION_SPEEDS,
+    BOARD_THEME_NAMES,
+    THINKING_SECONDS,
+    stepped_volume,
+)
 from game.client.title_backdrop import TitleBackdrop
 from game.client.widgets import Target, button, segment, two_lines
 from game.i18n import _
@@ -497,6 +502,7 @@ class SettingsScene(MenuScene):
                 self._next_speed,
                 "speed",
             ),
+            item(self._boards_label, self._next_boards, "boards"),
             item(
                 lambda: (
                     _("Reduce motion: on") if settings.reduce_motion else _("Reduce motion: off")
@@ -617,6 +623,19 @@ class SettingsScene(MenuScene):
         index = ANIMATION_SPEEDS.index(settings.animation_speed)
         settings.animation_speed = ANIMATION_SPEEDS[(index + 1) % len(ANIMATION_SPEEDS)]
         self._changed()
+
+    def _boards_label(self) -> str:
+        if self.app.settings.board_theme == "contrast":
+            return _("Boards: high contrast")
+        return _("Boards: wood")
+
+    def _next_boards(self) -> None:
+        names = BOARD_THEME_NAMES
+        settings = self.app.settings
+        settings.board_theme = names[(names.index(settings.board_theme) + 1) % len(names)]
+        self._changed()
+        for scene in self.app.scenes:  # boards under this menu are painted anew
+            scene.layout(self.app.size)
 
     def _toggle_motion(self) -> None:
         self.app.settings.reduce_motion = not self.app.settings.reduce_motion

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.client import theme
 from game.client.anim import Tween
 from game.client.particles import Particles
 from game.client.widgets import Target
@@ -57,6 +58,11 @@ class BoardView:
     @property
     def palette(self):
         return self.play.palette
+
+    @property
+    def boards(self) -> theme.Boards:
+        """The board theme's colours."""
+        return self.play.app.boards
 
     @property
     def state(self) -> State:

@@ -24,9 +24,6 @@ from game.rules.checkerboard import SQUARES, coords, decode_path, squares_of
 from game.rules.dama import DamaState
 from game.rules.lupo import PLACE, LupoState
 
-LIGHT, DARK = (233, 214, 176), (118, 84, 58)
-FRAME = (70, 44, 28)
-NUMBER = (214, 186, 146)
 PIECE = 0.84
 """A piece's diameter in squares: the corners, where the numbers are, stay clear."""
 
@@ -69,10 +66,11 @@ class CheckersView(BoardView):
     def _draw_background(self) -> pygame.Surface:
         border = self.cell // 3
         surface = pygame.Surface((self.rect.width + 2 * border, self.rect.height + 2 * border))
-        surface.fill(FRAME)
+        boards = self.boards
+        surface.fill(boards.dama_frame)
         for row in range(8):
             for col in range(8):
-                colour = DARK if (row + col) % 2 == 0 else LIGHT
+                colour = boards.dama_dark if (row + col) % 2 == 0 else boards.dama_light
                 cell = pygame.Rect(
                     border + col * self.cell, border + (7 - row) * self.cell, self.cell, self.cell
                 )
@@ -85,12 +83,13 @@ class CheckersView(BoardView):
         piece, ring or tint makes them unreadable."""
         font = theme.font(max(9, self.cell * 2 // 11), bold=True)
         inset = max(1, self.cell // 30)
+        boards = self.boards
         labels = []
         for square in range(SQUARES):
             text = str(square + 1)
-            face = font.render(text, True, NUMBER)
+            face = font.render(text, True, boards.dama_number)
             label = pygame.Surface((face.get_width() + 2, face.get_height() + 2), pygame.SRCALPHA)
-            shadow = font.render(text, True, FRAME)
+            shadow = font.render(text, True, boards.dama_frame)
             for dx, dy in ((0, 1), (1, 0), (2, 1), (1, 2)):
                 label.blit(shadow, (dx, dy))
             label.blit(face, (1, 1))

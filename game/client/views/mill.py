@@ -31,9 +31,6 @@ from game.rules.mulino import (
     points_of,
 )
 
-BOARD = (214, 178, 122)
-LINE = (70, 48, 30)
-LABEL = (112, 80, 50)
 MARGIN = 0.85
 """From the wood's edge to the outer points, in steps: room for a stone and a coordinate."""
 STONE = 0.78
@@ -97,7 +94,7 @@ class MillView(BoardView):
 
     def _draw_background(self, labelled: bool) -> pygame.Surface:
         surface = pygame.Surface(self.rect.size)
-        surface.fill(BOARD)
+        surface.fill(self.boards.mill_board)
         width = max(2, self.step // 14)
         offset = pygame.Vector2(self.rect.topleft)
         for a in range(24):
@@ -105,14 +102,14 @@ class MillView(BoardView):
                 if a < b:
                     pygame.draw.line(
                         surface,
-                        LINE,
+                        self.boards.mill_line,
                         pygame.Vector2(self.point_center(a)) - offset,
                         pygame.Vector2(self.point_center(b)) - offset,
                         width,
                     )
         for p in range(24):
             centre = pygame.Vector2(self.point_center(p)) - offset
-            pygame.draw.circle(surface, LINE, centre, self.step // 9)
+            pygame.draw.circle(surface, self.boards.mill_line, centre, self.step // 9)
         if labelled:
             self._draw_coordinates(surface)
         return surface
@@ -124,9 +121,9 @@ class MillView(BoardView):
         band = (self.margin - self.step * STONE / 2) / 2
         for index in range(7):
             along = self.margin + index * self.step
-            letter = font.render("abcdefg"[index], True, LABEL)
+            letter = font.render("abcdefg"[index], True, self.boards.mill_label)
             surface.blit(letter, letter.get_rect(center=(along, self.rect.height - band)))
-            number = font.render(str(7 - index), True, LABEL)
+            number = font.render(str(7 - index), True, self.boards.mill_label)
             surface.blit(number, number.get_rect(center=(band, along)))
 
     # -- drawing --------------------------------------------------------------------------

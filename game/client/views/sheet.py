@@ -50,7 +50,6 @@ from game.rules.boards import COW, SHEET_SIZE, START_O, START_X
 
 Colour = tuple[int, int, int]
 
-PAPER, INK, GRID, LABEL = (246, 242, 228), (70, 80, 110), (170, 180, 200), (120, 118, 130)
 FACE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", COW: "die_cow"}
 MARKS = ("mark_x", "mark_o")
 START_WASH, MARK_WASH = 0.38, 0.22
@@ -119,17 +118,17 @@ def ink(colour: Colour) -> Colour:
     return (round(colour[0] * 0.82), round(colour[1] * 0.82), round(colour[2] * 0.82))
 
 
-def wash(colour: Colour, amount: float) -> Colour:
-    """The paper tinted ``amount`` of the way towards ``colour``."""
-    r, g, b = (round(p + (c - p) * amount) for p, c in zip(PAPER, colour, strict=True))
+def wash(colour: Colour, amount: float, paper: Colour) -> Colour:
+    """``paper`` tinted ``amount`` of the way towards ``colour``."""
+    r, g, b = (round(p + (c - p) * amount) for p, c in zip(paper, colour, strict=True))
     return r, g, b
 
 
 @surface_cache(entries=8, megabytes=2)
-def _cell_wash(colour: Colour, size: int) -> pygame.Surface:
+def _cell_wash(colour: Colour, size: int, paper: Colour) -> pygame.Surface:
     """The tint laid over a marked cell: it leaves the printed symbol faint beneath the mark."""
     cover = pygame.Surface((size, size), pygame.SRCALPHA)
-    cover.fill((*wash(colour, MARK_WASH), WASH_ALPHA))
+    cover.fill((*wash(colour, MARK_WASH, paper), WASH_ALPHA))
     return cover
 
 
@@ -238,7 +237,7 @@ class SheetView(BoardView):
         """The printed sheet (drawn again only when the size, palette or coordinates
         setting changes)."""
         labelled = self.play.app.settings.show_coordinates
-        key = (self.paper.size, labelled, self.palette)
+        key = (self.paper.size, labelled, self.palette, self.boards)
         if self._background is None or self._background_key != key:
             self._background = self._draw_paper(labelled)
             self._background_key = key
@@ -248,7 +247,8 @@ class SheetView(BoardView):
         state = self.state
         assert isinstance(state, AusgeblocktState)
         surface = pygame.Surface(self.paper.size)
-        surface.fill(PAPER)
+        paper, grid = self.boards.sheet_paper, self.boards.sheet_grid
+        surface.fill(paper)
         symbols = state.sheet.symbols
         digits = theme.font(self.cell // 2, bold=True)
         offset = (-self.paper.x, -self.paper.y)
@@ -261,17 +261,17 @@ class SheetView(BoardView):
             elif symbol in (START_X, START_O):
                 seat = 0 if symbol == START_X else 1
                 colour = self.seat_colour(seat)
-                pygame.draw.rect(surface, wash(colour, START_WASH), box)
+                pygame.draw.rect(surface, wash(colour, START_WASH, paper), box)
                 mark = sprite(MARKS[seat], round(self.cell * MARK_SIZE), ink(colour))
                 surface.blit(mark, mark.get_rect(center=box.center))
             else:
-                label = digits.render(str(symbol), True, INK)
+                label = digits.render(str(symbol), True, self.boards.sheet_ink)
                 surface.blit(label, label.get_rect(center=box.center))
         for k in range(SHEET_SIZE + 1):
             x = self.band + k * self.cell
             y = self.pad + k * self.cell
-            pygame.draw.line(surface, GRID, (x, self.pad), (x, self.pad + self.rect.height))
-            pygame.draw.line(surface, GRID, (self.band, y), (self.band + self.rect.width, y))
+            pygame.draw.line(surface, grid, (x, self.pad), (x, self.pad + self.rect.height))
+            pygame.draw.line(surface, grid, (self.band, y), (self.band + self.rect.width, y))
         if labelled:
             self._draw_coordinates(surface)
         return surface
@@ -282,9 +282,9 @@ class SheetView(BoardView):
         below = self.pad + self.rect.height + self.band // 2
         for index in range(SHEET_SIZE):
             along = index * self.cell + self.cell // 2
-            letter = font.render("abcdefg"[index], True, LABEL)
+            letter = font.render("abcdefg"[index], True, self.boards.sheet_label)
             surface.blit(letter, letter.get_rect(center=(self.band + along, below)))
-            number = font.render(str(SHEET_SIZE - index), True, LABEL)
+            number = font.render(str(SHEET_SIZE - index), True, self.boards.sheet_label)
             surface.blit(number, number.get_rect(center=(self.band // 2, self.pad + along)))
 
     # -- drawing --------------------------------------------------------------------------
@@ -317,7 +317,7 @@ class SheetView(BoardView):
                 if not state.cells[seat] >> cell & 1 or cell in starts:
                     continue
                 box = self.cell_rect(cell)
-                surface.blit(_cell_wash(colour, self.cell), box)
+                surface.blit(_cell_wash(colour, self.cell, self.boards.sheet_paper), box)
                 if cell in last:
                     highlight = tinted_square(self.palette.last_move, self.cell, ring)
                     surface.blit(highlight, box)

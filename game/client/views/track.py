@@ -26,10 +26,7 @@ from game.rules import State
 from game.rules.numeri import CHOOSE, OFF, PAWNS, ROLL, STAR, NumeriState
 
 ROW = 10
-START, PLAIN, END = (140, 30, 40), (236, 228, 206), (246, 210, 70)
-EDGE, DIGITS, PATH = (90, 70, 50), (60, 50, 40), (120, 100, 70)
 DIE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", STAR: "die_star"}
-BARRIER = (200, 40, 40)
 PAWN_ON_TRACK = 0.7
 """A pawn's size as a share of its space, leaving a corner for the space's value."""
 
@@ -101,7 +98,7 @@ class TrackView(BoardView):
         for space in range(1, len(values)):
             pygame.draw.line(
                 links,
-                PATH,
+                self.boards.track_path,
                 pygame.Vector2(self.space_center(space - 1)) - offset,
                 pygame.Vector2(self.space_center(space)) - offset,
                 max(3, self.space // 8),
@@ -110,12 +107,21 @@ class TrackView(BoardView):
         for space, value in enumerate(values):
             box = self.space_rect(space).move(-self.rect.x, -self.rect.y)
             pygame.draw.rect(
-                spaces, _space_colour(space, values), box, border_radius=self.space // 6
+                spaces, self._space_colour(space, values), box, border_radius=self.space // 6
             )
-            pygame.draw.rect(spaces, EDGE, box, 2, border_radius=self.space // 6)
-            label = digits.render(_value_text(value), True, _digit_colour(space))
+            pygame.draw.rect(spaces, self.boards.track_edge, box, 2, border_radius=self.space // 6)
+            label = digits.render(_value_text(value), True, self._digit_colour(space))
             spaces.blit(label, label.get_rect(center=box.center))
         return links, spaces
+
+    def _space_colour(self, space: int, values: tuple[int, ...]) -> tuple[int, int, int]:
+        boards = self.boards
+        if space == 0:
+            return boards.track_start
+        return boards.track_end if space >= len(values) - 3 else boards.track_plain
+
+    def _digit_colour(self, space: int) -> tuple[int, int, int]:
+        return self.boards.track_start_digits if space == 0 else self.boards.track_digits
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -156,7 +162,7 @@ class TrackView(BoardView):
             pygame.Vector2(self.space_center(after + 1)),
         )
         middle, normal = (a + b) / 2, (b - a).rotate(90).normalize() * self.space * 0.55
-        colour = self.palette.legal if state.unlocked else BARRIER
+        colour = self.palette.legal if state.unlocked else self.boards.track_barrier
         pygame.draw.line(surface, colour, middle - normal, middle + normal, max(4, self.space // 7))
 
     def _pawn_on_space(
@@ -167,11 +173,12 @@ class TrackView(BoardView):
         shift = (box.width - size) // 2 - box.width // 20
         self._pawn(surface, seat, pawn, (box.centerx + shift, box.centery + shift), size)
         value = self.state.track.values[space]
-        text = theme.text(_value_text(value), max(9, self.space // 4), _digit_colour(space), True)
+        text = theme.text(_value_text(value), max(9, self.space // 4), self._digit_colour(space),
+                          True)  # fmt: skip
         badge = text.get_rect(topleft=(box.x + box.width // 14, box.y + box.height // 20))
         pygame.draw.rect(
             surface,
-            _space_colour(space, self.state.track.values),
+            self._space_colour(space, self.state.track.values),
             badge.inflate(box.width // 14, 0),
             border_radius=box.width // 10,
         )
@@ -465,11 +472,3 @@ class TrackView(BoardView):
 
 def _value_text(value: int) -> str:
     return str(value) if value else "·"
-
-
-def _space_colour(space: int, values: tuple[int, ...]) -> tuple[int, int, int]:
-    return START if space == 0 else END if space >= len(values) - 3 else PLAIN
-
-
-def _digit_colour(space: int) -> tuple[int, int, int]:
-    return (250, 240, 230) if space == 0 else DIGITS
