@@ -9,10 +9,11 @@ import pygame
 import pytest
 
 from game.client.scenes.picture import Preview
+from game.client.theme import WOOD
 from game.client.views import view_for
 from game.client.views.base import Step
-from game.client.views.checkers import NUMBER, CheckersView
-from game.client.views.mill import BOARD, MillView
+from game.client.views.checkers import CheckersView
+from game.client.views.mill import MillView
 from game.rules import State, new_game, resign_action, variant
 from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
@@ -91,7 +92,7 @@ def test_mulino_draws_the_last_turn_and_the_removed_stone(app) -> None:
         assert plain.get_at((x + view.step // 4, y + view.step // 4)) != shown.get_at(
             (x + view.step // 4, y + view.step // 4)
         )
-    assert shown.get_at(view.point_center(14))[:3] != BOARD
+    assert shown.get_at(view.point_center(14))[:3] != WOOD.mill_board
 
 
 @pytest.mark.parametrize(
@@ -180,9 +181,9 @@ def test_mulino_coordinates_follow_the_setting(app, size) -> None:
     for label in (d_label, four_label):
         pixels = {hidden.get_at((x, y))[:3] for x in range(label.left, label.right)
                   for y in range(label.top, label.bottom)}  # fmt: skip
-        assert pixels == {BOARD}
+        assert pixels == {WOOD.mill_board}
         assert any(
-            shown.get_at((x, y))[:3] != BOARD
+            shown.get_at((x, y))[:3] != WOOD.mill_board
             for x in range(label.left, label.right)
             for y in range(label.top, label.bottom)
         )
@@ -330,7 +331,7 @@ def test_square_numbers_stay_readable_under_pieces(app) -> None:
             (x, y)
             for x in range(corner.left, corner.right)
             for y in range(corner.top, corner.bottom)
-            if surface.get_at((x, y))[:3] == NUMBER
+            if surface.get_at((x, y))[:3] == WOOD.dama_number
         }
 
     assert len(glyphs(without)) > 10

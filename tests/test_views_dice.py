@@ -11,11 +11,11 @@ from game import i18n
 from game.client.scenes.picture import Preview, board_picture, draw_position
 from game.client.scenes.play import PlayScene
 from game.client.sprites import sprite
-from game.client.theme import COLOUR_BLIND_SAFE, STANDARD
+from game.client.theme import COLOUR_BLIND_SAFE, STANDARD, WOOD
 from game.client.views import view_for
 from game.client.views.base import Step
-from game.client.views.sheet import PAPER, SheetView, ink
-from game.client.views.track import BARRIER, TrackView
+from game.client.views.sheet import SheetView, ink
+from game.client.views.track import TrackView
 from game.rules import State, new_game, resign_action
 from game.rules.ausgeblockt import DECIDE, parse_cell
 from game.rules.numeri import NumeriState
@@ -233,12 +233,12 @@ def test_coordinates_are_drawn_if_and_only_if_the_setting_is_on(app) -> None:
     below = pygame.Rect(view.rect.x, view.rect.bottom + 2, view.rect.width, view.band - 2)
     app.settings.show_coordinates = True
     surface = picture(view)
-    assert pygame.transform.average_color(surface, left)[:3] != PAPER
-    assert pygame.transform.average_color(surface, below)[:3] != PAPER
+    assert pygame.transform.average_color(surface, left)[:3] != WOOD.sheet_paper
+    assert pygame.transform.average_color(surface, below)[:3] != WOOD.sheet_paper
     app.settings.show_coordinates = False
     surface = picture(view)
-    assert pygame.transform.average_color(surface, left)[:3] == PAPER
-    assert pygame.transform.average_color(surface, below)[:3] == PAPER
+    assert pygame.transform.average_color(surface, left)[:3] == WOOD.sheet_paper
+    assert pygame.transform.average_color(surface, below)[:3] == WOOD.sheet_paper
 
 
 @pytest.mark.parametrize("colour_blind", [False, True])
@@ -352,9 +352,9 @@ def test_only_the_barrier_of_this_number_of_players_is_drawn(app) -> None:
         a, b = view.space_center(after), view.space_center(after + 1)
         return (a[0] + b[0]) // 2, (a[1] + b[1]) // 2
 
-    assert surface.get_at(middle(track.barrier(2)))[:3] == BARRIER
+    assert surface.get_at(middle(track.barrier(2)))[:3] == WOOD.track_barrier
     for players in (3, 4):
-        assert surface.get_at(middle(track.barrier(players)))[:3] != BARRIER
+        assert surface.get_at(middle(track.barrier(players)))[:3] != WOOD.track_barrier
 
 
 # -- every size, and the pictures outside a match -------------------------------------------

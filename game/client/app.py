@@ -26,6 +26,7 @@ from game.client.settings import Settings
 from game.client.sound import SoundBank
 from game.client.window_guard import WindowGuard
 from game.session.highscores import HighScores
+from game.session.profiles import Profiles
 from game.session.saves import Keep, SaveStore
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ class App:
         self.saves = SaveStore(paths.data, keep)
         self.saves.prune()  # a kiosk's visitors finish thousands of matches over the weeks
         self._highscores: HighScores | None = None
+        self._profiles: Profiles | None = None
         self.sound = SoundBank(self.settings.volume, self.settings.muted)
         self.fps = fps
         self.window_size = size or _default_window_size()
@@ -128,6 +130,13 @@ class App:
         if self._highscores is None:
             self._highscores = HighScores(self.paths.data)
         return self._highscores
+
+    @property
+    def profiles(self) -> Profiles:
+        """The people who play at this machine, read at the first use."""
+        if self._profiles is None:
+            self._profiles = Profiles(self.paths.data)
+        return self._profiles
 
     # -- window ---------------------------------------------------------------------------
 

@@ -149,10 +149,10 @@ def ask_names(app, match, qualifiers: list[Qualifier]) -> None:
     people = sum(1 for seat in match.seats if seat.is_human)
     if people > 1:
         prompt = _("A new high score for {seat}! Name:").format(seat=names[first.seat])
-        text = ""
+        text = match.seats[first.seat].name
     else:
         prompt = _("A new high score! Your name:")
-        text = app.settings.player_name
+        text = match.seats[first.seat].name or app.settings.player_name
 
     def done(name: str) -> None:
         today = date.today()

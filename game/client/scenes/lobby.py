@@ -275,8 +275,10 @@ class LanSetupScene(SetupScene):
         )
         return [code, *items]
 
+    picks_players = False  # the seats left to a person are for players on the LAN
+
     def _opponents_row(self) -> list[SetupRow]:
-        return []  # the seats left to a person are for players on the LAN
+        return []
 
     def _seat_choices(self, seat: int) -> list[Choice]:
         if seat == 0:  # the host's own

@@ -19,7 +19,7 @@ from game.client.settings import (
     stepped_volume,
 )
 from game.client.title_backdrop import TitleBackdrop
-from game.client.widgets import Target, button, segment, two_lines
+from game.client.widgets import Target, button, draw_face, segment, two_lines
 from game.i18n import _
 from game.names import seat_names, variant_subtitle, variant_title
 from game.rules import VARIANTS, Variant, new_game, variant
@@ -67,15 +67,17 @@ class MenuScene(Scene):
         columns = self.columns
         width = min(size[0] - 4 * u, 22 * u * columns + (columns - 1) * u)
         cell_width = (width - (columns - 1) * u) // columns
-        height = round(3.4 * u)
         left = (size[0] - width) // 2
         top = 13 * u
+        rows = max(1, -(-len(items) // columns))
+        # 3.4 units a button and half a unit between, less when that would run off the
+        # bottom (a title with matches to resume on a short window), never under 2.6
+        pitch = max(round(3.1 * u), min(round(3.9 * u), (size[1] - top - u // 2) // rows))
+        height = pitch - u // 2
         targets: list[Target] = []
         for index, (label, action, enabled, name) in enumerate(items):
             row, col = divmod(index, columns)
-            rect = pygame.Rect(
-                left + col * (cell_width + u), top + row * (height + u // 2), cell_width, height
-            )
+            rect = pygame.Rect(left + col * (cell_width + u), top + row * pitch, cell_width, height)
             targets.append(button(rect, label, action, self.palette, enabled, name))
         self.set_targets(targets)
 
@@ -107,7 +109,9 @@ class TitleScene(MenuScene):
         self.backdrop = TitleBackdrop(moving=not app.settings.reduce_motion)
         self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
         self.has_finished = app.saves.has_finished()
-        self.notice = notice or self.shelf.problem or _scores_problem(app) or ""
+        self.notice = (
+            notice or self.shelf.problem or _scores_problem(app) or _players_problem(app) or ""
+        )
         super().__init__(app)
 
     def subtitle(self) -> str:
@@ -139,6 +143,8 @@ class TitleScene(MenuScene):
             items.append(item(lambda: _("Finished matches"), self._finished, "finished"))
         items.append(item(lambda: _("Rules"), self._rules, "rules"))
         items.append(item(lambda: _("High scores"), self._highscores, "high scores"))
+        if kiosk is None:  # a kiosk's visitors are strangers: no records kept for them
+            items.append(item(lambda: _("Players"), self._players, "players"))
         if kiosk is not None:  # the public changes the language, and nothing else
             if len(kiosk.languages) > 1:
                 items.append(item(self._language_label, self._next_language, "language"))
@@ -175,7 +181,8 @@ class TitleScene(MenuScene):
 
         spec = VARIANTS[self._quick_game()]
         level = self.app.settings.last_level
-        seats = [Seat(), *(Seat(SeatKind.COMPUTER, level) for _ in range(spec.players[0] - 1))]
+        seats = [Seat(name=main_player(self.app)),
+                 *(Seat(SeatKind.COMPUTER, level) for _ in range(spec.players[0] - 1))]  # fmt: skip
         chosen = variant(spec.name, spec.players[0])
         match = Match.new(chosen, seats, random.SystemRandom().getrandbits(62))
         self.app.reset(TitleScene(self.app))  # for after the match, with this one to resume
@@ -236,6 +243,11 @@ class TitleScene(MenuScene):
 
         self.app.push(ChooseScene(self.app))
 
+    def _players(self) -> None:
+        from game.client.scenes.players import PlayersScene
+
+        self.app.push(PlayersScene(self.app))
+
     def _highscores(self) -> None:
         from game.client.scenes.highscores import HighScoresScene
 
@@ -294,13 +306,18 @@ class SetupScene(MenuScene):
 
     ROW = 3.0
     """A row's height, in layout units."""
+    picks_players = True
+    """A person's seat names who plays it (a profile, for their record), by a tap on it."""
 
     def __init__(self, app, name: str) -> None:
         self.spec = VARIANTS[name]
         self.players = self.spec.players[0]
         self.options = {o.name: o.default for o in self.spec.options}
         self.level = app.settings.last_level
-        self.seats = [Seat(), *(self._computer() for _ in range(max(self.spec.players) - 1))]
+        self.player_names = [main_player(app)] + [""] * (max(self.spec.players) - 1)
+        """Who plays each seat when a person does (kept while the seat is the computer)."""
+        self.seats = [Seat(name=self.player_names[0]),
+                      *(self._computer() for _ in range(max(self.spec.players) - 1))]  # fmt: skip
         self.rows: list[tuple[SetupRow, pygame.Rect]] = []
         super().__init__(app)
 
@@ -337,8 +354,8 @@ class SetupScene(MenuScene):
             ]))  # fmt: skip
         rows += self._opponents_row()
         for seat in range(self.players):
-            rows.append(SetupRow(lambda n=seat: setup_seat_names(self.spec.name, self.players)[n],
-                                 self._seat_choices(seat), seat))  # fmt: skip
+            rows.append(SetupRow(lambda n=seat: self._seat_label(n), self._seat_choices(seat),
+                                 seat))  # fmt: skip
         return rows
 
     def _opponents_row(self) -> list[SetupRow]:
@@ -389,6 +406,10 @@ class SetupScene(MenuScene):
         self.options[name] = value
 
     def _set_seat(self, index: int, seat: Seat) -> None:
+        if seat.is_human:
+            name = self.player_names[index]
+            elsewhere = {s.name for n, s in enumerate(self.seats) if n != index}
+            seat = Seat(name=name if name not in elsewhere else "")  # one seat a person
         self.seats[index] = seat
         if seat.level:
             self.level = seat.level
@@ -401,10 +422,31 @@ class SetupScene(MenuScene):
         return all(s.is_human for s in self.seats[: self.players])
 
     def _play_the_computer(self) -> None:
-        self.seats = [Seat(), *(self._computer() for _ in self.seats[1:])]
+        first = Seat(name=self.player_names[0])
+        self.seats = [first, *(self._computer() for _ in self.seats[1:])]
 
     def _play_people(self) -> None:
-        self.seats = [Seat() for _ in self.seats]
+        self.seats = [Seat(name=name) for name in self.player_names]
+
+    def _pick_player(self, index: int) -> None:
+        from game.client.scenes.players import PickPlayerScene
+
+        names = setup_seat_names(self.spec.name, self.players)
+        taken = {s.name for n, s in enumerate(self.seats[: self.players]) if n != index}
+
+        def chosen(name: str) -> None:
+            self.player_names[index] = name
+            self.seats[index] = Seat(name=name)
+
+        self.app.push(PickPlayerScene(self.app, names[index], taken - {""}, chosen))
+
+    def _seat_label(self, index: int) -> str:
+        """A seat as its row names it: its colour, and who plays it if a person here."""
+        name = setup_seat_names(self.spec.name, self.players)[index]
+        seat = self.seats[index]
+        if not (self.picks_players and seat.is_human):
+            return name
+        return _("{seat}: {player}").format(seat=name, player=seat.name or _("a guest"))
 
     def _start(self) -> None:
         from game.client.scenes.play import PlayScene
@@ -444,6 +486,11 @@ class SetupScene(MenuScene):
             y = top + (label_rect.height if stacked else 0)
             area = pygame.Rect(left + name_width, y, width - name_width, height)
             self.rows.append((row, label_rect))
+            if row.seat is not None and self.picks_players:  # a tap names who plays it
+                targets.append(Target(label_rect, lambda n=row.seat: self._pick_player(n),
+                                      lambda n=row.seat: self.seats[n].is_human,
+                                      self._label_face(label_rect, row.seat),
+                                      f"seat {row.seat + 1} player"))  # fmt: skip
             gap = max(2, u // 5)
             each = (area.width - gap * (len(row.choices) - 1)) // len(row.choices)
             for n, choice in enumerate(row.choices):
@@ -458,6 +505,18 @@ class SetupScene(MenuScene):
             rect = pygame.Rect(left + n * (each + u), top, each, round(3.4 * u))
             targets.append(button(rect, label, action, self.palette, enabled, name))
         self.set_targets(targets)
+
+    def _label_face(
+        self, rect: pygame.Rect, seat: int
+    ) -> Callable[[pygame.Surface, bool, bool], None]:
+        """A person's seat name is a button (a faint face, ringed when focused); the label
+        itself is drawn with the others."""
+
+        def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+            if self.seats[seat].is_human:
+                draw_face(surface, rect, self.palette.button, self.palette, focused, pressed)
+
+        return draw
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -733,12 +792,27 @@ def _seat_names(name: str, players: int, language: str) -> list[str]:
     return seat_names(new_game(name, players))
 
 
+def main_player(app) -> str:
+    """The player this machine's first seat starts with: the LAN name, if it is a
+    profile's."""
+    name = app.settings.player_name
+    return name if name and app.profiles.get(name) is not None else ""
+
+
 def _scores_problem(app) -> str | None:
     """Once: that the high scores could not be read and were set aside."""
     problem, app.highscores.problem = app.highscores.problem, None
     if problem is None:
         return None
     return _("The high scores could not be read: they were set aside, the board starts afresh")
+
+
+def _players_problem(app) -> str | None:
+    """Once: that the players' records could not be read and were set aside."""
+    problem, app.profiles.problem = app.profiles.problem, None
+    if problem is None:
+        return None
+    return _("The players' records could not be read: they were set aside, new ones begin")
 
 
 def level_label(level: str) -> str:

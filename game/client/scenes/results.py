@@ -3,6 +3,7 @@ winning chain, and the way to a rematch."""
 
 from __future__ import annotations
 
+import logging
 import random
 from datetime import date
 
@@ -21,11 +22,21 @@ from game.rules import Result
 from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
 from game.session.match import Match
 
+log = logging.getLogger(__name__)
+
 CONFETTI = 260
 """Scraps of paper over a won match."""
 ASK_AFTER = 1.5
 """Seconds the result shows before a person whose result makes the board is asked for a
 name."""
+
+
+def _count_for_players(app, match: Match) -> None:
+    """The match in the record of each player who sat under their name."""
+    try:
+        app.profiles.record(match)
+    except OSError as error:  # kept in memory; the next save writes it
+        log.error("players' records not saved: %s", error)
 
 
 class ResultsScene(Scene):
@@ -40,6 +51,8 @@ class ResultsScene(Scene):
         self.result: Result = result
         self.app.sound.play("win" if result.winners() else "move")
         self.qualifiers = app.highscores.qualifiers(match, date.today()) if scored else []
+        if scored:
+            _count_for_players(app, match)
         self._ask_in = ASK_AFTER
         self.confetti = Particles(enabled=not app.settings.reduce_motion)
         self._celebrate = bool(result.winners()) and len(result.winners()) < len(match.seats)

@@ -1,0 +1,175 @@
+"""The people who play at this machine: the list, each one's record, a new player, and
+choosing who sits at a seat in the setup."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from game.client import theme
+from game.client.scene import Scene
+from game.client.scenes.entry import TextEntryScene
+from game.client.scenes.menus import Item, MenuScene, item, level_label
+from game.client.widgets import button
+from game.i18n import _
+from game.names import variant_title
+from game.rules import VARIANTS
+from game.session.profiles import OPPOSITIONS, Profile, Tally
+from game.session.saves import plain
+
+
+def add_player(app, then: Callable[[str], None]) -> None:
+    """Ask for a new player's name, keep the profile, and hand the name on."""
+
+    def done(name: str) -> None:
+        try:
+            app.profiles.add(name)
+        except (OSError, ValueError) as error:
+            why = plain(error) if isinstance(error, OSError) else str(error)
+            app.push(PlayersScene(app, _("Not saved: {why}").format(why=why)))
+            return
+        then(name)
+
+    app.push(TextEntryScene(app, _("The new player's name"), done))
+
+
+class PlayersScene(MenuScene):
+    """Everyone who plays here; each opens their record."""
+
+    columns = 2
+
+    def __init__(self, app, notice: str = "") -> None:
+        self.notice = notice
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Players")
+
+    def subtitle(self) -> str:
+        return self.notice or _("Each player's matches here, game by game")
+
+    def items(self) -> list[Item]:
+        profiles = self.app.profiles
+        entries = [
+            item(lambda n=name: n, lambda n=name: self._open(n), f"player {name}")
+            for name in profiles.names()
+        ]
+        entries.append(item(lambda: _("New player"), self._new, "new player",
+                            lambda: not profiles.full()))  # fmt: skip
+        entries.append(item(lambda: _("Back"), self.app.pop, "back"))
+        return entries
+
+    def _open(self, name: str) -> None:
+        profile = self.app.profiles.get(name)
+        if profile is not None:
+            self.app.push(ProfileScene(self.app, profile))
+
+    def _new(self) -> None:
+        add_player(self.app, lambda name: self.app.replace(PlayersScene(self.app)))
+
+
+def tally_text(tally: Tally) -> str:
+    if not tally.played:
+        return "–"
+    return _("{won} won, {lost} lost, {drawn} drawn").format(
+        won=tally.won, lost=tally.lost, drawn=tally.drawn
+    )
+
+
+class ProfileScene(Scene):
+    """One player's record: per game, against each level of the computer and against
+    people; the best Numeri score and the fastest Ausgeblockt win."""
+
+    def __init__(self, app, profile: Profile) -> None:
+        super().__init__(app)
+        self.profile = profile
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        back = pygame.Rect((size[0] - 16 * u) // 2, size[1] - 5 * u, 16 * u, round(3.4 * u))
+        self.set_targets([button(back, lambda: _("Back"), self.app.pop, self.palette,
+                                 name="back")])  # fmt: skip
+
+    def draw(self, surface: pygame.Surface) -> None:
+        palette, u = self.palette, self.u
+        width = surface.get_width()
+        surface.fill(palette.background)
+        title = theme.fitted(self.profile.name, 4 * u, palette.accent, width - 4 * u, True)
+        surface.blit(title, title.get_rect(midtop=(width // 2, 2 * u)))
+        total = self.profile.total()
+        summary = _("{played} matches: {record}").format(played=total.played,
+                                                         record=tally_text(total))  # fmt: skip
+        line = theme.text(summary, round(1.2 * u), palette.text)
+        surface.blit(line, line.get_rect(midtop=(width // 2, round(7.5 * u))))
+        self._draw_table(surface, pygame.Rect(2 * u, 11 * u, width - 4 * u, 0))
+        bests = []
+        if self.profile.best_numeri is not None:
+            bests.append(_("Best Numeri score: {n}").format(n=self.profile.best_numeri))
+        if self.profile.fastest_ausgeblockt is not None:
+            bests.append(_("Fastest Ausgeblockt win: {n} turns").format(
+                n=self.profile.fastest_ausgeblockt))  # fmt: skip
+        y = surface.get_height() - round(9.5 * u)
+        for text in bests:
+            words = theme.text(text, round(1.1 * u), palette.accent, True)
+            surface.blit(words, words.get_rect(midtop=(width // 2, y)))
+            y += round(1.5 * u)
+        self.draw_targets(surface)
+
+    def _draw_table(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """A row per game, a column per opposition; only the games played appear."""
+        palette, u = self.palette, self.u
+        size = round(0.95 * u) if area.width >= 60 * u else round(0.75 * u)
+        first = min(14 * u, area.width // 4)
+        column = (area.width - first) // len(OPPOSITIONS)
+        y = area.y
+        headings = [level_label(o) if o != "people" else _("People") for o in OPPOSITIONS]
+        for n, heading in enumerate(headings):
+            words = theme.text(heading, size, palette.muted, True)
+            surface.blit(words, (area.x + first + n * column, y))
+        y += round(1.8 * size)
+        played = [v for v in VARIANTS if v in self.profile.records]
+        if not played:
+            words = theme.text(_("No matches yet"), size, palette.muted)
+            surface.blit(words, (area.x, y))
+        for variant in played:
+            surface.blit(theme.fitted(variant_title(variant), size, palette.text, first - u, True),
+                         (area.x, y))  # fmt: skip
+            for n, against in enumerate(OPPOSITIONS):
+                text = tally_text(self.profile.tally(variant, against))
+                words = theme.fitted(text, size, palette.text, column - u // 2)
+                surface.blit(words, (area.x + first + n * column, y))
+            y += round(1.6 * size)
+
+
+class PickPlayerScene(MenuScene):
+    """Who plays a seat: a guest, one of the players here, or a new one."""
+
+    columns = 2
+
+    def __init__(self, app, seat_name: str, taken: set[str],
+                 choose: Callable[[str], None]) -> None:  # fmt: skip
+        self.seat_name, self.taken, self.choose = seat_name, taken, choose
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Who plays {seat}?").format(seat=self.seat_name)
+
+    def items(self) -> list[Item]:
+        entries = [item(lambda: _("A guest"), lambda: self._pick(""), "guest")]
+        entries += [
+            item(lambda n=name: n, lambda n=name: self._pick(n), f"player {name}",
+                 lambda n=name: n not in self.taken)
+            for name in self.app.profiles.names()
+        ]  # fmt: skip
+        entries.append(item(lambda: _("New player"), self._new, "new player",
+                            lambda: not self.app.profiles.full()))  # fmt: skip
+        entries.append(item(lambda: _("Back"), self.app.pop, "back"))
+        return entries
+
+    def _pick(self, name: str) -> None:
+        self.app.pop()
+        self.choose(name)
+
+    def _new(self) -> None:
+        add_player(self.app, self._pick)
