@@ -128,6 +128,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("cards", lambda app: app.push(ChooseScene(app))),
         ("setup-numeri", _numeri_setup),
         ("highscores", _highscores),
+        ("player", _player),
         ("setup-dama-classic", lambda app: app.push(SetupScene(app, "dama:classic"))),
     ]
     for name, players, at_least in GAMES:
@@ -165,6 +166,26 @@ def _in_contrast(app: App, scene) -> None:
     """``scene`` on the high-contrast boards (the next shot is on wood again)."""
     app.settings.board_theme = "contrast"
     app.push(scene)
+
+
+def _player(app: App) -> None:
+    """A player's record after a few matches."""
+    from game.client.scenes.players import ProfileScene
+
+    profiles = app.profiles
+    if profiles.get("Ada") is None:
+        profiles.add("Ada")
+        hard = Seat(SeatKind.COMPUTER, "hard")
+        for name, seats in (("numeri", [Seat(name="Ada"), hard]),
+                            ("ausgeblockt", [Seat(name="Ada"), hard]),
+                            ("mulino:classic", [Seat(name="Ada"), Seat(SeatKind.COMPUTER, "easy")]),
+                            ("dama:classic", [Seat(name="Ada"), Seat()])):  # fmt: skip
+            match = Match.new(variant(name, 2), seats, 11)
+            rng = random.Random(11)
+            while not match.state.is_terminal():
+                _random_step(match, rng)
+            profiles.record(match)
+    app.push(ProfileScene(app, profiles.get("Ada")))
 
 
 def _highscores(app: App) -> None:
