@@ -84,3 +84,20 @@ def test_the_pictures_are_the_boards_and_the_same_every_time(driver: Driver) -> 
         thumbnail.cache_clear()
         again = thumbnail(game, 200, palette, driver.app.boards, driver.app)
         assert pygame.image.tobytes(first, "RGBA") == pygame.image.tobytes(again, "RGBA")
+
+
+def test_the_pictures_do_not_keep_a_closed_app_alive(tmp_path: Path) -> None:
+    """A kiosk makes a new app at each restart: the old one (its screens, their surfaces)
+    must not stay in memory through the pictures' cache."""
+    import gc
+    import weakref
+
+    drive = Driver(tmp_path, size=(1024, 600))
+    drive.press("new game")
+    drive.settle()
+    assert len(thumbnail) >= len(GAMES)
+    gone = weakref.ref(drive.app)
+    drive.app.close()
+    del drive
+    gc.collect()
+    assert gone() is None

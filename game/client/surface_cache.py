@@ -26,9 +26,16 @@ class SurfaceCache(Generic[P]):
     """``function``'s surfaces by their arguments, least recently used dropped first."""
 
     def __init__(
-        self, function: Callable[P, pygame.Surface], entries: int, megabytes: float
+        self,
+        function: Callable[P, pygame.Surface],
+        entries: int,
+        megabytes: float,
+        key: Callable[..., Hashable] | None = None,
     ) -> None:
         self.function = function
+        self._key = key
+        """What of the arguments tells results apart (default: all of them); an argument
+        left out of it is not kept alive by the cache."""
         self.entries = entries
         self.limit = int(megabytes * 2**20)
         self.bytes = 0
@@ -37,7 +44,7 @@ class SurfaceCache(Generic[P]):
         _caches.append(self)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> pygame.Surface:
-        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+        key = self.key(*args, **kwargs)
         surface = self._kept.get(key)
         if surface is not None:
             self._kept.move_to_end(key)
@@ -52,8 +59,12 @@ class SurfaceCache(Generic[P]):
 
     def cached(self, *args: P.args, **kwargs: P.kwargs) -> pygame.Surface | None:
         """The surface already made for these arguments, or None (nothing is made)."""
-        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        return self._kept.get(key)
+        return self._kept.get(self.key(*args, **kwargs))
+
+    def key(self, *args: object, **kwargs: object) -> Hashable:
+        if self._key is not None:
+            return self._key(*args, **kwargs)
+        return (args, tuple(sorted(kwargs.items()))) if kwargs else args
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -64,12 +75,13 @@ class SurfaceCache(Generic[P]):
 
 
 def surface_cache(
-    entries: int, megabytes: float
+    entries: int, megabytes: float, key: Callable[..., Hashable] | None = None
 ) -> Callable[[Callable[P, pygame.Surface]], SurfaceCache[P]]:
-    """Decorate a function that makes a surface from hashable arguments."""
+    """Decorate a function that makes a surface from hashable arguments (or from those
+    ``key`` picks out)."""
 
     def decorate(function: Callable[P, pygame.Surface]) -> SurfaceCache[P]:
-        return SurfaceCache(function, entries, megabytes)
+        return SurfaceCache(function, entries, megabytes, key)
 
     return decorate
 

@@ -220,7 +220,13 @@ class RulesIndexScene(ChooseScene):
         self.app.push(RulesScene(self.app, variant(name), with_options=True))
 
 
-@surface_cache(entries=16, megabytes=16)
+def _picture_key(game: str, side: int, palette, boards, app) -> tuple:
+    """A picture is told apart by what it shows, never by the app (a kiosk starts a new
+    one after each restart; the cache must not keep the old ones alive)."""
+    return game, side, palette, boards, app.settings.show_coordinates
+
+
+@surface_cache(entries=16, megabytes=16, key=_picture_key)
 def thumbnail(
     game: str, side: int, palette: theme.Palette, boards: theme.Boards, app
 ) -> pygame.Surface:
