@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -16,30 +15,15 @@ import pytest
 from game.client import theme
 from game.client.kiosk_config import KioskConfig
 from game.client.scenes.results import ASK_AFTER, ResultsScene
-from game.dice import random_action
 from game.rules import Outcome, variant
 from game.session.highscores import FILE, PLACES, HighScores, Qualifier, results, turns_taken
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
 from tests.client_driver import Driver
+from tests.matches import finished as _finished
 
 TODAY = date(2026, 11, 23)
 PERSON = Seat()
-
-
-def _finished(name: str, seats: list[Seat], want=lambda result: True, players: int = 2) -> Match:
-    """A match of random play to its end whose result ``want`` accepts."""
-    for seed in range(1, 500):
-        match = Match.new(variant(name, players), seats, seed)
-        rng = random.Random(seed)
-        while not match.state.is_terminal():
-            if match.state.is_chance():
-                match.roll()
-            else:
-                match.play(random_action(match.state, rng))
-        if want(match.state.result()):
-            return match
-    raise AssertionError("no such match")
 
 
 def _person_wins(result) -> bool:
@@ -98,7 +82,7 @@ def test_boards_of_the_day_and_of_all_time_keep_the_best(tmp_path: Path) -> None
 
 def test_a_qualifier_is_found_for_each_place_it_takes(tmp_path: Path) -> None:
     scores = HighScores(tmp_path)
-    match = _finished("numeri", [PERSON, PERSON], players=2)
+    match = _finished("numeri", [PERSON, PERSON])
     found = scores.qualifiers(match, TODAY)
     assert {q.seat for q in found} == {0, 1}  # an empty board takes everyone
     for value in range(1000, 1000 + PLACES):
@@ -159,7 +143,7 @@ def test_a_qualifying_result_asks_a_name_and_the_board_keeps_it(tmp_path: Path) 
 def test_each_person_of_a_hot_seat_match_is_asked_in_turn(tmp_path: Path) -> None:
     driver = Driver(tmp_path)
     try:
-        _finish_on_screen(driver, _finished("numeri", [PERSON, PERSON, PERSON], players=3))
+        _finish_on_screen(driver, _finished("numeri", [PERSON, PERSON, PERSON]))
         names = []
         while type(driver.scene).__name__ == "TextEntryScene":
             assert "for " in driver.scene.prompt  # which seat is asked

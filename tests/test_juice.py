@@ -23,6 +23,7 @@ from game.rules.numeri import CHOOSE, ROLL
 from game.session.match import Match
 from game.session.seats import Seat
 from tests.client_driver import Driver
+from tests.matches import finished
 
 
 @pytest.fixture
@@ -114,18 +115,10 @@ def test_reduce_motion_makes_no_sparks_and_no_confetti(tmp_path: Path) -> None:
 
 
 def _won(name: str) -> Match:
-    for seed in range(1, 100):
-        match = Match.new(variant(name), [Seat(), Seat()], seed)
-        rng = random.Random(seed)
-        while not match.state.is_terminal():
-            if match.state.is_chance():
-                match.roll()
-            else:
-                match.play(random_action(match.state, rng))
-        outcomes = match.state.result().outcomes
-        if Outcome.WIN in outcomes and Outcome.LOSS in outcomes:
-            return match
-    raise AssertionError("no win")
+    def someone_won(result) -> bool:
+        return Outcome.WIN in result.outcomes and Outcome.LOSS in result.outcomes
+
+    return finished(name, [Seat(), Seat()], someone_won)
 
 
 def test_a_win_rains_confetti_over_the_results_and_it_ends(driver: Driver) -> None:

@@ -6,32 +6,16 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 from pathlib import Path
 
-from game.dice import random_action
-from game.rules import Outcome, variant
+from game.rules import Outcome
 from game.session.highscores import turns_taken
-from game.session.match import Match
 from game.session.profiles import FILE, MOST, Profiles, opposition
 from game.session.seats import Seat, SeatKind
 from tests.client_driver import Driver
+from tests.matches import finished as _finished
 
 HARD, EASY = Seat(SeatKind.COMPUTER, "hard"), Seat(SeatKind.COMPUTER, "easy")
-
-
-def _finished(name: str, seats: list[Seat], want=lambda result: True) -> Match:
-    for seed in range(1, 400):
-        match = Match.new(variant(name, len(seats)), seats, seed)
-        rng = random.Random(seed)
-        while not match.state.is_terminal():
-            if match.state.is_chance():
-                match.roll()
-            else:
-                match.play(random_action(match.state, rng))
-        if want(match.state.result()):
-            return match
-    raise AssertionError("no such match")
 
 
 def test_a_match_counts_for_each_named_person_against_whom_they_played(tmp_path: Path) -> None:

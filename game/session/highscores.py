@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import asdict, dataclass
 from datetime import date
 from pathlib import Path
@@ -28,7 +27,7 @@ from typing import Literal
 
 from game.rules import VARIANTS, Outcome, State
 from game.session.match import Match
-from game.session.saves import atomic_write
+from game.session.saves import atomic_write, read_json_or_set_aside
 
 log = logging.getLogger(__name__)
 
@@ -172,23 +171,8 @@ class HighScores:
         atomic_write(self.path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
 
     def _load(self) -> None:
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return
-        except OSError as error:
-            self.problem = "unreadable"
-            log.error("high scores unreadable: %s", error)
-            return
-        try:
-            self._boards = _parse(json.loads(raw))
-        except (ValueError, TypeError, KeyError) as error:
-            log.error("high scores broken (%s): set aside as %s.broken", error, self.path.name)
-            self.problem = "broken"
-            try:
-                os.replace(self.path, self.path.with_name(self.path.name + ".broken"))
-            except OSError as move_error:
-                log.error("high scores could not be set aside: %s", move_error)
+        boards, self.problem = read_json_or_set_aside(self.path, _parse, "high scores")
+        self._boards = boards or {}
 
 
 def _place(variant: str, value: int, board: list[Score]) -> int:

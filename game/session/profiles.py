@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.rules import VARIANTS, Outcome
 from game.session.highscores import turns_taken
 from game.session.match import Match
-from game.session.saves import atomic_write
+from game.session.saves import atomic_write, read_json_or_set_aside
 from game.session.seats import LEVELS
 
 log = logging.getLogger(__name__)
@@ -146,23 +145,8 @@ class Profiles:
         atomic_write(self.path, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
 
     def _load(self) -> None:
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return
-        except OSError as error:
-            self.problem = "unreadable"
-            log.error("profiles unreadable: %s", error)
-            return
-        try:
-            self._profiles = _parse(json.loads(raw))
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
-            log.error("profiles broken (%s): set aside as %s.broken", error, self.path.name)
-            self.problem = "broken"
-            try:
-                os.replace(self.path, self.path.with_name(self.path.name + ".broken"))
-            except OSError as move_error:
-                log.error("profiles could not be set aside: %s", move_error)
+        profiles, self.problem = read_json_or_set_aside(self.path, _parse, "profiles")
+        self._profiles = profiles or {}
 
 
 def _count(value: object) -> int:

@@ -15,17 +15,21 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from game.i18n import _
 from game.rules import RulesError
 from game.session.match import Match
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAGIC = b"TAVOLO-SAVE-1\n"
 _DIGEST = 16
@@ -219,6 +223,32 @@ class SaveStore:
                 continue
             matches.append(Finished(path, match, _mtime(path)))
         return matches
+
+
+def read_json_or_set_aside(
+    path: Path, parse: Callable[[object], T], what: str
+) -> tuple[T | None, str | None]:
+    """``parse`` of the JSON file at ``path``: (its result, None); (None, None) if there is no
+    file; (None, "unreadable") if the disk refuses it; (None, "broken") if it is not what
+    ``parse`` accepts (which raises ValueError, TypeError, KeyError or AttributeError) — then
+    the file is set aside as ``<name>.broken``, kept for whoever wants to look, never written
+    over.  ``what`` names it in the log."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, None
+    except OSError as error:
+        log.error("%s unreadable: %s", what, error)
+        return None, "unreadable"
+    try:
+        return parse(json.loads(raw)), None
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        log.error("%s broken (%s): set aside as %s.broken", what, error, path.name)
+        try:
+            os.replace(path, path.with_name(path.name + ".broken"))
+        except OSError as move_error:
+            log.error("%s could not be set aside: %s", what, move_error)
+        return None, "broken"
 
 
 def plain(error: OSError) -> str:
