@@ -76,6 +76,8 @@ class Driver:
     def busy(self) -> bool:
         """Something the player waits for is moving (the title's drifting pieces never
         stop, and nobody waits for them)."""
+        if self.app.transitioning:
+            return True
         return self.scene.animating and not isinstance(self.scene, TitleScene)
 
     def settle(self, limit: int = 400, seconds: float = 60.0) -> None:

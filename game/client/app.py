@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 MIN_SIZE = (1024, 600)
 IDLE_WAIT_MS = 250
+SLIDE_SECONDS = 0.2
+"""A screen left slides off the next this long."""
 LONG_PRESS = 3.0
 """Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
 KIOSK_SCALE = 1.12
@@ -114,6 +116,10 @@ class App:
         self._exposed = False
         """The window was shown again since the last frame: the next one shows all of it,
         whatever the scene changed."""
+        self._frames = 0
+        self._slide: tuple[pygame.Surface, int, list[float]] | None = None
+        """The screen left behind, its direction and the seconds it has slid, while it does."""
+        self._slide_started = -1
         self._thinker: Thinker | None = None
         self.time = 0.0
         """Seconds the app has run (advanced by each frame's ``dt``, so tools can hurry it)."""
@@ -214,6 +220,7 @@ class App:
         return self.scenes[-1]
 
     def push(self, scene: Scene) -> None:
+        self._slide_away(-1)
         self.scenes.append(scene)
         scene.layout(self.size)
 
@@ -230,8 +237,38 @@ class App:
 
     def pop(self) -> None:
         if len(self.scenes) > 1:
+            self._slide_away(+1)
             self.scenes.pop().discard()
             self.scene.layout(self.size)
+
+    @property
+    def transitioning(self) -> bool:
+        """The screen left behind is still sliding away off the new one."""
+        return self._slide is not None
+
+    def _slide_away(self, direction: int) -> None:
+        """The screen as last shown slides off the next for :data:`SLIDE_SECONDS`, to the
+        left going on (``direction`` −1), to the right going back (+1); once per frame
+        however many screens change in it; none with *reduce motion*.  A slide is one
+        opaque copy a frame: a cross-fade's blending cost three times as much, over the
+        frame budget at 4K."""
+        if self._slide_started == self._frames or not self._frames:
+            return
+        if self.settings.reduce_motion:
+            return
+        self._slide_started = self._frames
+        self._slide = (self.screen.copy(), direction, [0.0])
+
+    def _draw_slide(self, dt: float) -> None:
+        assert self._slide is not None
+        left, direction, elapsed = self._slide
+        elapsed[0] += dt
+        share = elapsed[0] / SLIDE_SECONDS
+        if share >= 1:
+            self._slide = None
+            return
+        shift = round(direction * self.screen.get_width() * (1 - (1 - share) ** 3))
+        self.screen.blit(left, (shift, 0))
 
     def quit(self) -> None:
         self.running = False
@@ -351,6 +388,10 @@ class App:
         self.scene.update(dt)
         self.scene.draw(self.screen)
         areas = self.scene.updated_areas()
+        if self._slide is not None:
+            self._draw_slide(dt)
+            areas = None
+        self._frames += 1
         if areas is None or self._exposed:
             pygame.display.flip()
             self._exposed = False
@@ -396,7 +437,7 @@ class App:
     def _loop(self) -> None:
         while self.running and self.stopped_by is None:
             waited = None
-            if not self.scene.animating:
+            if not (self.scene.animating or self.transitioning):
                 # The event waited for is handled first: posting it back would queue it behind
                 # the ones that came meanwhile (a button-up before its button-down: a lost click).
                 waited = pygame.event.wait(IDLE_WAIT_MS)
