@@ -49,7 +49,13 @@ def _kiosk(env: dict, home: Path) -> tuple[subprocess.Popen, str]:
     return kiosk, next(line.split()[0] for line in lines if "Tavolo" in line)
 
 
-def test_a_minimised_or_unfullscreened_kiosk_takes_itself_back(desktop, tmp_path: Path) -> None:
+@pytest.mark.parametrize("title", ["living", "still"])
+def test_a_minimised_or_unfullscreened_kiosk_takes_itself_back(
+    desktop, tmp_path: Path, title: str
+) -> None:
+    if title == "still":  # reduce motion: the title draws nothing while nobody touches it
+        (tmp_path / "config").mkdir()
+        (tmp_path / "config" / "settings.json").write_text('{"reduce_motion": true}')
     kiosk, window = _kiosk(desktop, tmp_path)
     try:
 
@@ -73,8 +79,12 @@ def test_a_minimised_or_unfullscreened_kiosk_takes_itself_back(desktop, tmp_path
         assert _until(lambda: "HIDDEN" not in state() and "FULLSCREEN" in state(), 1.5), state()
         # Un-fullscreen: a title bar and a smaller place on the screen.
         _x(desktop, "wmctrl", "-i", "-r", window, "-b", "remove,fullscreen")
-        assert _until(lambda: taken_back() == 2, 1.5), "the kiosk stayed out of full screen"
-        assert _until(lambda: "FULLSCREEN" in state() and whole_screen(), 1.5), state()
+        # Back within the second and a half: by the kiosk's guard (logged) — or, a kiosk
+        # drawing frames the while (its title living), at times by SDL putting its full
+        # screen back first; a still kiosk only by its guard.
+        back = _until(lambda: "FULLSCREEN" in state() and whole_screen(), 1.5)
+        assert back, f"the kiosk stayed out of full screen: {state()}"
+        assert taken_back() == 2 if title == "still" else taken_back() in (1, 2)
         assert kiosk.poll() is None
     finally:
         kiosk.terminate()

@@ -145,11 +145,35 @@ def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
                 samples.append(time.perf_counter() - began)
                 pygame.event.pump()
         results[name] = percentiles(samples)
+    results["screen change (slide)"] = _slides(app, repeat)
     results["while the computer thinks (hard, Dama)"] = _thinking(app, present)
     results["idle_cpu_percent"] = _idle_cpu(app, moving=False)
     results["living_title_cpu_percent"] = _idle_cpu(app, moving=True)
     app.close()
     return results
+
+
+def _slides(app, repeat: int) -> dict:
+    """Every frame of going from the title to the settings and back, ``repeat`` times: the
+    screen left slides off the next (each frame presented by the app, as in play)."""
+    from game.client.scenes.menus import SettingsScene, TitleScene
+    from tools.benchmarks.common import percentiles
+
+    app.settings.reduce_motion = False
+    app.reset(TitleScene(app))
+    app.frame(STEP)
+    samples: list[float] = []
+    for _ in range(repeat):
+        for change in (lambda: app.push(SettingsScene(app)), app.pop):
+            began = time.perf_counter()
+            change()
+            while True:
+                app.frame(STEP)  # the app presents the frame itself
+                samples.append(time.perf_counter() - began)
+                if not app.transitioning:
+                    break
+                began = time.perf_counter()
+    return percentiles(samples)
 
 
 def _title(app, rep: int):
