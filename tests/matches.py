@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from game.dice import random_action
 from game.rules import Result, variant
 from game.session.match import Match
 from game.session.seats import Seat
@@ -19,12 +18,7 @@ def finished(
     accepts (the first such seed from 1)."""
     for seed in range(1, 500):
         match = Match.new(variant(name, len(seats)), seats, seed)
-        rng = random.Random(seed)
-        while not match.state.is_terminal():
-            if match.state.is_chance():
-                match.roll()
-            else:
-                match.play(random_action(match.state, rng))
+        match.play_randomly(random.Random(seed))
         if want(match.state.result()):
             return match
     raise AssertionError(f"no {name} match of random play ends as wanted")

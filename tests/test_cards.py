@@ -76,13 +76,12 @@ def test_the_cards_fit_every_screen(tmp_path: Path, size: tuple[int, int]) -> No
 
 
 def test_the_pictures_are_the_boards_and_the_same_every_time(driver: Driver) -> None:
-    palette = driver.app.palette
     for game in GAMES:
-        first = thumbnail(game, 200, palette, driver.app.boards, driver.app)
+        first = thumbnail(game, 200, driver.app)
         colours = {first.get_at((x, y))[:3] for x in range(0, 200, 7) for y in range(0, 200, 7)}
         assert len(colours) > 8, f"{game}: a board, not a blank"
         thumbnail.cache_clear()
-        again = thumbnail(game, 200, palette, driver.app.boards, driver.app)
+        again = thumbnail(game, 200, driver.app)
         assert pygame.image.tobytes(first, "RGBA") == pygame.image.tobytes(again, "RGBA")
 
 

@@ -54,6 +54,15 @@ EXPOSING_EVENTS = frozenset({
 """Window events after which the system may have lost what the window showed."""
 
 
+@dataclass
+class _Slide:
+    """The screen left behind, sliding off: ``direction`` −1 to the left, +1 to the right."""
+
+    left: pygame.Surface
+    direction: int
+    elapsed: float = 0.0
+
+
 class NoDisplayError(RuntimeError):
     """There is no screen to show the game on, and running without one was not asked for."""
 
@@ -117,8 +126,8 @@ class App:
         """The window was shown again since the last frame: the next one shows all of it,
         whatever the scene changed."""
         self._frames = 0
-        self._slide: tuple[pygame.Surface, int, list[float]] | None = None
-        """The screen left behind, its direction and the seconds it has slid, while it does."""
+        self._slide: _Slide | None = None
+        """The screen left behind, while it slides off."""
         self._slide_started = -1
         self._thinker: Thinker | None = None
         self.time = 0.0
@@ -257,18 +266,18 @@ class App:
         if self.settings.reduce_motion:
             return
         self._slide_started = self._frames
-        self._slide = (self.screen.copy(), direction, [0.0])
+        self._slide = _Slide(self.screen.copy(), direction)
 
     def _draw_slide(self, dt: float) -> None:
-        assert self._slide is not None
-        left, direction, elapsed = self._slide
-        elapsed[0] += dt
-        share = elapsed[0] / SLIDE_SECONDS
+        slide = self._slide
+        assert slide is not None
+        slide.elapsed += dt
+        share = slide.elapsed / SLIDE_SECONDS
         if share >= 1:
             self._slide = None
             return
-        shift = round(direction * self.screen.get_width() * (1 - (1 - share) ** 3))
-        self.screen.blit(left, (shift, 0))
+        shift = round(slide.direction * self.screen.get_width() * (1 - (1 - share) ** 3))
+        self.screen.blit(slide.left, (shift, 0))
 
     def quit(self) -> None:
         self.running = False

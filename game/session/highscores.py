@@ -118,12 +118,7 @@ class HighScores:
         return self._ranked(variant, today.isoformat())
 
     def _ranked(self, variant: str, day: str | None) -> list[Score]:
-        scores = [Score(**s) for s in self._boards.get(variant, [])]
-        if day is not None:
-            scores = [s for s in scores if s.day == day]
-        points = measure(variant) == "points"
-        scores.sort(key=lambda s: -s.value if points else s.value)  # stable: earlier first
-        return scores[:PLACES]
+        return [Score(**s) for s in self._raw_ranked(variant, day)]
 
     def empty(self) -> bool:
         return not any(self._boards.values())
@@ -161,7 +156,8 @@ class HighScores:
         self._boards[variant] = [s for s in self._boards[variant] if id(s) in keep]
 
     def _raw_ranked(self, variant: str, day: str | None) -> list[dict]:
-        scores = [s for s in self._boards[variant] if day is None or s["day"] == day]
+        """The board's stored results, best first (equal ones in the order they came)."""
+        scores = [s for s in self._boards.get(variant, []) if day is None or s["day"] == day]
         points = measure(variant) == "points"
         scores.sort(key=lambda s: -s["value"] if points else s["value"])
         return scores[:PLACES]

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING
 
 import msgpack
 
+from game.dice import random_action
 from game.rules import DecodeError, MatchRecord, RulesError, State, Variant
 from game.rules.codec import unpack
 from game.session.dice import LocalDice
 from game.session.seats import Seat
 
 if TYPE_CHECKING:
+    import random
     from collections.abc import Sequence
 
 MATCH_VERSION = 1
@@ -76,6 +78,16 @@ class Match:
         self._states.append(after)
         self._changed()
         return after
+
+    def play_randomly(self, rng: random.Random, plies: int | None = None) -> None:
+        """Play on at random (dice thrown with the match's own, decisions drawn with
+        ``rng``) to the end, or until the record holds ``plies`` actions: for pictures,
+        benchmarks and tests that need a match under way or over."""
+        while not self.state.is_terminal() and (plies is None or len(self.record.actions) < plies):
+            if self.state.is_chance():
+                self.roll()
+            else:
+                self.play(random_action(self.state, rng))
 
     def roll(self) -> int:
         """Decide the pending chance event with the match's dice and apply the outcome."""

@@ -185,19 +185,13 @@ def _title(app, rep: int):
 def _won(app, rep: int):
     """The results of a match of random play that someone won, its confetti falling."""
     from game.client.scenes.results import ResultsScene
-    from game.dice import random_action
     from game.rules import Outcome, variant
     from game.session.match import Match
     from game.session.seats import Seat
 
     for seed in range(rep * 50, rep * 50 + 50):
         match = Match.new(variant("numeri", 2), [Seat(), Seat()], seed)
-        rng = random.Random(seed)
-        while not match.state.is_terminal():
-            if match.state.is_chance():
-                match.roll()
-            else:
-                match.play(random_action(match.state, rng))
+        match.play_randomly(random.Random(seed))
         if Outcome.LOSS in match.state.result().outcomes:
             return ResultsScene(app, match)
     raise RuntimeError("no won match")

@@ -16,7 +16,6 @@ from game.client import theme
 from game.client.scenes.menus import MenuScene, RulesScene
 from game.client.surface_cache import surface_cache
 from game.client.widgets import Target, button, two_lines
-from game.dice import random_action
 from game.i18n import _
 from game.names import variant_subtitle, variant_title
 from game.rules import VARIANTS, variant
@@ -171,10 +170,9 @@ class ChooseScene(MenuScene):
         for game, card in self.cards:
             pygame.draw.rect(surface, palette.panel, card, border_radius=u)
             side = self._picture_side(card)
-            key = (game, side, palette, self.app.boards, self.app)
-            picture = thumbnail.cached(*key)
+            picture = thumbnail.cached(game, side, self.app)
             if picture is None and not made:
-                picture, made = thumbnail(*key), True
+                picture, made = thumbnail(game, side, self.app), True
             if picture is not None:
                 surface.blit(picture, (card.x + u // 2, card.y + u // 2))
             else:
@@ -182,8 +180,8 @@ class ChooseScene(MenuScene):
             x = card.x + side + u
             room = card.right - x - u // 2
             y = card.y + u // 2
-            name = theme.fitted(variant_title(self._first(game)), round(2.2 * u), palette.accent,
-                                room, True)  # fmt: skip
+            name = theme.fitted(variant_title(first_variant(game)), round(2.2 * u),
+                                palette.accent, room, True)  # fmt: skip
             surface.blit(name, (x, y))
             y += name.get_height() + u // 4
             size = round(0.95 * u)
@@ -199,9 +197,6 @@ class ChooseScene(MenuScene):
     @property
     def animating(self) -> bool:
         return super().animating or self._pictures_missing
-
-    def _first(self, game: str) -> str:
-        return next(n for n in VARIANTS if n.split(":")[0] == game)
 
     def choose(self, name: str) -> None:
         from game.client.scenes.menus import SetupScene
@@ -220,26 +215,29 @@ class RulesIndexScene(ChooseScene):
         self.app.push(RulesScene(self.app, variant(name), with_options=True))
 
 
-def _picture_key(game: str, side: int, palette, boards, app) -> tuple:
-    """A picture is told apart by what it shows, never by the app (a kiosk starts a new
-    one after each restart; the cache must not keep the old ones alive)."""
-    return game, side, palette, boards, app.settings.show_coordinates
+def first_variant(game: str) -> str:
+    """A game's first variant (its classic one): ``dama`` → ``dama:classic``."""
+    return next(n for n in VARIANTS if n.split(":")[0] == game)
+
+
+def _picture_key(game: str, side: int, app) -> tuple:
+    """A picture is told apart by what it shows — the app's colours and coordinates —
+    never by the app itself (a kiosk starts a new one after each restart; the cache must
+    not keep the old ones alive)."""
+    return game, side, app.palette, app.boards, app.settings.show_coordinates
 
 
 @surface_cache(entries=16, megabytes=16, key=_picture_key)
-def thumbnail(
-    game: str, side: int, palette: theme.Palette, boards: theme.Boards, app
-) -> pygame.Surface:
-    """The board of ``game`` a few moves into a seeded match, drawn by its view (in
-    ``palette`` and ``boards``, as ``app`` draws now) and fitted into a ``side``-pixel
-    square."""
+def thumbnail(game: str, side: int, app) -> pygame.Surface:
+    """The board of ``game`` a few moves into a seeded match, drawn by its view as ``app``
+    draws now and fitted into a ``side``-pixel square."""
     from game.client.control import LocalControl
     from game.client.scenes.play import PlayScene
 
     screen = pygame.Surface(THUMBNAIL_SCREEN)  # the match screen it is taken from
     scene = PlayScene(app, LocalControl(app, _thumbnail_match(game), autosave=False))
     scene.layout(screen.get_size())
-    screen.fill(palette.panel)
+    screen.fill(app.palette.panel)
     scene.view.draw(screen)
     board = screen.subsurface(scene.view.rect.clip(screen.get_rect()))
     scene.discard()
@@ -251,13 +249,8 @@ def thumbnail(
 
 
 def _thumbnail_match(game: str) -> Match:
-    name = next(n for n in VARIANTS if n.split(":")[0] == game)
+    name = first_variant(game)
     chosen = variant(name, VARIANTS[name].players[0])
     match = Match.new(chosen, [Seat()] * chosen.players, THUMBNAIL_SEED)
-    rng = random.Random(THUMBNAIL_SEED)
-    while len(match.record.actions) < THUMBNAIL_PLIES[game] and not match.state.is_terminal():
-        if match.state.is_chance():
-            match.roll()
-        else:
-            match.play(random_action(match.state, rng))
+    match.play_randomly(random.Random(THUMBNAIL_SEED), THUMBNAIL_PLIES[game])
     return match

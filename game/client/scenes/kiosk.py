@@ -21,6 +21,7 @@ from game.client.kiosk_config import PIN_LENGTHS, SettingsNotSaved
 from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
+from game.client.scenes.highscores import draw_boards, what_counts
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.menus import Item, MenuScene, TitleScene, item
 from game.client.scenes.play import PlayScene
@@ -39,9 +40,9 @@ BACKDROP_SECONDS = 1.0
 """While nothing in a demo moves or changes its words, it is drawn again this often all the
 same, for whatever else might change."""
 DEMO_SECONDS = 90.0
+"""A demo match gives way to the next game after this long, finished or not."""
 SCORES_SECONDS = 10.0
 """Between two demos, a game's high scores show this long (when it has any)."""
-"""A demo match gives way to the next game after this long, finished or not."""
 VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
 ATTRACT_CHOICES = (10.0, 30.0, 60.0, 90.0, 180.0, 300.0)
 ABANDON_CHOICES = (30.0, 60.0, 120.0, 180.0, 300.0, 600.0)
@@ -212,8 +213,6 @@ class AttractScene(Scene):
 
     def _draw_scores(self, surface: pygame.Surface, game: str) -> None:
         """A game's boards of the day and of all time, as the title's high scores show."""
-        from game.client.scenes.highscores import draw_boards, what_counts
-
         palette, u = self.palette, self.u
         width, height = surface.get_size()
         surface.fill(palette.background)

@@ -109,9 +109,7 @@ class TitleScene(MenuScene):
         self.backdrop = TitleBackdrop(moving=not app.settings.reduce_motion)
         self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
         self.has_finished = app.saves.has_finished()
-        self.notice = (
-            notice or self.shelf.problem or _scores_problem(app) or _players_problem(app) or ""
-        )
+        self.notice = notice or self.shelf.problem or _set_aside_notice(app) or ""
         super().__init__(app)
 
     def subtitle(self) -> str:
@@ -177,16 +175,12 @@ class TitleScene(MenuScene):
     def _quick_play(self) -> None:
         """One tap to a match: you against the computer at the last level used, the
         game's usual options."""
-        from game.client.scenes.play import PlayScene
 
         spec = VARIANTS[self._quick_game()]
         level = self.app.settings.last_level
         seats = [Seat(name=main_player(self.app)),
                  *(Seat(SeatKind.COMPUTER, level) for _ in range(spec.players[0] - 1))]  # fmt: skip
-        chosen = variant(spec.name, spec.players[0])
-        match = Match.new(chosen, seats, random.SystemRandom().getrandbits(62))
-        self.app.reset(TitleScene(self.app))  # for after the match, with this one to resume
-        self.app.push(PlayScene(self.app, match))
+        start_match(self.app, variant(spec.name, spec.players[0]), seats)
 
     def _language_label(self) -> str:
         return _("Language: {name}").format(name=i18n.LANGUAGES[self.app.settings.language])
@@ -449,14 +443,9 @@ class SetupScene(MenuScene):
         return _("{seat}: {player}").format(seat=name, player=seat.name or _("a guest"))
 
     def _start(self) -> None:
-        from game.client.scenes.play import PlayScene
-
-        chosen = variant(self.spec.name, self.players, self.options)
-        seed = random.SystemRandom().getrandbits(62)
-        match = Match.new(chosen, self.seats[: self.players], seed)
         self._remember()
-        self.app.reset(TitleScene(self.app))
-        self.app.push(PlayScene(self.app, match))
+        chosen = variant(self.spec.name, self.players, self.options)
+        start_match(self.app, chosen, self.seats[: self.players])
 
     def _remember(self) -> None:
         """What *Play* on the title starts next time: this game, at this level."""
@@ -692,9 +681,7 @@ class SettingsScene(MenuScene):
         names = BOARD_THEME_NAMES
         settings = self.app.settings
         settings.board_theme = names[(names.index(settings.board_theme) + 1) % len(names)]
-        self._changed()
-        for scene in self.app.scenes:  # boards under this menu are painted anew
-            scene.layout(self.app.size)
+        self._repaint()
 
     def _toggle_motion(self) -> None:
         self.app.settings.reduce_motion = not self.app.settings.reduce_motion
@@ -702,6 +689,11 @@ class SettingsScene(MenuScene):
 
     def _toggle_palette(self) -> None:
         self.app.settings.colour_blind = not self.app.settings.colour_blind
+        self._repaint()
+
+    def _repaint(self) -> None:
+        """Save the change and lay out every screen again, the match under this menu too:
+        its colours changed."""
         self._changed()
         for scene in self.app.scenes:
             scene.layout(self.app.size)
@@ -799,20 +791,29 @@ def main_player(app) -> str:
     return name if name and app.profiles.get(name) is not None else ""
 
 
-def _scores_problem(app) -> str | None:
-    """Once: that the high scores could not be read and were set aside."""
-    problem, app.highscores.problem = app.highscores.problem, None
-    if problem is None:
-        return None
-    return _("The high scores could not be read: they were set aside, the board starts afresh")
+def _set_aside_notice(app) -> str | None:
+    """Once: that the high scores or the players' records could not be read and were set
+    aside."""
+    for store, message in (
+        (app.highscores,
+         _("The high scores could not be read: they were set aside, the board starts afresh")),
+        (app.profiles,
+         _("The players' records could not be read: they were set aside, new ones begin")),
+    ):  # fmt: skip
+        if store.problem is not None:
+            store.problem = None
+            return message
+    return None
 
 
-def _players_problem(app) -> str | None:
-    """Once: that the players' records could not be read and were set aside."""
-    problem, app.profiles.problem = app.profiles.problem, None
-    if problem is None:
-        return None
-    return _("The players' records could not be read: they were set aside, new ones begin")
+def start_match(app, chosen: Variant, seats: list[Seat]) -> None:
+    """A new match at this screen, from a fresh seed, with the title under it (to come back
+    to, this match offered there to resume)."""
+    from game.client.scenes.play import PlayScene
+
+    match = Match.new(chosen, seats, random.SystemRandom().getrandbits(62))
+    app.reset(TitleScene(app))
+    app.push(PlayScene(app, match))
 
 
 def level_label(level: str) -> str:

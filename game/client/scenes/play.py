@@ -371,9 +371,8 @@ class PlayScene(Scene):
     @property
     def animating(self) -> bool:
         """True unless the screen waits for a person here (so the app may sleep)."""
-        if super().animating or self.view.animating or self.view.particles.active:
-            return True
-        if self.control.live:
+        view = self.view
+        if super().animating or view.animating or view.particles.active or self.control.live:
             return True
         seat = self.actor(self.state)
         person_to_act = seat is not None and self.control.here(seat) and self.caught_up
