@@ -142,3 +142,16 @@ def test_a_burst_never_passes_the_limit() -> None:
     surface = pygame.Surface((800, 600))
     particles.update(1 / 60)
     particles.draw(surface)  # drawn anywhere, even off the surface, without error
+
+
+def test_no_confetti_when_the_computer_beat_the_person_here(driver: Driver) -> None:
+    from game.session.seats import SeatKind
+
+    def computer_won(result) -> bool:
+        return result.outcomes[1] is Outcome.WIN and result.outcomes[0] is Outcome.LOSS
+
+    lost = finished("numeri", [Seat(), Seat(SeatKind.COMPUTER, "easy")], computer_won)
+    results = ResultsScene(driver.app, lost)
+    driver.app.push(results)
+    driver.frame()
+    assert results.headline() == "You lost" and not results.confetti.active

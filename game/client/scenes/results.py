@@ -55,8 +55,13 @@ class ResultsScene(Scene):
             _count_for_players(app, match)
         self._ask_in = ASK_AFTER
         self.confetti = Particles(enabled=not app.settings.reduce_motion)
-        self._celebrate = bool(result.winners()) and len(result.winners()) < len(match.seats)
-        """A win (not a draw): confetti over the screen once it is laid out."""
+        here = {seat for seat, who in enumerate(match.seats) if who.is_human}
+        winners = set(result.winners())
+        self._celebrate = bool(winners) and len(winners) < len(match.seats) and (
+            not here or bool(winners & here)
+        )
+        """A win of someone at this screen (or of anyone, when nobody here played): confetti
+        over the screen once it is laid out — never over "You lost"."""
 
     def update(self, dt: float) -> None:
         super().update(dt)
