@@ -142,7 +142,9 @@ def _guests(port: int, count: int, tmp: Path, name: str) -> list[_Peer]:
 
 def _latency(game: str, players: int, matches: int) -> dict:
     actions: list[float] = []
+    by_arrival: list[list[float]] = [[] for _ in range(players - 1)]
     dice: list[dict[int, float]] = []
+    pressure = _CpuPressure()
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         for match in range(matches):
@@ -151,14 +153,44 @@ def _latency(game: str, players: int, matches: int) -> dict:
             for peer in peers:
                 peer.done(120)
             actions += _propagation(peers)
+            for arrival, samples in zip(by_arrival, _propagation_by_arrival(peers), strict=True):
+                arrival += samples
             dice.append(_dice(peers))
     return {
         "game": game,
         "peers": players,
         "matches": matches,
         "action_propagation": _ms(actions),
+        "action_propagation_by_arrival": [_ms(samples) for samples in by_arrival],
         **(_dice_figures(dice) if any(dice) else {}),
+        **pressure.figures(),
     }
+
+
+class _CpuPressure:
+    """The share of the time some runnable process of the machine waited for a core
+    (Linux pressure stall information, ``/proc/pressure/cpu``), from its making until
+    :meth:`figures`: how much of a latency is queueing for the processors rather than work."""
+
+    PATH = Path("/proc/pressure/cpu")
+
+    def __init__(self) -> None:
+        self._began = (time.monotonic(), self._stalled_us())
+
+    def _stalled_us(self) -> int | None:
+        try:
+            some = self.PATH.read_text().splitlines()[0]
+        except (OSError, IndexError):
+            return None
+        return int(some.rsplit("total=", 1)[1])
+
+    def figures(self) -> dict:
+        began, stalled = self._began
+        now = self._stalled_us()
+        if stalled is None or now is None:
+            return {}
+        share = (now - stalled) / 1e6 / (time.monotonic() - began)
+        return {"cpu_pressure_some_share": round(share, 3)}
 
 
 def _applied(peer: _Peer) -> dict[int, float]:
@@ -175,6 +207,21 @@ def _propagation(peers: list[_Peer], to: list[dict[int, float]] | None = None) -
         for sent in (e for e in sender.events if e["event"] == "sent"):
             samples += [r[sent["ply"]] - sent["at"] for r in receivers if sent["ply"] in r]
     return samples
+
+
+def _propagation_by_arrival(peers: list[_Peer]) -> list[list[float]]:
+    """The propagations apart by the order the receivers had each action in: the first
+    receiver's, the second's… — one protocol path, the later ones queued behind the earlier
+    for the machine's cores."""
+    applied = [_applied(p) for p in peers]
+    arrivals: list[list[float]] = [[] for _ in range(len(peers) - 1)]
+    for number, sender in enumerate(peers):
+        receivers = applied[:number] + applied[number + 1 :]
+        for sent in (e for e in sender.events if e["event"] == "sent"):
+            times = sorted(r[sent["ply"]] - sent["at"] for r in receivers if sent["ply"] in r)
+            for arrival, took in zip(arrivals, times, strict=False):  # a peer gone misses some
+                arrival.append(took)
+    return arrivals
 
 
 def _dice(peers: list[_Peer], spectators: list[dict[int, float]] = ()) -> dict[int, float]:
