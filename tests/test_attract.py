@@ -35,7 +35,7 @@ def attract(request, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 def _whole_picture(scene: AttractScene) -> bytes:
     """The screen as drawing everything now would make it."""
     surface = pygame.Surface(SIZE).convert()
-    scene.demo.draw(surface)
+    scene.demo.draw_whole(surface)
     darken(surface, 200 if scene.dimmed else 90)
     scene._draw_banner(surface)
     return pygame.image.tobytes(surface, "RGB")

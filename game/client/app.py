@@ -60,7 +60,22 @@ class _Slide:
 
     left: pygame.Surface
     direction: int
-    elapsed: float = 0.0
+    elapsed: float | None = None
+    """Seconds since it began to move; None in the frame that took the copy, which shows
+    the old screen still (that frame's work was the copy)."""
+
+    def shift(self, width: int) -> int:
+        """How far the old screen has gone, in pixels (ease-out)."""
+        assert self.elapsed is not None
+        share = self.elapsed / SLIDE_SECONDS
+        return round(self.direction * width * (1 - (1 - share) ** 3))
+
+    def uncovered(self, size: tuple[int, int]) -> pygame.Rect:
+        """The part of the screen the old one has left: where the new one shows."""
+        shift = self.shift(size[0])
+        if shift < 0:
+            return pygame.Rect(size[0] + shift, 0, -shift, size[1])
+        return pygame.Rect(0, 0, shift, size[1])
 
 
 class NoDisplayError(RuntimeError):
@@ -128,6 +143,8 @@ class App:
         self._frames = 0
         self._slide: _Slide | None = None
         """The screen left behind, while it slides off."""
+        self._snapshot: pygame.Surface | None = None
+        """The surface a slide's old screen is copied to (kept from slide to slide)."""
         self._slide_started = -1
         self._thinker: Thinker | None = None
         self.time = 0.0
@@ -266,18 +283,10 @@ class App:
         if self.settings.reduce_motion:
             return
         self._slide_started = self._frames
-        self._slide = _Slide(self.screen.copy(), direction)
-
-    def _draw_slide(self, dt: float) -> None:
-        slide = self._slide
-        assert slide is not None
-        slide.elapsed += dt
-        share = slide.elapsed / SLIDE_SECONDS
-        if share >= 1:
-            self._slide = None
-            return
-        shift = round(slide.direction * self.screen.get_width() * (1 - (1 - share) ** 3))
-        self.screen.blit(slide.left, (shift, 0))
+        if self._snapshot is None or self._snapshot.get_size() != self.screen.get_size():
+            self._snapshot = pygame.Surface(self.screen.get_size()).convert(self.screen)
+        self._snapshot.blit(self.screen, (0, 0))  # kept, not made anew: 33 MB at 4K
+        self._slide = _Slide(self._snapshot, direction)
 
     def quit(self) -> None:
         self.running = False
@@ -394,18 +403,45 @@ class App:
             self.dispatch(event)
             if not self.running:
                 return
+        self.render(dt)
+
+    def render(self, dt: float) -> None:
+        """Advance the screen by ``dt`` seconds, draw it and show what changed (the whole
+        window, or only the areas the screen reports)."""
         self.scene.update(dt)
+        self._frames += 1
+        slide = self._slide
+        if slide is not None:
+            self._render_slide(slide, dt)
+            return
         self.scene.draw(self.screen)
         areas = self.scene.updated_areas()
-        if self._slide is not None:
-            self._draw_slide(dt)
-            areas = None
-        self._frames += 1
         if areas is None or self._exposed:
             pygame.display.flip()
             self._exposed = False
         else:
             pygame.display.update(areas)
+
+    def _render_slide(self, slide: _Slide, dt: float) -> None:
+        """A frame of a slide: the new screen drawn where the old one has gone, the old one
+        over the rest; its first frame shows the old screen still, its last the new whole."""
+        if slide.elapsed is None:
+            slide.elapsed = 0.0
+            return
+        slide.elapsed += dt
+        self.scene.invalidate()
+        if slide.elapsed >= SLIDE_SECONDS:
+            self._slide = None
+            self.scene.draw(self.screen)
+        else:
+            self.screen.set_clip(slide.uncovered(self.screen.get_size()))
+            try:
+                self.scene.draw(self.screen)
+            finally:
+                self.screen.set_clip(None)
+            self.screen.blit(slide.left, (slide.shift(self.screen.get_width()), 0))
+        pygame.display.flip()
+        self._exposed = False
 
     def _recover(self) -> None:
         from game.client.scenes.menus import TitleScene

@@ -99,17 +99,31 @@ class Particles:
             kept.append(p)
         self.live = kept
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """Draw every live particle; returns the rectangles drawn in."""
+        drawn = []
         for p in self.live:
             fade = 1 - p.age / p.life
             if p.paper:
                 width = max(1, round(p.size * abs(math.cos(p.spin))))
                 rect = pygame.Rect(0, 0, width, max(1, round(p.size * 0.6)))
                 rect.center = (round(p.x), round(p.y))
-                pygame.draw.rect(surface, p.colour, rect)
+                drawn.append(pygame.draw.rect(surface, p.colour, rect))
             else:
                 radius = max(1, round(p.size * (0.4 + 0.6 * fade)))
-                pygame.draw.circle(surface, p.colour, (round(p.x), round(p.y)), radius)
+                centre = (round(p.x), round(p.y))
+                drawn.append(pygame.draw.circle(surface, p.colour, centre, radius))
+        return drawn
+
+    def area(self) -> pygame.Rect | None:
+        """The rectangle every live particle is drawn in (None when there are none)."""
+        if not self.live:
+            return None
+        reach = max(p.size for p in self.live) + 2
+        xs, ys = [p.x for p in self.live], [p.y for p in self.live]
+        left, top = math.floor(min(xs) - reach), math.floor(min(ys) - reach)
+        return pygame.Rect(left, top, math.ceil(max(xs) + reach) - left,
+                           math.ceil(max(ys) + reach) - top)  # fmt: skip
 
     def clear(self) -> None:
         self.live = []

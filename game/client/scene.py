@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.client import input as ui
+from game.client.redraw import clipped_out
 from game.client.widgets import Target, nearest
 
 if TYPE_CHECKING:
@@ -49,6 +50,10 @@ class Scene:
         """The parts of the screen the last :meth:`draw` changed, for the app to show;
         None: the whole screen (the default, for screens that draw everything each frame)."""
         return None
+
+    def invalidate(self) -> None:
+        """Draw everything at the next :meth:`draw`: what the screen shows is not what this
+        screen drew last (for screens that draw only what changed)."""
 
     def back(self) -> None:
         """What Escape does here (by default: the previous screen)."""
@@ -114,7 +119,9 @@ class Scene:
 
     def draw_targets(self, surface: pygame.Surface) -> None:
         for target in self.targets:
-            if target.draw is not None:
+            # a margin: a target may draw a little beyond its rectangle (a shadow, a ring)
+            reach = target.rect.inflate(target.rect.height // 2, target.rect.height // 2)
+            if target.draw is not None and not clipped_out(surface, reach):
                 target.draw(surface, target is self.focus, target is self._pressed)
         if self.focus is not None and self.focus.draw is None and self.focus in self.targets:
             pygame.draw.rect(

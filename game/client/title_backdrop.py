@@ -68,15 +68,25 @@ class TitleBackdrop:
                     d.phase = self._rng.uniform(0.5, 1.4)
 
     def draw(self, surface: pygame.Surface, u: int, seats: tuple) -> None:
-        width, height = surface.get_size()
+        surface.blits(self._placed(surface.get_size(), u, seats), doreturn=False)
+
+    def areas(self, size: tuple[int, int], u: int, seats: tuple) -> list[pygame.Rect]:
+        """Where each piece is drawn now."""
+        return [picture.get_rect(topleft=at) for picture, at in self._placed(size, u, seats)]
+
+    def _placed(
+        self, size: tuple[int, int], u: int, seats: tuple
+    ) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+        width, height = size
+        placed = []
         for d in self.drifters:
             side = max(8, round(d.size * u))
             tint = seats[d.seat] if d.seat is not None else None
-            picture = _faint(d.name, side, tint)
             # drawn a margin beyond the edges, so pieces glide in and out rather than pop
             x = d.x * (width + 2 * side) - side
             y = d.y * (height + 2 * side) - side
-            surface.blit(picture, (round(x), round(y)))
+            placed.append((_faint(d.name, side, tint), (round(x), round(y))))
+        return placed
 
 
 @surface_cache(entries=64, megabytes=8)

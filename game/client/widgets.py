@@ -23,6 +23,9 @@ class Target:
     enabled: Callable[[], bool] = field(default=lambda: True)
     draw: Callable[[pygame.Surface, bool, bool], None] | None = None
     name: str = ""
+    label: Callable[[], str] | None = None
+    """The words on it, for screens that draw only what changed (a label may change with
+    nothing else: *Roll* becomes *Stop*)."""
 
 
 def draw_face(
@@ -80,7 +83,7 @@ def button(
         words = theme.fitted(label(), max(10, rect.height * 2 // 5), colour, rect.width - 8, True)
         surface.blit(words, words.get_rect(center=rect.center))
 
-    return Target(rect, action, enabled, draw, name or label())
+    return Target(rect, action, enabled, draw, name or label(), label)
 
 
 def nearest(targets: list[Target], current: Target | None, dx: int, dy: int) -> Target | None:

@@ -71,7 +71,7 @@ def measure(pace: str, seconds: float) -> dict:
         """Attract mode drawing the demo, its veil and the banner at every frame."""
 
         def draw(self, surface) -> None:
-            self.demo.draw(surface)
+            self.demo.draw_whole(surface)
             darken(surface, 200 if self.dimmed else 90)
             self._draw_banner(surface)
             self._areas = None

@@ -5,11 +5,12 @@ Each game's animation is played ``repeat`` times — the five Ausgeblockt dice t
 multiple capture (its sparks), a Mulino mill closing (the line flashes, sparks along it), a
 Numeri pawn hopping far — and every frame's update and drawing is timed; then two seconds
 of the living title (pieces drifting, dice tumbling) and of a won match's confetti, each
-``repeat`` times.  It runs twice, each in its own process:
-``headless`` (SDL's dummy video driver: drawing only) and ``x11`` (a real window on an X
-server, Xvfb started here if there is no DISPLAY: drawing plus presentation with
-``pygame.display.flip``), and on X11 again with SDL's accelerated presentation forced back
-on, to compare it with the client's default.  It also measures the CPU the idle app uses
+``repeat`` times.  Each frame is made as the app makes it (:meth:`App.render`): the screen
+advanced, drawn (whole, or only what changed) and shown.  It runs twice, each in its own
+process: ``headless`` (SDL's dummy video driver: drawing only) and ``x11`` (a real window
+on an X server, Xvfb started here if there is no DISPLAY: drawing plus presentation, of the
+whole window or of the areas drawn again), and on X11 again with SDL's accelerated
+presentation forced back on, to compare it with the client's default.  It also measures the CPU the idle app uses
 while it waits for input.
 """
 
@@ -109,7 +110,6 @@ def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
 
     home = Path(tempfile.mkdtemp())
     app = App(Paths(home / "c", home / "d"), size=size, fullscreen=False)
-    present = mode == "x11"
     results = {
         "video_driver": pygame.display.get_driver(),
         "framebuffer_acceleration": os.environ.get("SDL_FRAMEBUFFER_ACCELERATION", "(SDL default)"),
@@ -118,39 +118,43 @@ def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
         samples: list[float] = []
         for rep in range(repeat):
             scene, trigger = scenario(app, rep)
-            app.reset(scene)
-            app.frame(STEP)
+            _show(app, scene)
             trigger()
             while scene.view.animating:
-                began = time.perf_counter()
-                scene.update(STEP)
-                scene.draw(app.screen)
-                if present:
-                    pygame.display.flip()
-                samples.append(time.perf_counter() - began)
-                pygame.event.pump()
+                samples.append(_timed_frame(app))
         results[name] = percentiles(samples)
     for name, scenery in (("title (pieces drifting)", _title), ("celebration (confetti)", _won)):
         samples = []
         for rep in range(repeat):
-            scene = scenery(app, rep)
-            app.reset(scene)
-            app.frame(STEP)
-            for _ in range(SCENERY_FRAMES):
-                began = time.perf_counter()
-                scene.update(STEP)
-                scene.draw(app.screen)
-                if present:
-                    pygame.display.flip()
-                samples.append(time.perf_counter() - began)
-                pygame.event.pump()
+            _show(app, scenery(app, rep))
+            samples += [_timed_frame(app) for _ in range(SCENERY_FRAMES)]
         results[name] = percentiles(samples)
     results["screen change (slide)"] = _slides(app, repeat)
-    results["while the computer thinks (hard, Dama)"] = _thinking(app, present)
+    results["while the computer thinks (hard, Dama)"] = _thinking(app)
     results["idle_cpu_percent"] = _idle_cpu(app, moving=False)
     results["living_title_cpu_percent"] = _idle_cpu(app, moving=True)
     app.close()
     return results
+
+
+def _show(app, scene) -> None:
+    """Make ``scene`` the app's, its slide in over."""
+    app.reset(scene)
+    app.frame(STEP)
+    while app.transitioning:
+        app.frame(STEP)
+
+
+def _timed_frame(app) -> float:
+    """One frame as the app makes it — the screen advanced, drawn (all of it, or what
+    changed) and shown (on X11, the whole window or the areas drawn) — in seconds."""
+    import pygame
+
+    began = time.perf_counter()
+    app.render(STEP)
+    took = time.perf_counter() - began
+    pygame.event.pump()
+    return took
 
 
 def _slides(app, repeat: int) -> dict:
@@ -197,10 +201,8 @@ def _won(app, rep: int):
     raise RuntimeError("no won match")
 
 
-def _thinking(app, present: bool) -> dict:
+def _thinking(app) -> dict:
     """Frames paced at 60 Hz while a hard Dama player thinks in its worker process."""
-    import pygame
-
     from game.client.scenes.play import PlayScene
     from game.rules import variant
     from game.session.match import Match
@@ -213,22 +215,16 @@ def _thinking(app, present: bool) -> dict:
         seats = [Seat(), Seat(SeatKind.COMPUTER, "hard")]
         match = Match.new(variant("dama:classic"), seats, rep)
         scene = PlayScene(app, match)
-        app.reset(scene)
-        app.frame(STEP)
+        _show(app, scene)
         scene.submit(scene.state.legal_actions()[rep])
         while scene.view.animating:
-            scene.update(STEP)
+            app.render(STEP)
         began = time.perf_counter()
         while match.state.to_move == 1:
-            start = time.perf_counter()
-            scene.update(STEP)
-            scene.draw(app.screen)
-            if present:
-                pygame.display.flip()
-            pygame.event.pump()
-            samples.append(time.perf_counter() - start)
+            took = _timed_frame(app)
+            samples.append(took)
             frames += 1
-            time.sleep(max(0.0, STEP - (time.perf_counter() - start)))
+            time.sleep(max(0.0, STEP - took))
         elapsed += time.perf_counter() - began
     return {**percentiles(samples), "fps": round(frames / elapsed, 1)}
 

@@ -204,7 +204,7 @@ class AttractScene(Scene):
         if self._backdrop is None or self._backdrop.get_size() != size:
             self._backdrop = pygame.Surface(size).convert()
         if self.scores is None:
-            self.demo.draw(self._backdrop)
+            self.demo.draw_whole(self._backdrop)
             darken(self._backdrop, 200 if self.dimmed else 90)
             return
         self._draw_scores(self._backdrop, self.scores)
@@ -286,7 +286,7 @@ class AbandonScene(Scene):
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.play.draw(surface)
+        self.play.draw_whole(surface)
         width, height = surface.get_size()
         darken(surface, 150)
         u = self.u

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, NamedTuple
 import pygame
 
 from game import i18n
+from game.client import input as ui
 from game.client import theme
+from game.client.redraw import Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.settings import (
     ANIMATION_SPEEDS,
@@ -106,6 +108,10 @@ class TitleScene(MenuScene):
     fps = 30  # the drifting pieces need no more
 
     def __init__(self, app, notice: str | None = None) -> None:
+        self._redraw = Redraw()
+        self._updated: list[pygame.Rect] | None = None
+        self._version = 0
+        """Counts the taps and keys (a focus, a press), which :meth:`_look` cannot see."""
         self.backdrop = TitleBackdrop(moving=not app.settings.reduce_motion)
         self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
         self.has_finished = app.saves.has_finished()
@@ -125,6 +131,35 @@ class TitleScene(MenuScene):
 
     def draw_backdrop(self, surface: pygame.Surface) -> None:
         self.backdrop.draw(surface, self.u, self.palette.seats)
+
+    def handle(self, event: ui.UIEvent) -> None:
+        super().handle(event)
+        if not isinstance(event, ui.Motion):
+            self._version += 1
+
+    def invalidate(self) -> None:
+        self._redraw.invalidate()
+
+    def updated_areas(self) -> list[pygame.Rect] | None:
+        return self._updated
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Everything when the menu changed, else only where the pieces drift (see
+        :mod:`redraw`): at 4K, a tenth of the screen."""
+        look = (
+            self._version, self.title(), self.subtitle(),
+            self.focus.name if self.focus else None,
+            self._pressed.name if self._pressed else None,
+            tuple((t.enabled(), t.label() if t.label else None) for t in self.targets),
+        )  # fmt: skip
+        moving = self.backdrop.areas(surface.get_size(), self.u, self.palette.seats)
+        if self.cue > 0 and self.cue_rect is not None:
+            moving.append(self.cue_rect.inflate(self.u, self.u))
+        self._updated = areas = self._redraw.areas(look, moving, surface.get_rect())
+        if areas is None:
+            super().draw(surface)
+        else:
+            draw_clipped(surface, areas, super().draw)
 
     def items(self) -> list[Item]:
         items: list[Item] = []
@@ -198,6 +233,7 @@ class TitleScene(MenuScene):
         from game.client.scenes.saved import row_targets
 
         super().layout(size)
+        self._redraw.invalidate()
         rows = self._resumable()
         wider = min(size[0] - 4 * self.u, 38 * self.u)  # than the buttons: rows say more
         targets: list[Target] = []

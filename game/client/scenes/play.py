@@ -13,8 +13,10 @@ from functools import lru_cache
 
 import pygame
 
+from game.client import input as ui
 from game.client import theme
 from game.client.control import LocalControl, MatchControl
+from game.client.redraw import Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.turns import actor, last_turn, step_at
 from game.client.views import view_for
@@ -57,6 +59,12 @@ class PlayScene(Scene):
         self._end_wait = 0.0
         self._was_animating = False
         self.history: list[tuple[int, str]] = []
+        self._redraw = Redraw()
+        self._updated: list[pygame.Rect] | None = None
+        self._version = 0
+        """Counts the changes :meth:`_look` cannot see (targets rebuilt, a tap, a key)."""
+        self._backdrop: pygame.Surface | None = None
+        self._backdrop_look: tuple | None = None
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -104,6 +112,7 @@ class PlayScene(Scene):
         self.view.layout(board, self.tray)
         self.view.show_last_turn(self._last_turn())
         self.rebuild()
+        self._redraw.invalidate()
 
     def rebuild(self) -> None:
         """Targets for the decision at hand: the board's, then the panel's buttons."""
@@ -125,6 +134,7 @@ class PlayScene(Scene):
         buttons += self._match_buttons()
         self.set_targets(self.view.targets() + buttons)
         self.history = self._history_lines()
+        self._version += 1
 
     def _match_buttons(self) -> list[Target]:
         """Undo, draw, resignation and the menu: two rows at the bottom of the panel beside
@@ -295,6 +305,12 @@ class PlayScene(Scene):
 
     def discard(self) -> None:
         self.control.discard()
+        self._backdrop = None
+
+    def handle(self, event: ui.UIEvent) -> None:
+        super().handle(event)
+        if not isinstance(event, ui.Motion):  # a choice half made, a focus, a press
+            self._version += 1
 
     # -- time -----------------------------------------------------------------------------
 
@@ -417,11 +433,62 @@ class PlayScene(Scene):
             return ""
         return self.view.prompt()
 
+    def invalidate(self) -> None:
+        self._redraw.invalidate()
+
+    def updated_areas(self) -> list[pygame.Rect] | None:
+        return self._updated
+
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw what changed since the last frame: everything when anything but the moving
+        things changed, else only where they were and are (see :mod:`redraw`)."""
+        self._updated = areas = self._redraw.areas(
+            self._look(), self._moving_areas(), surface.get_rect()
+        )
+        if areas is None:
+            self.draw_whole(surface)
+        else:
+            draw_clipped(surface, areas, self.draw_whole)
+
+    def _look(self) -> tuple:
+        """All the screen shows but the moving things: when it changes, all is drawn."""
+        return (
+            self._version, self.shown, self.status(), self.prompt(), self.banner,
+            self.draw_offer, self.focus.name if self.focus else None,
+            self._pressed.name if self._pressed else None,
+            tuple((t.enabled(), t.label() if t.label else None) for t in self.targets),
+            tuple(self.control.notices()), self.app.settings.muted,
+        )  # fmt: skip
+
+    def _moving_areas(self) -> list[pygame.Rect]:
+        areas = self.view.moving_areas()
+        sparks = self.view.particles.area()
+        if sparks is not None:
+            areas.append(sparks)
+        if self.cue > 0 and self.cue_rect is not None:
+            areas.append(self.cue_rect.inflate(self.u, self.u))
+        return areas
+
+    def _board_backdrop(self, surface: pygame.Surface) -> pygame.Surface:
+        """The background, the panel and the board's art, drawn once (again when the size,
+        the colours or the board's look change): one opaque copy a frame instead of a fill
+        and the board's layers."""
+        look = (surface.get_size(), tuple(self.panel), self.palette, self.app.boards,
+                self.view.board_look())  # fmt: skip
+        if self._backdrop is None or self._backdrop_look != look:
+            backdrop = pygame.Surface(surface.get_size()).convert(surface)
+            backdrop.fill(self.palette.background)
+            pygame.draw.rect(backdrop, self.palette.panel, self.panel)
+            self.view.draw_board(backdrop)
+            self._backdrop, self._backdrop_look = backdrop, look
+        return self._backdrop
+
+    def draw_whole(self, surface: pygame.Surface) -> None:
+        """Draw everything (on the screen as clipped, or on another surface: a veiled demo,
+        a match under a question)."""
         palette = self.palette
-        surface.fill(palette.background)
-        pygame.draw.rect(surface, palette.panel, self.panel)
-        self.view.draw(surface)
+        surface.blit(self._board_backdrop(surface), (0, 0))
+        self.view.draw_pieces(surface)
         self.view.particles.draw(surface)
         u, column = self.u, self.column_a
         x, y = column.x, column.y

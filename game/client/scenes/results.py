@@ -9,6 +9,7 @@ from datetime import date
 
 import pygame
 
+from game.client import input as ui
 from game.client import theme
 from game.client.particles import Particles
 from game.client.scene import Scene
@@ -55,10 +56,17 @@ class ResultsScene(Scene):
             _count_for_players(app, match)
         self._ask_in = ASK_AFTER
         self.confetti = Particles(enabled=not app.settings.reduce_motion)
+        self._still: pygame.Surface | None = None
+        """The screen without the confetti, to put back where a scrap was."""
+        self._still_look: tuple | None = None
+        self._scraps: list[pygame.Rect] = []
+        """Where the confetti was drawn last frame."""
+        self._updated: list[pygame.Rect] | None = None
+        self._version = 0
         here = {seat for seat, who in enumerate(match.seats) if who.is_human}
         winners = set(result.winners())
-        self._celebrate = bool(winners) and len(winners) < len(match.seats) and (
-            not here or bool(winners & here)
+        self._celebrate = (
+            bool(winners) and len(winners) < len(match.seats) and (not here or bool(winners & here))
         )
         """A win of someone at this screen (or of anyone, when nobody here played): confetti
         over the screen once it is laid out — never over "You lost"."""
@@ -82,6 +90,7 @@ class ResultsScene(Scene):
         return super().animating or bool(self.qualifiers) or self.confetti.active
 
     def layout(self, size: tuple[int, int]) -> None:
+        self._still_look = None
         self.u = u = theme.unit(size)
         width, height = size
         self.portrait = width < height
@@ -158,7 +167,45 @@ class ResultsScene(Scene):
     def back(self) -> None:
         self.to_title()
 
+    def handle(self, event: ui.UIEvent) -> None:
+        super().handle(event)
+        if not isinstance(event, ui.Motion):
+            self._version += 1
+
+    def invalidate(self) -> None:
+        self._still_look = None
+
+    def discard(self) -> None:
+        self._still = None
+
+    def updated_areas(self) -> list[pygame.Rect] | None:
+        return self._updated
+
     def draw(self, surface: pygame.Surface) -> None:
+        """The screen is kept without the confetti: each frame puts it back where the scraps
+        were and draws them where they are, and only those places are shown (260 scraps
+        at 4K are a sixth of the screen; everything again would be a whole frame)."""
+        look = (
+            surface.get_size(), self._version, self.focus.name if self.focus else None,
+            self._pressed.name if self._pressed else None, self.cue > 0,
+            tuple((t.enabled(), t.label() if t.label else None) for t in self.targets),
+        )  # fmt: skip
+        if self._still is None or self._still.get_size() != surface.get_size():
+            self._still = pygame.Surface(surface.get_size()).convert(surface)
+        if look != self._still_look or surface is not self.app.screen:
+            self._still_look = look if surface is self.app.screen else None
+            self.draw_still(self._still)
+            surface.blit(self._still, (0, 0))
+            self._scraps = [scrap for scrap in self.confetti.draw(surface) if scrap.width]
+            self._updated = None
+            return
+        for scrap in self._scraps:
+            surface.blit(self._still, scrap, scrap)
+        scraps = [scrap for scrap in self.confetti.draw(surface) if scrap.width]  # on screen
+        self._updated, self._scraps = self._scraps + scraps, scraps
+
+    def draw_still(self, surface: pygame.Surface) -> None:
+        """Everything but the confetti."""
         surface.fill(self.palette.background)
         u = self.u
         title = theme.text(variant_title(self.match.variant.name), 2 * u, self.palette.muted)
@@ -177,7 +224,6 @@ class ResultsScene(Scene):
                 x, y = 4 * u + self.picture.get_width(), 10 * u
             self._draw_scores(surface, final, names, x, y)
         self.draw_targets(surface)
-        self.confetti.draw(surface)
 
     def _draw_scores(
         self, surface: pygame.Surface, state: NumeriState, names: list[str], x: int, y: int

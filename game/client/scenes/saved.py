@@ -123,6 +123,7 @@ def _match_row(rect: pygame.Rect, row: Row, palette: theme.Palette) -> Target:
         )
 
     target.draw = draw
+    target.label = lambda: "\n".join(row.lines())  # "3 min ago" changes with nothing else
     return target
 
 

@@ -78,7 +78,30 @@ class BoardView:
         self.rect, self.tray = board, tray
 
     def draw(self, surface: pygame.Surface) -> None:
+        """The board and everything on it."""
+        self.draw_board(surface)
+        self.draw_pieces(surface)
+
+    def draw_board(self, surface: pygame.Surface) -> None:
+        """The board's art, the same in every position: the match screen keeps it drawn on
+        its backdrop (drawn again when :meth:`board_look` changes)."""
+
+    def board_look(self) -> tuple:
+        """What :meth:`draw_board` depends on besides the palette and the board theme."""
+        return (tuple(self.rect), tuple(self.tray), self.play.app.settings.show_coordinates)
+
+    def draw_pieces(self, surface: pygame.Surface) -> None:
+        """Everything over the board: the position, the last turn, the choices, the dice."""
         raise NotImplementedError
+
+    def moving_areas(self) -> list[pygame.Rect]:
+        """Where the animation under way draws (empty when none is): by default the board
+        and the tray, each with a margin (a hop, a die thrown up, a sprite's edge)."""
+        if not self.animating:
+            return []
+        margin = min(self.rect.size) // 4
+        tray = self.tray.inflate(self.tray.height, self.tray.height)
+        return [self.rect.inflate(margin, margin), tray]
 
     def targets(self) -> list[Target]:
         """What can be tapped for the decision at hand."""

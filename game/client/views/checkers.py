@@ -13,6 +13,7 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Tween, along
+from game.client.redraw import around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Step
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
@@ -113,9 +114,11 @@ class CheckersView(BoardView):
             pieces |= dict.fromkeys(squares_of(state.kings[side]), f"king_{colour}")
         return pieces
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
         border = self.cell // 3
         surface.blit(self._background, (self.rect.x - border, self.rect.y - border))
+
+    def draw_pieces(self, surface: pygame.Surface) -> None:
         state = self.state
         pieces = self._pieces(state)
         size = round(self.cell * PIECE)
@@ -353,6 +356,14 @@ class CheckersView(BoardView):
             ink = LIGHT_AND_DARK[0] if "white" in name or name == "sheep" else LIGHT_AND_DARK[1]
             self.sparks(tuple(map(float, self.square_center(square))), [ink, self.palette.accent])
         self.play.app.sound.play("capture" if capture else "move")
+
+    def moving_areas(self) -> list[pygame.Rect]:
+        """The way of the piece moving (with its hops) and the pieces it takes, fading."""
+        if not self.motion or self.motion[0].done:
+            return []
+        _, points, _, _, fading = self.motion
+        squares = [self.square_center(square) for square, _ in fading]
+        return [around([*points, *squares], self.cell)]
 
     def update(self, dt: float) -> None:
         super().update(dt)

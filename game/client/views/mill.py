@@ -12,6 +12,7 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Tween, lerp
+from game.client.redraw import around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
@@ -128,8 +129,10 @@ class MillView(BoardView):
 
     # -- drawing --------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
         surface.blit(self._board_surface(), self.rect)
+
+    def draw_pieces(self, surface: pygame.Surface) -> None:
         state = self.state
         if not isinstance(state, MulinoState):
             return
@@ -388,6 +391,18 @@ class MillView(BoardView):
                             [self.palette.accent, (255, 244, 200)], strength=1.3)  # fmt: skip
             sound = "mill"
         self.play.app.sound.play(sound)
+
+    def moving_areas(self) -> list[pygame.Rect]:
+        """The stone moving, the stone vanishing, the mill's line while it flashes."""
+        reach = self.step
+        areas = []
+        if self.motion and not self.motion[0].done:
+            areas.append(around(self.motion[2:4], reach))
+        if self.vanishing and not self.vanishing[0].done:
+            areas.append(around([self.point_center(self.vanishing[1])], reach))
+        if self.flash and not self.flash[0].done:
+            areas.append(around([self.point_center(p) for p in points_of(self.flash[1])], reach))
+        return areas
 
     def update(self, dt: float) -> None:
         super().update(dt)

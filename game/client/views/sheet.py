@@ -149,7 +149,8 @@ class SheetView(BoardView):
         self.glide: tuple[Tween, frozenset[int]] | None = None  # dice another seat moved
         self._background: pygame.Surface | None = None
         self._background_key: tuple | None = None
-        self._sparkle = random.Random()  # only for the look of tumbling dice
+        self._throws = 0
+        """Dice thrown so far: each throw tumbles through faces of its own."""
 
     # -- geometry -------------------------------------------------------------------------
 
@@ -289,12 +290,14 @@ class SheetView(BoardView):
 
     # -- drawing --------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
+        surface.blit(self._paper(), self.paper)
+
+    def draw_pieces(self, surface: pygame.Surface) -> None:
         state = self.state
         if not isinstance(state, AusgeblocktState):
             return
         self._follow(state)
-        surface.blit(self._paper(), self.paper)
         self._draw_marks(surface, state)
         self._draw_hints(surface, state)
         self._draw_dice(surface, state)
@@ -350,8 +353,11 @@ class SheetView(BoardView):
             rect = self.die_rect(slot)
             name, angle = FACE_SPRITES.get(face, "die_1"), 0.0
             if tween is not None and tumbling and slot in rolled:
-                name = self._sparkle.choice(list(FACE_SPRITES.values()))
-                angle = self._sparkle.uniform(-35, 35)
+                # a face and a tilt for each twentieth of a second, the same at every
+                # drawing of that moment (a frame drawn in parts is the frame drawn whole)
+                look = random.Random(f"{self._throws}:{slot}:{int(tween.elapsed * 20)}")
+                name = look.choice(list(FACE_SPRITES.values()))
+                angle = look.uniform(-35, 35)
                 rect = rect.move(0, -round(d * 0.3 * (1 - tween.t)))
             elif self.glide is not None and slot in self.glide[1]:
                 start = self.die_rect(slot, held=slot not in self.held)
@@ -568,6 +574,7 @@ class SheetView(BoardView):
         self._place_dice()
         tween = Tween(TUMBLE)
         self.tumble = (tween, rolled)
+        self._throws += 1
         self.tweens.append(tween)
         self.play.app.sound.play("roll")
 
@@ -583,6 +590,12 @@ class SheetView(BoardView):
             tween = Tween(SET_ASIDE)
             self.glide = (tween, moved)
             self.tweens.append(tween)
+
+    def moving_areas(self) -> list[pygame.Rect]:
+        """The dice, tumbling or gliding to the kept row (thrown up a little above it)."""
+        if not self.animating:
+            return []
+        return [self.tray.inflate(self.tray.height // 2, self.tray.height)]
 
     def update(self, dt: float) -> None:
         super().update(dt)

@@ -16,6 +16,7 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Tween, along
+from game.client.redraw import around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost
@@ -125,11 +126,13 @@ class TrackView(BoardView):
 
     # -- drawing --------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw_board(self, surface: pygame.Surface) -> None:
         links, spaces = self._background
         surface.blit(links, self.rect)
-        self._draw_paths(surface)
         surface.blit(spaces, self.rect)
+
+    def draw_pieces(self, surface: pygame.Surface) -> None:
+        self._draw_paths(surface)
         state = self.state
         if not isinstance(state, NumeriState):
             return
@@ -193,13 +196,27 @@ class TrackView(BoardView):
         surface.blit(label, label.get_rect(center=centre))
 
     def _draw_paths(self, surface: pygame.Surface) -> None:
-        """The way each pawn of the last turn went, drawn under the spaces: it colours the
-        links between the spaces it passed."""
+        """The way each pawn of the last turn went, as if under the spaces: it colours the
+        links between the spaces it passed (the spaces it crossed are laid again over it)."""
         width = max(4, self.space // 5)
+        spaces = self._background[1]
         for _seat, _pawn, start, end in self.moves:
             if start != OFF:
                 path = [self.space_center(s) for s in range(start, end + 1)]
                 pygame.draw.lines(surface, self.palette.last_move, False, path, width)
+                for space in range(start, end + 1):
+                    box = self.space_rect(space)
+                    surface.blit(spaces, box, box.move(-self.rect.x, -self.rect.y))
+
+    def moving_areas(self) -> list[pygame.Rect]:
+        """The way of the pawn moving (with its hop), and the die while it tumbles."""
+        areas = []
+        if self.motion and not self.motion[0].done:
+            areas.append(around(self.motion[1], self.space))
+        if self.tumble is not None and not self.tumble.done:
+            die = self.die_rect
+            areas.append(die.inflate(die.width // 2, die.height // 2))
+        return areas
 
     def _draw_ends(self, surface: pygame.Surface) -> None:
         """A thin ring round the space (or waiting place) each pawn of the last turn left, a

@@ -1,0 +1,172 @@
+"""Drawing only what changed (game/client/redraw.py): whatever a match screen draws again
+and shows in a frame, the screen must be, pixel for pixel, what drawing everything would
+make it — through whole matches of every game, by taps, clicks and keys, landscape and
+portrait — and the frames where nothing but a piece moves draw and show only part of it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.client.redraw import Redraw, merged
+from game.client.scenes.menus import MenuScene, TitleScene
+from game.client.scenes.play import PlayScene
+from game.client.scenes.results import ResultsScene
+from game.rules import Outcome, variant
+from game.session.match import Match
+from game.session.seats import Seat, SeatKind
+from tests.client_driver import Driver
+
+
+class _Checked:
+    """Stands in for pygame's display updates: at each one, compares the screen with the
+    whole picture of the match screen on show."""
+
+    def __init__(self, driver: Driver) -> None:
+        self.driver = driver
+        self.frames = {"whole": 0, "partial": 0, "nothing": 0}
+        self.area_shown = 0
+        self.mismatch: str | None = None
+
+    def flip(self) -> None:
+        self._check(None)
+
+    def update(self, areas=None) -> None:
+        self._check(list(areas) if areas is not None else None)
+
+    def _check(self, areas: list[pygame.Rect] | None) -> None:
+        app = self.driver.app
+        scene = app.scene
+        whole_of = _WHOLE.get(type(scene))
+        if whole_of is None or app.transitioning or self.mismatch:
+            return
+        if areas is None:
+            self.frames["whole"] += 1
+        elif areas:
+            self.frames["partial"] += 1
+            self.area_shown += sum(a.width * a.height for a in areas)
+        else:
+            self.frames["nothing"] += 1
+        whole = pygame.Surface(app.size).convert(app.screen)
+        whole_of(scene, whole)
+        if pygame.image.tobytes(whole, "RGB") != pygame.image.tobytes(app.screen, "RGB"):
+            self.mismatch = f"frame {self.driver.frames}: {type(scene).__name__}, {areas}"
+
+
+def _results_whole(scene: ResultsScene, surface: pygame.Surface) -> None:
+    scene.draw_still(surface)
+    scene.confetti.draw(surface)
+
+
+_WHOLE = {PlayScene: PlayScene.draw_whole, TitleScene: MenuScene.draw,
+          ResultsScene: _results_whole}  # fmt: skip
+"""How each screen that draws in parts is drawn whole."""
+
+
+@pytest.fixture
+def checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request):
+    size = getattr(request, "param", (800, 450))
+    driver = Driver(tmp_path, size=size, seed=3)
+    checked = _Checked(driver)
+    monkeypatch.setattr(pygame.display, "flip", checked.flip)
+    monkeypatch.setattr(pygame.display, "update", checked.update)
+    yield checked
+    driver.app.close()
+
+
+def test_the_title_drawn_in_parts_is_the_title_drawn_whole(checked: _Checked) -> None:
+    driver = checked.driver
+    for _ in range(90):  # three seconds of drifting, then the arrows and a tap
+        driver.frame()
+    for key in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_UP):
+        driver.key(key)
+        driver.frame(10)
+    driver.frame(60)
+    assert checked.mismatch is None, checked.mismatch
+    assert checked.frames["partial"] > 100, checked.frames
+    screen = driver.app.size[0] * driver.app.size[1]
+    assert checked.area_shown < 0.4 * screen * checked.frames["partial"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "size"),
+    [
+        ("ausgeblockt", None, (800, 450)),
+        ("numeri", 4, (800, 450)),
+        ("dama:classic", None, (800, 450)),
+        ("mulino:classic", None, (800, 450)),
+        ("numeri", 3, (450, 800)),
+        ("mulino:ceylonese", None, (450, 800)),
+    ],
+)
+def test_a_match_drawn_in_parts_is_the_match_drawn_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, players: int | None, size
+) -> None:
+    driver = Driver(tmp_path, size=size, seed=3)
+    checked = _Checked(driver)
+    monkeypatch.setattr(pygame.display, "flip", checked.flip)
+    monkeypatch.setattr(pygame.display, "update", checked.update)
+    try:
+        driver.start(variant, players)
+        for _ in range(60):  # decisions: enough for every kind of move and animation
+            if not isinstance(driver.scene, PlayScene) or checked.mismatch:
+                break
+            driver.play_one()
+    finally:
+        driver.app.close()
+    assert checked.mismatch is None, checked.mismatch
+    assert checked.frames["partial"] > 20, checked.frames  # pieces moved in part-frames
+    assert checked.frames["nothing"] > 0, checked.frames  # and still frames drew nothing
+    screen = size[0] * size[1]
+    assert checked.area_shown < 0.25 * screen * checked.frames["partial"]  # 6–14 % here
+
+
+SCREEN = pygame.Rect(0, 0, 100, 100)
+
+
+def test_the_areas_are_where_the_moving_things_were_and_are() -> None:
+    redraw = Redraw()
+    assert redraw.areas("look", [pygame.Rect(0, 0, 10, 10)], SCREEN) is None  # first: all
+    assert redraw.areas("look", [pygame.Rect(5, 0, 10, 10)], SCREEN) == [pygame.Rect(0, 0, 15, 10)]
+    assert redraw.areas("look", [], SCREEN) == [pygame.Rect(5, 0, 10, 10)]  # where it ended
+    assert redraw.areas("look", [], SCREEN) == []  # nothing moves: nothing to draw
+    assert redraw.areas("other look", [], SCREEN) is None  # a text changed: all
+    redraw.invalidate()
+    assert redraw.areas("other look", [], SCREEN) is None
+    off_the_edge = [pygame.Rect(90, -5, 20, 20)]
+    assert redraw.areas("other look", off_the_edge, SCREEN) == [pygame.Rect(90, 0, 10, 15)]
+
+
+def test_overlapping_areas_merge_and_many_become_one() -> None:
+    apart = merged([pygame.Rect(0, 0, 10, 10), pygame.Rect(50, 50, 10, 10)])
+    assert sorted(map(tuple, apart)) == [(0, 0, 10, 10), (50, 50, 10, 10)]
+    chain = merged([pygame.Rect(0, 0, 10, 10), pygame.Rect(20, 0, 10, 10),
+                    pygame.Rect(8, 0, 14, 5)])  # fmt: skip
+    assert chain == [pygame.Rect(0, 0, 30, 10)]
+    scattered = merged([pygame.Rect(x * 20, 0, 5, 5) for x in range(40)])
+    assert scattered == [pygame.Rect(0, 0, 785, 5)]
+
+
+def test_confetti_drawn_in_parts_is_the_confetti_drawn_whole(checked: _Checked) -> None:
+    driver = checked.driver
+    app = driver.app
+    app.settings.reduce_motion = False
+    match = Match.new(variant("numeri", 2), [Seat(), Seat(SeatKind.COMPUTER, "easy")], 5)
+    for seed in range(5, 60):  # a match the person here won: confetti
+        match = Match.new(variant("numeri", 2), [Seat(), Seat(SeatKind.COMPUTER, "easy")], seed)
+        match.play_randomly(random.Random(seed))
+        if match.state.result().outcomes[0] is Outcome.WIN:
+            break
+    app.reset(ResultsScene(app, match))
+    for _ in range(60):  # the scraps fall, at 60 frames a second
+        app.frame(1 / 60)
+    driver.key(pygame.K_DOWN)  # a focus moves: all again
+    for _ in range(60):
+        app.frame(1 / 60)
+    assert checked.mismatch is None, checked.mismatch
+    assert checked.frames["partial"] > 100, checked.frames
+    screen = app.size[0] * app.size[1]
+    assert checked.area_shown < 0.5 * screen * checked.frames["partial"]
