@@ -312,3 +312,59 @@ def test_a_kiosk_plays_the_lan_under_its_own_name(tmp_path: Path) -> None:
     finally:
         kiosk.app.close()
         theme.set_scale(1.0)
+
+
+def test_music_is_off_until_turned_on_has_its_own_volume_and_is_kept(
+    driver, tmp_path: Path
+) -> None:
+    """The soft loop: off by default; on from the settings, at its own volume (the sounds'
+    stays), silenced by the match screen's mute, and as it was after a restart."""
+    import pygame
+
+    from tests.client_driver import Driver
+
+    app = driver.app
+    assert not app.settings.music and not app.music.playing
+    assert not pygame.mixer.get_init() or not pygame.mixer.music.get_busy()
+    _settings_screen(driver)
+    driver.press("music")
+    assert app.settings.music and app.music.playing and pygame.mixer.music.get_busy()
+    assert pygame.mixer.music.get_volume() == pytest.approx(0.4, abs=0.01)
+    sounds = app.settings.volume
+    for name in ["music volume up"] * 8 + ["music volume down"] * 3:
+        driver.press(name)  # stops at 100 %, never beyond
+        assert 0 <= app.settings.music_volume <= 1
+    assert app.settings.music_volume == 0.7 and app.settings.volume == sounds
+    assert pygame.mixer.music.get_volume() == pytest.approx(0.7, abs=0.01)
+    app.toggle_mute()  # the speaker on the match screen: silence, music included
+    assert not app.music.playing
+    assert driver.target("music").label() == "Music: off"
+    app.toggle_mute()
+    assert app.music.playing
+    again = Driver(tmp_path)
+    try:
+        assert again.app.settings.music and again.app.settings.music_volume == 0.7
+        assert again.app.music.playing
+        again.press("settings")
+        again.press("music")  # off again
+        assert not again.app.settings.music and not again.app.music.playing
+    finally:
+        again.app.close()
+
+
+def test_a_missing_music_file_leaves_the_game_silent_not_broken(
+    driver, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from game.client import sound
+    from game.resources import MissingAssetError
+
+    def missing(name: str) -> bytes:
+        raise MissingAssetError(name)
+
+    monkeypatch.setattr(sound, "asset_bytes", missing)
+    app = driver.app
+    app.music = sound.MusicLoop()
+    app.set_music(True)
+    assert app.settings.music and not app.music.playing
+    assert "no music" in caplog.text
+    _settings_screen(driver)  # the screens go on

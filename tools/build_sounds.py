@@ -1,4 +1,5 @@
-"""Make the sound effects under assets/sounds/ (16-bit mono WAV, 22 050 Hz) from formulas.
+"""Make the sound effects and the music loop under assets/sounds/ (16-bit mono WAV,
+22 050 Hz) from formulas.
 
     python tools/build_sounds.py
 
@@ -72,6 +73,39 @@ def recipes() -> dict[str, list[float]]:
     }
 
 
+MUSIC_BEAT = 0.5
+"""Seconds a note of the music loop (120 notes a minute, eight to a chord)."""
+MUSIC_CHORDS = (  # A minor, F, C, G — in the pentatonic's gentle register
+    (220.0, 261.6, 329.6, 440.0),
+    (174.6, 220.0, 261.6, 349.2),
+    (130.8, 196.0, 261.6, 329.6),
+    (196.0, 246.9, 293.7, 392.0),
+)
+MUSIC_PATTERN = (0, 1, 2, 3, 2, 1, 2, 3)
+"""Which note of the chord each of its eight beats plays."""
+
+
+def music() -> list[float]:
+    """A soft loop of 16 s: plucked arpeggios over a low hum, each chord's notes ringing
+    on past the loop's end wrapped round to its start, so that it repeats without a seam."""
+    length = int(RATE * MUSIC_BEAT * len(MUSIC_PATTERN) * len(MUSIC_CHORDS))
+    out = [0.0] * length
+    for number, chord in enumerate(MUSIC_CHORDS):
+        start = int(RATE * MUSIC_BEAT * len(MUSIC_PATTERN) * number)
+        hum = tone(chord[0] / 2, MUSIC_BEAT * 10, 2.2, attack=0.4)
+        _wrapped_add(out, start, hum, 0.35)
+        for beat, which in enumerate(MUSIC_PATTERN):
+            at = start + int(RATE * MUSIC_BEAT * beat)
+            _wrapped_add(out, at, tone(chord[which], 1.6, 0.45, attack=0.01), 0.22)
+            _wrapped_add(out, at, tone(chord[which] * 2, 0.8, 0.2, attack=0.01), 0.05)
+    return out
+
+
+def _wrapped_add(out: list[float], start: int, layer: list[float], gain: float) -> None:
+    for i, value in enumerate(layer):
+        out[(start + i) % len(out)] += gain * value
+
+
 def write(path: Path, samples: list[float]) -> None:
     peak = max(1e-9, max(abs(s) for s in samples))
     scale = 0.8 * 32767 / peak
@@ -85,7 +119,7 @@ def write(path: Path, samples: list[float]) -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, samples in recipes().items():
+    for name, samples in {**recipes(), "music": music()}.items():
         write(OUT / f"{name}.wav", samples)
         print(f"wrote assets/sounds/{name}.wav ({len(samples) / RATE:.2f} s)")
 

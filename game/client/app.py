@@ -23,7 +23,7 @@ from game.client.kiosk_config import KioskConfig
 from game.client.pin_guard import TRIES_FILE, PinGuard
 from game.client.scene import Scene
 from game.client.settings import Settings
-from game.client.sound import SoundBank
+from game.client.sound import MusicLoop, SoundBank
 from game.client.window_guard import WindowGuard
 from game.session.highscores import HighScores
 from game.session.profiles import Profiles
@@ -128,6 +128,8 @@ class App:
         self._highscores: HighScores | None = None
         self._profiles: Profiles | None = None
         self.sound = SoundBank(self.settings.volume, self.settings.muted)
+        self.music = MusicLoop()
+        self._play_music()
         self.fps = fps
         self.window_size = size or _default_window_size()
         self.screen = self._open_window()
@@ -218,12 +220,30 @@ class App:
             self.kiosk.volume = self.settings.volume
         self.sound.set_volume(self.settings.volume)
         self.sound.set_muted(False)
+        self._play_music()
         self._keep_sound_settings()
 
     def set_muted(self, muted: bool) -> None:
         self.settings.muted = muted
         self.sound.set_muted(muted)
+        self._play_music()
         self._keep_sound_settings()
+
+    def set_music(self, on: bool, volume: float | None = None) -> None:
+        """The music on or off, at ``volume`` (kept within 0–1) if given; turning it on or
+        changing its volume unmutes, as the sounds' volume does."""
+        self.settings.music = on
+        if volume is not None:
+            self.settings.music_volume = min(max(round(volume, 2), 0.0), 1.0)
+        if on and self.settings.muted:
+            self.settings.muted = False
+            self.sound.set_muted(False)
+        self._play_music()
+        self._keep_sound_settings()
+
+    def _play_music(self) -> None:
+        settings = self.settings
+        self.music.apply(settings.music, settings.music_volume, settings.muted)
 
     def toggle_mute(self) -> None:
         """Sounds off, or on again at the volume they had (the match screen's speaker)."""

@@ -38,7 +38,11 @@ class Settings:
     volume: float = 0.7
     """Loudness of the sounds, 0 (silent) to 1 (full)."""
     muted: bool = False
-    """Sounds off, whatever the volume: one tap away on the match screen."""
+    """Sounds off, whatever the volume: one tap away on the match screen (the music too)."""
+    music: bool = False
+    """The soft music loop: off unless the player turns it on."""
+    music_volume: float = 0.4
+    """Loudness of the music, 0 to 1, apart from the sounds'."""
     fullscreen: bool = False
     animation_speed: float = 1.0
     reduce_motion: bool = False
@@ -66,6 +70,10 @@ class Settings:
                 isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1
             ),
             "muted": lambda v: isinstance(v, bool),
+            "music": lambda v: isinstance(v, bool),
+            "music_volume": lambda v: (
+                isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1
+            ),
             "fullscreen": lambda v: isinstance(v, bool),
             "animation_speed": lambda v: v in ANIMATION_SPEEDS and not isinstance(v, bool),
             "colour_blind": lambda v: isinstance(v, bool),

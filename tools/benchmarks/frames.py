@@ -10,8 +10,8 @@ advanced, drawn (whole, or only what changed) and shown.  It runs twice, each in
 process: ``headless`` (SDL's dummy video driver: drawing only) and ``x11`` (a real window
 on an X server, Xvfb started here if there is no DISPLAY: drawing plus presentation, of the
 whole window or of the areas drawn again), and on X11 again with SDL's accelerated
-presentation forced back on, to compare it with the client's default.  It also measures the CPU the idle app uses
-while it waits for input.
+presentation forced back on, to compare it with the client's default.  It also measures the
+CPU the idle app uses while it waits for input.
 """
 
 from __future__ import annotations

@@ -576,6 +576,7 @@ class SettingsScene(MenuScene):
             ),
             item(self._name_label, self._ask_name, "name"),
             item(self._sound_label, self.app.toggle_mute, "sound"),
+            item(self._music_label, self._toggle_music, "music"),
             item(
                 lambda: _("Full screen: on") if settings.fullscreen else _("Full screen: off"),
                 self.app.toggle_fullscreen,
@@ -624,23 +625,40 @@ class SettingsScene(MenuScene):
         ]
 
     def layout(self, size: tuple[int, int]) -> None:
-        """The menu's grid, with "−" and "+" at the ends of the sound's cell: each a step of
-        the volume, stopping (not wrapping round) at 0 and 100 %."""
+        """The menu's grid, with "−" and "+" at the ends of the sound's and the music's
+        cells: each a step of that volume, stopping (not wrapping round) at 0 and 100 %."""
         super().layout(size)
-        sound = next(t for t in self.targets if t.name == "sound")
-        key = sound.rect.height
-        gap = self.u // 2
-        down = pygame.Rect(sound.rect.left, sound.rect.top, key, key)
-        up = pygame.Rect(sound.rect.right - key, sound.rect.top, key, key)
-        sound.rect.inflate_ip(-2 * (key + gap), 0)  # in place: the button draws this rect
         settings = self.app.settings
-        steps = [
-            button(down, lambda: "−", lambda: self._step_volume(-1), self.palette,
-                   lambda: settings.volume > 0, "volume down"),
-            button(up, lambda: "+", lambda: self._step_volume(1), self.palette,
-                   lambda: settings.volume < 1, "volume up"),
-        ]  # fmt: skip
+        steps = []
+        for name, prefix, volume, step in (
+            ("sound", "volume", lambda: settings.volume, self._step_volume),
+            ("music", "music volume", lambda: settings.music_volume, self._step_music),
+        ):
+            cell = next(t for t in self.targets if t.name == name)
+            key, gap = cell.rect.height, self.u // 2
+            down = pygame.Rect(cell.rect.left, cell.rect.top, key, key)
+            up = pygame.Rect(cell.rect.right - key, cell.rect.top, key, key)
+            cell.rect.inflate_ip(-2 * (key + gap), 0)  # in place: the button draws this rect
+            steps += [
+                button(down, lambda: "−", lambda step=step: step(-1), self.palette,
+                       lambda volume=volume: volume() > 0, f"{prefix} down"),
+                button(up, lambda: "+", lambda step=step: step(1), self.palette,
+                       lambda volume=volume: volume() < 1, f"{prefix} up"),
+            ]  # fmt: skip
         self.set_targets([*self.targets, *steps])
+
+    def _music_label(self) -> str:
+        settings = self.app.settings
+        if not settings.music or settings.muted:
+            return _("Music: off")
+        return _("Music: {percent}%").format(percent=round(settings.music_volume * 100))
+
+    def _toggle_music(self) -> None:
+        settings = self.app.settings
+        self.app.set_music(not settings.music or settings.muted)
+
+    def _step_music(self, steps: int) -> None:
+        self.app.set_music(True, stepped_volume(self.app.settings.music_volume, steps))
 
     def _sound_label(self) -> str:
         settings = self.app.settings
