@@ -88,3 +88,45 @@ def test_the_theme_is_chosen_in_settings_kept_and_paints_the_board_under_the_men
         assert Settings.load(driver.app.paths.settings).board_theme == "contrast"
     finally:
         driver.app.close()
+
+
+def _tones(piece: pygame.Surface) -> tuple[int, int]:
+    """How many opaque pixels of ``piece`` are nearly white, and how many nearly black."""
+    light = dark = 0
+    for x in range(0, piece.get_width(), 2):
+        for y in range(0, piece.get_height(), 2):
+            r, g, b, a = piece.get_at((x, y))
+            if a >= 250:
+                light += _luminance((r, g, b)) > 0.9
+                dark += _luminance((r, g, b)) < 0.01
+    return light, dark
+
+
+def test_the_high_contrast_boards_have_pieces_of_their_own_ringed_in_the_other_tone(
+    tmp_path: Path,
+) -> None:
+    from game.client.sprites import FRAMES, sprite
+
+    driver = Driver(tmp_path)
+    try:
+        wood = {name: pygame.image.tobytes(sprite(name, 96), "RGBA") for name in FRAMES["pieces"]}
+        driver.press("settings")
+        driver.press("boards")
+        assert driver.app.settings.board_theme == "contrast"
+        for name in FRAMES["pieces"]:
+            piece = sprite(name, 96)
+            assert pygame.image.tobytes(piece, "RGBA") != wood[name], name
+            light, dark = _tones(piece)  # a white face in black, a black face in white
+            assert light > 100 and dark > 100, (name, light, dark)
+    finally:
+        driver.app.close()
+    again = Driver(tmp_path)  # kept: the next start draws the same pieces
+    try:
+        assert again.app.settings.board_theme == "contrast"
+        again.start("dama:classic")
+        view = again.scene.view
+        faces = sorted(_luminance(again.app.screen.get_at(view.square_center(s))[:3])
+                       for s in (0, 31))  # fmt: skip
+        assert faces[0] < 0.01 and faces[1] > 0.95  # a man of each side: flat black, white
+    finally:
+        again.app.close()

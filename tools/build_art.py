@@ -230,6 +230,75 @@ def pawn(surface: pygame.Surface) -> None:
     shaded_disc(surface, (BIG // 2, BIG // 2), round(BIG * 0.42), (235, 235, 235), (120, 120, 120))
 
 
+# -- the high-contrast pieces ------------------------------------------------------------
+# Flat faces of pure white and near black, each ringed by the other: a piece reads on any
+# square and under any tint, and no shading or shadow blurs its edge.
+
+WHITE, BLACK, GOLD = (255, 255, 255), (12, 12, 12), (255, 204, 0)
+
+
+def ringed_disc(surface: pygame.Surface, face: Colour, edge: Colour, inner_ring: bool) -> None:
+    """A flat disc of ``face`` in a thick ring of ``edge``, with a second, thinner ring
+    inside for a draughtsman (a stone has none)."""
+    centre, radius = (BIG // 2, BIG // 2), round(BIG * 0.44)
+    pygame.draw.circle(surface, edge, centre, radius)
+    pygame.draw.circle(surface, face, centre, round(radius * 0.84))
+    if inner_ring:
+        pygame.draw.circle(surface, edge, centre, round(radius * 0.56), round(radius * 0.08))
+
+
+def bold_crown(surface: pygame.Surface, outline: Colour) -> None:
+    c, w = BIG // 2, BIG * 0.4
+    h = w * 0.66
+    points = [
+        (c - w / 2, c + h / 2), (c - w / 2, c - h / 3), (c - w / 4, c + h / 10),
+        (c, c - h / 2), (c + w / 4, c + h / 10), (c + w / 2, c - h / 3), (c + w / 2, c + h / 2),
+    ]  # fmt: skip
+    pygame.draw.polygon(surface, GOLD, points)
+    pygame.draw.polygon(surface, outline, points, width=round(BIG * 0.025))
+
+
+def contrast_man(light: bool, king: bool) -> Callable[[pygame.Surface], None]:
+    def paint(surface: pygame.Surface) -> None:
+        face, edge = (WHITE, BLACK) if light else (BLACK, WHITE)
+        ringed_disc(surface, face, edge, inner_ring=not king)
+        if king:
+            bold_crown(surface, BLACK)
+
+    return paint
+
+
+def contrast_stone(light: bool) -> Callable[[pygame.Surface], None]:
+    def paint(surface: pygame.Surface) -> None:
+        face, edge = (WHITE, BLACK) if light else (BLACK, WHITE)
+        ringed_disc(surface, face, edge, inner_ring=False)
+
+    return paint
+
+
+def contrast_wolf(surface: pygame.Surface) -> None:
+    ringed_disc(surface, BLACK, WHITE, inner_ring=False)
+    c, s = BIG // 2, BIG * 0.3
+    head = [
+        (c - s * 0.7, c - s * 0.2), (c - s * 0.55, c - s * 0.95), (c - s * 0.2, c - s * 0.45),
+        (c + s * 0.2, c - s * 0.45), (c + s * 0.55, c - s * 0.95), (c + s * 0.7, c - s * 0.2),
+        (c, c + s * 0.9),
+    ]  # fmt: skip
+    pygame.draw.polygon(surface, WHITE, head)
+    for dx in (-0.28, 0.28):
+        eye = (round(c + s * dx), round(c - s * 0.05))
+        pygame.draw.circle(surface, BLACK, eye, round(s * 0.13))
+
+
+def contrast_sheep(surface: pygame.Surface) -> None:
+    ringed_disc(surface, WHITE, BLACK, inner_ring=False)
+    c = BIG // 2
+    pygame.draw.ellipse(surface, BLACK, (c - BIG * 0.11, c - BIG * 0.14, BIG * 0.22, BIG * 0.3))
+    for dx in (-0.045, 0.045):
+        pygame.draw.circle(surface, WHITE, (round(c + BIG * dx), round(c - BIG * 0.04)),
+                           round(BIG * 0.025))  # fmt: skip
+
+
 SHEETS: dict[str, list[Callable[[pygame.Surface], None]]] = {
     "pieces": [
         draughts_piece(True, False),
@@ -251,6 +320,16 @@ SHEETS: dict[str, list[Callable[[pygame.Surface], None]]] = {
         die_face("star"),
     ],
     "marks": [pencil_x, pencil_o, pawn],
+    "pieces_contrast": [  # the same frames as "pieces", for the high-contrast boards
+        contrast_man(True, False),
+        contrast_man(False, False),
+        contrast_man(True, True),
+        contrast_man(False, True),
+        contrast_stone(True),
+        contrast_stone(False),
+        contrast_wolf,
+        contrast_sheep,
+    ],
 }
 
 

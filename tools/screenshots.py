@@ -30,6 +30,7 @@ from dataclasses import replace
 
 import pygame
 
+from game.client import sprites
 from game.client.app import App, Paths
 from game.client.kiosk_config import KioskConfig
 from game.client.scenes import lobby
@@ -165,6 +166,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
 def _in_contrast(app: App, scene) -> None:
     """``scene`` on the high-contrast boards (the next shot is on wood again)."""
     app.settings.board_theme = "contrast"
+    sprites.use_theme("contrast")
     app.push(scene)
 
 
@@ -327,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
                 pygame.image.save(app.screen, file)
                 print(f"wrote {file.relative_to(OUT.parent.parent)}")
                 app.settings.board_theme = "wood"
+                sprites.use_theme("wood")
                 app.reset(TitleScene(app))
             app.close()
     return 0

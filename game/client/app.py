@@ -17,7 +17,7 @@ import pygame
 
 from game import i18n
 from game.ai.worker import Thinker
-from game.client import theme
+from game.client import sprites, theme
 from game.client.input import InputTranslator
 from game.client.kiosk_config import KioskConfig
 from game.client.pin_guard import TRIES_FILE, PinGuard
@@ -122,6 +122,7 @@ class App:
         if fullscreen is not None:
             self.settings.fullscreen = fullscreen
         i18n.set_language(self.settings.language)
+        sprites.use_theme(self.settings.board_theme)
         keep = None if kiosk is None else Keep(kiosk.keep_finished, kiosk.keep_finished_days)
         self.saves = SaveStore(paths.data, keep)
         self.saves.prune()  # a kiosk's visitors finish thousands of matches over the weeks

@@ -13,7 +13,7 @@ from functools import cache
 
 import pygame
 
-from game.client.surface_cache import surface_cache
+from game.client.surface_cache import clear_caches, surface_cache
 from game.resources import MissingAssetError, asset_bytes
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,17 @@ FRAMES = {
     "marks": ("mark_x", "mark_o", "pawn"),
 }
 SHEET_OF = {frame: sheet for sheet, frames in FRAMES.items() for frame in frames}
+THEMED_SHEETS = {"contrast": {"pieces": "pieces_contrast"}}
+"""The sheets a board theme draws its own way (the others are shared)."""
+_theme = {"name": "wood"}
+
+
+def use_theme(name: str) -> None:
+    """Draw the pieces of board theme ``name`` from now on.  Every drawing cache is emptied:
+    they hold pieces (faint, tinted, in pictures) drawn in the old theme."""
+    if name != _theme["name"]:
+        _theme["name"] = name
+        clear_caches()
 
 
 @cache
@@ -50,7 +61,7 @@ def _sheet(name: str) -> pygame.Surface | None:
 def sprite(name: str, size: int, tint: tuple[int, int, int] | None = None) -> pygame.Surface:
     """Frame ``name`` scaled to ``size``×``size`` pixels, optionally multiplied by ``tint``."""
     sheet_name = SHEET_OF[name]
-    sheet = _sheet(sheet_name)
+    sheet = _sheet(THEMED_SHEETS.get(_theme["name"], {}).get(sheet_name, sheet_name))
     size = max(2, size)
     if sheet is None:
         frame = pygame.Surface((size, size), pygame.SRCALPHA)

@@ -86,6 +86,12 @@ def surface_cache(
     return decorate
 
 
+def clear_caches() -> None:
+    """Empty every drawing cache (what they hold was drawn in a look that has changed)."""
+    for cache in _caches:
+        cache.cache_clear()
+
+
 def cached_megabytes() -> float:
     """The pixels all drawing caches hold now (a surface two caches share counts twice)."""
     return sum(cache.bytes for cache in _caches) / 2**20

@@ -11,7 +11,7 @@ import pygame
 
 from game import i18n
 from game.client import input as ui
-from game.client import theme
+from game.client import sprites, theme
 from game.client.redraw import Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.settings import (
@@ -735,6 +735,7 @@ class SettingsScene(MenuScene):
         names = BOARD_THEME_NAMES
         settings = self.app.settings
         settings.board_theme = names[(names.index(settings.board_theme) + 1) % len(names)]
+        sprites.use_theme(settings.board_theme)
         self._repaint()
 
     def _toggle_motion(self) -> None:
