@@ -138,7 +138,8 @@ class Driver:
             self.click(pos)
 
     def keyboard_to(self, goal) -> None:
-        """Move the focus to ``goal`` with arrow keys only, then press Enter."""
+        """Move the focus to ``goal`` with the arrow keys, or with Tab where no arrow leads
+        to it (the arrows go by where things are), then press Enter."""
         from game.client.widgets import nearest
 
         keys = {
@@ -158,10 +159,15 @@ class Driver:
                 if after is not None and id(after) not in paths:
                     paths[id(after)] = [*paths[id(current)], key]
                     frontier.append(after)
-        assert id(goal) in paths, f"{goal.name} cannot be reached with the arrow keys"
-        for key in paths[id(goal)]:
-            self.key(key)
-        assert self.scene.focus is goal
+        if id(goal) in paths:
+            for key in paths[id(goal)]:
+                self.key(key)
+        else:
+            for _ in range(len(self.scene.targets)):
+                if self.scene.focus is goal:
+                    break
+                self.key(pygame.K_TAB)
+        assert self.scene.focus is goal, f"{goal.name} cannot be reached by keyboard"
         self.key(pygame.K_RETURN)
 
     def target(self, name: str):

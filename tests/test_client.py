@@ -60,6 +60,47 @@ def test_keyboard_alone_reaches_every_target(driver: Driver) -> None:
     assert reached == {id(t) for t in live}
 
 
+def test_tab_reaches_the_target_no_arrow_leads_to(driver: Driver) -> None:
+    """Found by a keyboard player on a portrait Numeri screen: pawn 2, on the second row
+    of the track, lay where every arrow preferred another target in line (the mute key,
+    Resign, Menu).  Tab and Shift+Tab walk through every target in turn."""
+    from game.client.widgets import Target, following, nearest
+
+    def at(name: str, x: int, y: int, side: int = 34) -> Target:
+        return Target(pygame.Rect(x, y, side, side), lambda: None, name=name)
+
+    targets = [
+        at("pawn 1", 189, 107), at("pawn 2", 341, 183), at("pawn 3", 317, 501, 19),
+        at("pawn 4", 379, 107), at("pawn 5", 265, 107), at("mute", 184, 482, 35),
+        Target(pygame.Rect(156, 758, 138, 36), lambda: None, name="resign"),
+        Target(pygame.Rect(300, 758, 138, 36), lambda: None, name="menu"),
+    ]  # fmt: skip
+    reached, frontier = {"pawn 1"}, [targets[0]]
+    while frontier:
+        current = frontier.pop()
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            step = nearest(targets, current, dx, dy)
+            if step is not None and step.name not in reached:
+                reached.add(step.name)
+                frontier.append(step)
+    assert "pawn 2" not in reached  # spatial navigation alone cannot get there
+    walk, focus = [], targets[0]
+    for _ in range(len(targets)):
+        focus = following(targets, focus, 1)
+        walk.append(focus.name)
+    assert sorted(walk) == sorted(t.name for t in targets) and walk[-1] == "pawn 1"
+    assert following(targets, targets[0], -1).name == "menu"  # Shift+Tab: back round
+
+    driver.key(pygame.K_TAB)  # on the title, through the real keys
+    first = driver.scene.focus
+    assert first is not None and first.name == driver.scene.targets[0].name
+    driver.key(pygame.K_TAB)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB,
+                                         mod=pygame.KMOD_LSHIFT, unicode=""))  # fmt: skip
+    driver.frame()
+    assert driver.scene.focus is first
+
+
 def test_keyboard_plays_a_move_and_navigates_menus(driver: Driver) -> None:
     driver.key(pygame.K_DOWN)  # the focus goes to the first button: Play
     assert driver.scene.focus is not None and driver.scene.focus.name == "play"

@@ -2,8 +2,9 @@
 
 Pointer presses and releases come from the mouse or from the first finger on a touch screen;
 SDL also turns touches into mouse events, which carry ``touch=True`` and are dropped here so
-a tap never counts twice.  Keys become navigation: arrows move the focus, Enter or Space
-activates, Escape goes back.
+a tap never counts twice.  Keys become navigation: arrows move the focus, Tab and Shift+Tab
+walk it through every target in turn (the arrows go by where things are, and a target can
+lie where no arrow leads), Enter or Space activates, Escape goes back.
 """
 
 from __future__ import annotations
@@ -35,6 +36,13 @@ class Navigate:
 
 
 @dataclass(frozen=True, slots=True)
+class Cycle:
+    """Tab (``step`` 1) or Shift+Tab (−1): the next or previous target in order."""
+
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
 class Activate:
     pass
 
@@ -51,7 +59,7 @@ class Text:
     text: str
 
 
-UIEvent = Press | Release | Motion | Navigate | Activate | Back | Text
+UIEvent = Press | Release | Motion | Navigate | Cycle | Activate | Back | Text
 
 _ARROWS = {
     pygame.K_LEFT: (-1, 0),
@@ -96,6 +104,8 @@ class InputTranslator:
         if kind == pygame.KEYDOWN:
             if event.key in _ARROWS:
                 return Navigate(*_ARROWS[event.key])
+            if event.key == pygame.K_TAB:
+                return Cycle(-1 if event.mod & pygame.KMOD_SHIFT else 1)
             if event.key in _ACTIVATE:
                 return Activate()
             if event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):

@@ -7,6 +7,11 @@ that changes whenever something other than the moving things changes: a text, a 
 position) and where its moving things are.  The answer is None when everything must be
 drawn, else the areas to draw again — where the moving things were last frame and where they
 are now — which the screen draws with :func:`draw_clipped` and the app presents alone.
+
+A screen may also name its *elements*: each a rectangle and what is drawn in it (a square
+and the piece on it, a button and its words).  Then a change of one element draws again
+only its rectangle — a move redraws its squares and the lines of the panel that changed,
+not the screen.
 """
 
 from __future__ import annotations
@@ -14,6 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 
 import pygame
+
+Element = tuple[str, pygame.Rect, Hashable]
+"""A named part of a screen, its rectangle, and what it shows there (equal when unchanged)."""
+
+SQUARE_CORNER = 1
+"""The corner radius to frame a rectangle with (``pygame.draw.rect(..., width, border_radius=
+SQUARE_CORNER)``): the same pixels as a square corner, but drawn by pygame's rounded-rectangle
+code, which draws the same pixels clipped or not — its plain framed rectangle does not, and a
+screen drawn in clipped parts would keep stray pixels of it."""
 
 MOST_AREAS = 24
 """More areas than this are merged into their bounding rectangle: each area costs the
@@ -27,6 +41,7 @@ class Redraw:
         self._look: Hashable = None
         self._whole = True
         self._moving: list[pygame.Rect] = []
+        self._elements: dict[Hashable, Hashable] = {}
 
     def invalidate(self) -> None:
         """Draw everything next frame (after a resize, a slide, a window shown again, or a
@@ -34,11 +49,22 @@ class Redraw:
         self._whole = True
 
     def areas(
-        self, look: Hashable, moving: Sequence[pygame.Rect], screen: pygame.Rect
+        self,
+        look: Hashable,
+        moving: Sequence[pygame.Rect],
+        screen: pygame.Rect,
+        elements: Sequence[Element] = (),
     ) -> list[pygame.Rect] | None:
         """None if everything must be drawn (the first frame, or ``look`` changed), else the
-        areas to draw again: the ``moving`` ones of the last frame and of this one, within
-        ``screen``."""
+        areas to draw again: the ``moving`` ones of the last frame and of this one, and the
+        rectangles of the ``elements`` that changed, appeared or went — within ``screen``."""
+        now = {(name, tuple(rect)): drawn for name, rect, drawn in elements}
+        before_elements, self._elements = self._elements, now
+        changed = [
+            pygame.Rect(place[1])
+            for place in before_elements.keys() ^ now.keys()
+            | {place for place, drawn in now.items() if before_elements.get(place, drawn) != drawn}
+        ]
         moving = [r.clip(screen) for r in moving]
         moving = [r for r in moving if r.width > 0 and r.height > 0]
         whole = self._whole or look != self._look
@@ -46,24 +72,35 @@ class Redraw:
         before, self._moving = self._moving, moving
         if whole:
             return None
-        return merged(before + moving)
+        changed = [r.clip(screen) for r in changed]
+        return merged(before + moving + [r for r in changed if r.width > 0 and r.height > 0])
 
 
 def merged(rects: list[pygame.Rect]) -> list[pygame.Rect]:
-    """``rects`` with each group of overlapping ones replaced by its bounding rectangle
-    (repeated until none overlap), and all of them by one when there are too many."""
-    pending = [pygame.Rect(r) for r in rects]
+    """``rects`` with each two replaced by the rectangle round both wherever that covers no
+    more than the two do apart (one inside the other, neighbours in a row), and at most
+    :data:`MOST_AREAS` of them: beyond, the smallest joins the neighbour it wastes least
+    with.  Areas far apart stay apart — a box round a square in one corner and a line of
+    text in the other would be most of the screen."""
     done: list[pygame.Rect] = []
-    while pending:
-        rect = pending.pop()
-        hit = rect.collidelist(done)
-        while hit >= 0:
-            rect.union_ip(done.pop(hit))
-            hit = rect.collidelist(done)
-        done.append(rect)
-    if len(done) > MOST_AREAS:
-        return [done[0].unionall(done[1:])]
+    for rect in sorted((pygame.Rect(r) for r in rects), key=_area, reverse=True):
+        for index, other in enumerate(done):
+            union = rect.union(other)
+            if _area(union) <= _area(rect) + _area(other):
+                done[index] = union
+                break
+        else:
+            done.append(rect)
+    while len(done) > MOST_AREAS:
+        smallest = min(range(len(done)), key=lambda k: _area(done[k]))
+        rect = done.pop(smallest)
+        best = min(range(len(done)), key=lambda k: _area(rect.union(done[k])) - _area(done[k]))
+        done[best] = rect.union(done[best])
     return done
+
+
+def _area(rect: pygame.Rect) -> int:
+    return rect.width * rect.height
 
 
 def around(points: Sequence[tuple[float, float]], reach: float) -> pygame.Rect:

@@ -8,7 +8,7 @@ import pygame
 
 from game.client import input as ui
 from game.client.redraw import clipped_out
-from game.client.widgets import Target, nearest
+from game.client.widgets import Target, following, nearest
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -86,6 +86,8 @@ class Scene:
                 self.tap_elsewhere(event.pos)
         elif isinstance(event, ui.Navigate):
             self.focus = nearest(self.targets, self.focus, event.dx, event.dy)
+        elif isinstance(event, ui.Cycle):
+            self.focus = following(self.targets, self.focus, event.step)
         elif isinstance(event, ui.Activate):
             if self.focus is None:
                 self.focus = nearest(self.targets, None, 0, 0)

@@ -113,6 +113,17 @@ def nearest(targets: list[Target], current: Target | None, dx: int, dy: int) -> 
     return best or current
 
 
+def following(targets: list[Target], current: Target | None, step: int) -> Target | None:
+    """The target Tab (``step`` 1) or Shift+Tab (−1) moves the focus to: the next enabled
+    one in order, round from the end to the start — every target is reached this way."""
+    live = [t for t in targets if t.enabled()]
+    if not live:
+        return None
+    if current not in live:
+        return live[0] if step > 0 else live[-1]
+    return live[(live.index(current) + step) % len(live)]
+
+
 def _overlap(a: pygame.Rect, b: pygame.Rect, vertical: bool) -> bool:
     """Whether ``a`` and ``b`` share some height (``vertical``) or some width."""
     if vertical:

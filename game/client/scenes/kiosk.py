@@ -269,7 +269,7 @@ class AbandonScene(Scene):
     def handle(self, event) -> None:
         from game.client import input as ui
 
-        if isinstance(event, ui.Press | ui.Activate | ui.Text | ui.Navigate):
+        if isinstance(event, ui.Press | ui.Activate | ui.Text | ui.Navigate | ui.Cycle):
             self.app.pop()
 
     def back(self) -> None:

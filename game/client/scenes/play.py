@@ -16,7 +16,7 @@ import pygame
 from game.client import input as ui
 from game.client import theme
 from game.client.control import LocalControl, MatchControl
-from game.client.redraw import Redraw, draw_clipped
+from game.client.redraw import Element, Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.turns import actor, last_turn, step_at
 from game.client.views import view_for
@@ -200,7 +200,8 @@ class PlayScene(Scene):
                                  border_radius=size // 5)  # fmt: skip
             _draw_speaker(surface, rect, palette.button_text, self.app.settings.muted)
 
-        return Target(rect, self.app.toggle_mute, draw=draw, name="mute")
+        muted = lambda: "muted" if self.app.settings.muted else "sounding"  # noqa: E731
+        return Target(rect, self.app.toggle_mute, draw=draw, name="mute", label=muted)
 
     def _history_lines(self) -> list[tuple[int, str]]:
         """The last actions as the panel lists them (made on each change, not each frame)."""
@@ -440,25 +441,67 @@ class PlayScene(Scene):
         return self._updated
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Draw what changed since the last frame: everything when anything but the moving
-        things changed, else only where they were and are (see :mod:`redraw`)."""
+        """Draw what changed since the last frame: where the moving things were and are,
+        and the elements that changed — a square, a line of the panel, a button (see
+        :mod:`redraw`); everything after a layout."""
+        if surface is not self.app.screen:  # a picture of the match, not the frame
+            self.draw_whole(surface)
+            self._redraw.invalidate()
+            return
         self._updated = areas = self._redraw.areas(
-            self._look(), self._moving_areas(), surface.get_rect()
+            None, self._moving_areas(), surface.get_rect(), self._elements()
         )
         if areas is None:
             self.draw_whole(surface)
         else:
             draw_clipped(surface, areas, self.draw_whole)
 
-    def _look(self) -> tuple:
-        """All the screen shows but the moving things: when it changes, all is drawn."""
-        return (
-            self._version, self.shown, self.status(), self.prompt(), self.banner,
-            self.draw_offer, self.focus.name if self.focus else None,
-            self._pressed.name if self._pressed else None,
-            tuple((t.enabled(), t.label() if t.label else None) for t in self.targets),
-            tuple(self.control.notices()), self.app.settings.muted,
-        )  # fmt: skip
+    def _elements(self) -> list[Element]:
+        """The parts of the screen and what each shows now: the panel's words and counts,
+        the buttons, the focus, and the view's board and tray."""
+        u, column = self.u, self.column_a
+        height = self.app.size[1]
+        seat = self.actor(self.state)
+        turn = None if seat is None or self.state.is_terminal() else self.view.seat_colour(seat)
+        prompt = self.prompt()
+        counts = self.view.counts()
+        counts_top = self._counts_top()
+        counts_rect = pygame.Rect(column.x, counts_top, column.width,
+                                  max(1, len(counts)) * round(COUNT_LINE * u) + u // 2)  # fmt: skip
+        elements: list[Element] = [
+            ("words", pygame.Rect(column.x, column.y, column.width, TEXT_ROOM * u),
+             (turn, self.status(), prompt or self.banner, bool(prompt))),
+            ("counts", counts_rect, tuple(counts)),
+            ("history", self._history_rect(counts_rect.bottom), tuple(self.history)),
+            ("notice", pygame.Rect(0, height - round(1.6 * u), self.app.size[0], round(1.6 * u)),
+             tuple(self.control.notices()[-1:])),
+        ]  # fmt: skip
+        for target in self.targets:
+            if target.draw is not None:
+                reach = target.rect.inflate(target.rect.height // 2, target.rect.height // 2)
+                drawn = (target.enabled(), target.label() if target.label else None,
+                         target is self.focus, target is self._pressed)  # fmt: skip
+                elements.append((target.name, reach, drawn))
+        focus = self.focus
+        if focus is not None and focus.draw is None and focus in self.targets:
+            elements.append(("focus", focus.rect.inflate(u, u), focus.name))
+        return elements + self.view.elements(self._version)
+
+    def _counts_top(self) -> int:
+        return self.tray.bottom + self.u // 2 if not self.portrait else (
+            self.column_a.y + TEXT_ROOM * self.u)  # fmt: skip
+
+    def _history_rect(self, counts_bottom: int) -> pygame.Rect:
+        """Where the history's lines are (they stand on the bottom of their room)."""
+        if self.portrait:
+            top, bottom = counts_bottom + self.u // 2, self.column_a.bottom
+        else:
+            top, bottom = self.history_top, self.history_bottom
+        line_height = round(1.05 * self.u)
+        shown = min(len(self.history), max(0, (bottom - top) // line_height))
+        lines = pygame.Rect(self.column_a.x, bottom - shown * line_height, self.column_a.width,
+                            max(1, shown * line_height))  # fmt: skip
+        return lines.inflate(0, self.u)  # a line's descenders reach a little below its room
 
     def _moving_areas(self) -> list[pygame.Rect]:
         areas = self.view.moving_areas()
@@ -507,7 +550,7 @@ class PlayScene(Scene):
         prompt = self.prompt()
         colour = palette.accent if prompt else palette.muted
         self._draw_wrapped(surface, prompt or self.banner, u, colour, True, x, y, lines=2)
-        y = self.tray.bottom + u // 2 if not self.portrait else column.y + TEXT_ROOM * u
+        y = self._counts_top()
         for seat, line in self.view.counts():
             if seat >= 0:
                 pygame.draw.circle(surface, self.view.seat_colour(seat),

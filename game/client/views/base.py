@@ -12,6 +12,7 @@ import pygame
 from game.client import theme
 from game.client.anim import Tween
 from game.client.particles import Particles
+from game.client.redraw import Element
 from game.client.widgets import Target
 
 if TYPE_CHECKING:
@@ -93,6 +94,17 @@ class BoardView:
     def draw_pieces(self, surface: pygame.Surface) -> None:
         """Everything over the board: the position, the last turn, the choices, the dice."""
         raise NotImplementedError
+
+    def elements(self, version: int) -> list[Element]:
+        """The board's and the tray's parts and what each shows, for the match screen to draw
+        again only those that changed.  By default the board and the tray are one part each,
+        drawn again after each change of position and each tap or key (``version``); a view
+        may name its squares one by one."""
+        margin = min(self.rect.size) // 4
+        tray = self.tray.inflate(self.tray.height, self.tray.height)
+        state = self.state
+        return [("board", self.rect.inflate(margin, margin), (state, self.last_turn, version)),
+                ("tray", tray, (state, version))]  # fmt: skip
 
     def moving_areas(self) -> list[pygame.Rect]:
         """Where the animation under way draws (empty when none is): by default the board

@@ -13,10 +13,10 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Tween, along
-from game.client.redraw import around
+from game.client.redraw import SQUARE_CORNER, Element, around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Step
-from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
+from game.client.views.marks import LIGHT_AND_DARK, draw_polyline, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import seat_names
@@ -150,29 +150,59 @@ class CheckersView(BoardView):
             surface.blit(tint, self.square_rect(square))
         for jump in self.jumps:
             centres = [self.square_center(s) for s in jump]
-            pygame.draw.lines(surface, colour, False, centres, max(2, self.cell // 16))
+            draw_polyline(surface, colour, centres, max(2, self.cell // 16))
         for square, name in self.ghosts:
             faint = ghost(name, size)
             surface.blit(faint, faint.get_rect(center=self.square_center(square)))
 
-    def _draw_marks(self, surface: pygame.Surface, state: State) -> None:
+    def _marks(self, state: State) -> dict[int, tuple[str, ...]]:
+        """What marks each square gets now: the end of the move begun (``end``), a piece to
+        move or a square to land on (``ring``, ``dot``), a man that must be huffed."""
         if self.play.locked or state.is_terminal() or state.is_chance():
-            return
-        ring = max(2, self.cell // 14)
+            return {}
+        marks: dict[int, tuple[str, ...]] = {}
         if self.path:
-            pygame.draw.rect(surface, self.palette.focus, self.square_rect(self.path[-1]), ring)
+            marks[self.path[-1]] = ("end",)
         pieces = self._pieces(state)
-        around = round(self.cell * 0.46)  # just outside a piece: its face stays clear
         for square in self._hints():
-            centre = self.square_center(square)
-            if square in pieces:
-                pygame.draw.circle(surface, self.palette.legal, centre, around, ring)
-            else:
-                pygame.draw.circle(surface, self.palette.legal, centre, self.cell // 7)
+            marks[square] = (*marks.get(square, ()), "ring" if square in pieces else "dot")
         if isinstance(state, DamaState):
             for square in squares_of(state.huff):
-                centre = self.square_center(square)
-                pygame.draw.circle(surface, self.palette.warning, centre, around, ring)
+                marks[square] = (*marks.get(square, ()), "huff")
+        return marks
+
+    def _draw_marks(self, surface: pygame.Surface, state: State) -> None:
+        ring = max(2, self.cell // 14)
+        around = round(self.cell * 0.46)  # just outside a piece: its face stays clear
+        colours = {"ring": self.palette.legal, "huff": self.palette.warning}
+        for square, marks in self._marks(state).items():
+            centre = self.square_center(square)
+            for mark in marks:
+                if mark == "end":
+                    pygame.draw.rect(surface, self.palette.focus, self.square_rect(square), ring,
+                                     border_radius=SQUARE_CORNER)  # fmt: skip
+                elif mark == "dot":
+                    pygame.draw.circle(surface, self.palette.legal, centre, self.cell // 7)
+                else:
+                    pygame.draw.circle(surface, colours[mark], centre, around, ring)
+
+    def elements(self, version: int) -> list[Element]:
+        """Each square and what is on it (a piece, the last turn's tint or ghost, a mark),
+        each capture's line, and the tray."""
+        state = self.state
+        pieces = self._pieces(state)
+        hidden = self.motion[3] if self.motion else None
+        last, ghosts, marks = self._last_squares(), dict(self.ghosts), self._marks(state)
+        squares: list[Element] = [
+            (f"square {s}", self.square_rect(s),
+             (pieces.get(s) if s != hidden else None, s in last, ghosts.get(s), marks.get(s)))
+            for s in range(SQUARES)
+        ]  # fmt: skip
+        lines: list[Element] = [
+            ("jump", around([self.square_center(s) for s in jump], self.cell // 8), jump)
+            for jump in self.jumps
+        ]
+        return squares + lines  # nothing in the tray
 
     def _hints(self) -> set[int]:
         """Where a tap can go next: landing squares of the move begun, else pieces to move."""

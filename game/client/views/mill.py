@@ -12,10 +12,10 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Tween, lerp
-from game.client.redraw import around
+from game.client.redraw import Element, around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
-from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
+from game.client.views.marks import LIGHT_AND_DARK, draw_polyline, ghost, tinted_disc
 from game.client.widgets import Target
 from game.i18n import _
 from game.names import seat_names
@@ -142,7 +142,7 @@ class MillView(BoardView):
             mill = self.flash[1]
             ends = [self.point_center(p) for p in points_of(mill)]
             colour = tuple(round(c * glow) for c in self.palette.accent)
-            pygame.draw.line(surface, colour, ends[0], ends[-1], max(4, self.step // 5))
+            draw_polyline(surface, colour, [ends[0], ends[-1]], max(4, self.step // 5))
         self._draw_last_turn(surface, size)
         moving = self.motion[1] if self.motion else None
         for side, colour in enumerate(COLOURS):
@@ -175,37 +175,54 @@ class MillView(BoardView):
             faint = ghost(name, size)
             surface.blit(faint, faint.get_rect(center=self.point_center(point)))
 
-    def _draw_marks(self, surface: pygame.Surface, state: MulinoState) -> None:
+    def _marks(self, state: MulinoState) -> dict[int, tuple[str, ...]]:
+        """What marks each point gets now: a stone that may be taken (``take``), the stone
+        chosen, the stones that can move, the points a stone can go to (``dot``)."""
         if self.play.locked or state.to_move < 0:
-            return
-        ring = max(2, self.step // 14)
+            return {}
         if state.stage == REMOVE:
-            for action in state.legal_actions():
-                pygame.draw.circle(
-                    surface,
-                    self.palette.warning,
-                    self.point_center(action - REMOVE_BASE),
-                    self.step * 2 // 5,
-                    ring,
-                )
-            return
+            return {action - REMOVE_BASE: ("take",) for action in state.legal_actions()}
+        marks: dict[int, tuple[str, ...]] = {}
         if self.selected is not None:
-            pygame.draw.circle(
-                surface,
-                self.palette.focus,
-                self.point_center(self.selected),
-                self.step * 2 // 5,
-                ring,
-            )
+            marks[self.selected] = ("chosen",)
         else:
-            for point in self._movable(state):
-                pygame.draw.circle(
-                    surface, self.palette.legal, self.point_center(point), self.step * 9 // 20, ring
-                )
+            marks |= dict.fromkeys(self._movable(state), ("movable",))
         for point in self._hints(state):
-            pygame.draw.circle(
-                surface, self.palette.legal, self.point_center(point), self.step // 8
-            )
+            marks[point] = (*marks.get(point, ()), "dot")
+        return marks
+
+    def _draw_marks(self, surface: pygame.Surface, state: MulinoState) -> None:
+        ring = max(2, self.step // 14)
+        rings = {
+            "take": (self.palette.warning, self.step * 2 // 5),
+            "chosen": (self.palette.focus, self.step * 2 // 5),
+            "movable": (self.palette.legal, self.step * 9 // 20),
+        }
+        for point, marks in self._marks(state).items():
+            centre = self.point_center(point)
+            for mark in marks:
+                if mark == "dot":
+                    pygame.draw.circle(surface, self.palette.legal, centre, self.step // 8)
+                else:
+                    colour, radius = rings[mark]
+                    pygame.draw.circle(surface, colour, centre, radius, ring)
+
+    def elements(self, version: int) -> list[Element]:
+        """Each point and what is on it (a stone, the last turn's tint or ghost, a mark),
+        and the tray (the stones in hand)."""
+        state = self.state
+        if not isinstance(state, MulinoState):
+            return super().elements(version)
+        moving = self.motion[1] if self.motion else None
+        last, ghosts, marks = self._last_points(), dict(self.ghosts), self._marks(state)
+        points: list[Element] = []
+        for point in range(24):
+            stone = next((colour for side, colour in enumerate(COLOURS)
+                          if state.men[side] >> point & 1 and point != moving), None)  # fmt: skip
+            drawn = (stone, point in last, ghosts.get(point), marks.get(point))
+            points.append((f"point {point}", around([self.point_center(point)], self.step // 2),
+                           drawn))  # fmt: skip
+        return [*points, ("tray", self.tray, (tuple(state.hand), version))]  # stones in hand
 
     def _hints(self, state: MulinoState) -> set[int]:
         """The empty points a tap can go to: where the chosen stone can go, else placements."""

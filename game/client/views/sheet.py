@@ -22,6 +22,7 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Tween
+from game.client.redraw import SQUARE_CORNER, Element
 from game.client.sprites import sprite
 from game.client.surface_cache import surface_cache
 from game.client.views.base import BoardView, Control, Step
@@ -333,10 +334,12 @@ class SheetView(BoardView):
             legal = ink(self.palette.legal)
             for cell in state.legal_actions():
                 if cell < CELLS:
-                    pygame.draw.rect(surface, legal, self.cell_rect(cell).inflate(-2, -2), ring)
+                    hint = self.cell_rect(cell).inflate(-2, -2)
+                    pygame.draw.rect(surface, legal, hint, ring, border_radius=SQUARE_CORNER)
         if state.chain >= 0 and not state.is_terminal():
             colour = ink(self.seat_colour(state.side))
-            pygame.draw.rect(surface, colour, self.cell_rect(state.chain), max(3, self.cell // 9))
+            pygame.draw.rect(surface, colour, self.cell_rect(state.chain), max(3, self.cell // 9),
+                             border_radius=SQUARE_CORNER)  # fmt: skip
 
     def _draw_dice(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
         geometry, d = self.dice_tray, self.dice_tray.die
@@ -590,6 +593,28 @@ class SheetView(BoardView):
             tween = Tween(SET_ASIDE)
             self.glide = (tween, moved)
             self.tweens.append(tween)
+
+    def elements(self, version: int) -> list[Element]:
+        """Each cell and what is on it (a mark, the last turn's tint, the winning chain, a
+        hint, the cell a chain must touch), and the tray (the dice)."""
+        state = self.state
+        if not isinstance(state, AusgeblocktState):
+            return super().elements(version)
+        starts = set(state.starts(0) + state.starts(1))
+        chain = state.winning_chain()
+        last = {cell for _, cell in self.marked}
+        hints: set[int] = set()
+        if not self.play.locked and state.stage == MARK and state.to_move >= 0:
+            hints = {cell for cell in state.legal_actions() if cell < CELLS}
+        touch = state.chain if state.chain >= 0 and not state.is_terminal() else -1
+        cells: list[Element] = []
+        for cell in range(CELLS):
+            marked = [seat for seat in (0, 1) if state.cells[seat] >> cell & 1]
+            mark = marked[0] if marked and cell not in starts else None
+            drawn = (bool(chain >> cell & 1), mark, mark is not None and cell in last,
+                     cell in hints, state.side if cell == touch else None)  # fmt: skip
+            cells.append((f"cell {cell}", self.cell_rect(cell), drawn))
+        return cells + super().elements(version)[1:]  # the tray as by default
 
     def moving_areas(self) -> list[pygame.Rect]:
         """The dice, tumbling or gliding to the kept row (thrown up a little above it)."""

@@ -16,10 +16,10 @@ import pygame
 
 from game.client import theme
 from game.client.anim import Tween, along
-from game.client.redraw import around
+from game.client.redraw import Element, around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
-from game.client.views.marks import DIM_ALPHA, ghost
+from game.client.views.marks import DIM_ALPHA, draw_polyline, ghost
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import seat_names
@@ -166,7 +166,8 @@ class TrackView(BoardView):
         )
         middle, normal = (a + b) / 2, (b - a).rotate(90).normalize() * self.space * 0.55
         colour = self.palette.legal if state.unlocked else self.boards.track_barrier
-        pygame.draw.line(surface, colour, middle - normal, middle + normal, max(4, self.space // 7))
+        ends = [(round(p.x), round(p.y)) for p in (middle - normal, middle + normal)]
+        draw_polyline(surface, colour, ends, max(4, self.space // 7))
 
     def _pawn_on_space(
         self, surface: pygame.Surface, seat: int, pawn: int, space: int, size: int
@@ -203,7 +204,7 @@ class TrackView(BoardView):
         for _seat, _pawn, start, end in self.moves:
             if start != OFF:
                 path = [self.space_center(s) for s in range(start, end + 1)]
-                pygame.draw.lines(surface, self.palette.last_move, False, path, width)
+                draw_polyline(surface, self.palette.last_move, path, width)
                 for space in range(start, end + 1):
                     box = self.space_rect(space)
                     surface.blit(spaces, box, box.move(-self.rect.x, -self.rect.y))
@@ -217,6 +218,41 @@ class TrackView(BoardView):
             die = self.die_rect
             areas.append(die.inflate(die.width // 2, die.height // 2))
         return areas
+
+    def elements(self, version: int) -> list[Element]:
+        """Each space and what is on it (a pawn, the last turn's ring or frame, a choice),
+        the last turn's ways, the barrier, and the tray (the waiting pawns, the die)."""
+        state = self.state
+        if not isinstance(state, NumeriState):
+            return super().elements(version)
+        moving = (self.motion[2], self.motion[3]) if self.motion else None
+        on: dict[int, tuple[int, int]] = {}
+        for seat in range(state.players):
+            for pawn, at in zip(PAWNS, state.pawns[seat], strict=True):
+                if at != OFF and (seat, pawn) != moving:
+                    on[at] = (seat, pawn)
+        left = {start for _, _, start, _ in self.moves if start != OFF}
+        reached = {end for _, _, _, end in self.moves}
+        chosen: dict[int, bool] = {}
+        if not self.play.locked and state.stage == CHOOSE and state.to_move >= 0:
+            for pawn in self._movable(state):
+                at = state.pawns[state.side][pawn - 1]
+                if at != OFF:
+                    chosen[at] = pawn == self.first
+        reach = self.space // 3
+        spaces: list[Element] = [
+            (f"space {s}", self.space_rect(s).inflate(reach, reach),
+             (on.get(s), s in left, s in reached, chosen.get(s)))
+            for s in range(state.track.length)
+        ]  # fmt: skip
+        ways = [self.space_center(s) for _, _, start, end in self.moves if start != OFF
+                for s in range(start, end + 1)]  # fmt: skip
+        if ways:
+            spaces.append(("ways", around(ways, self.space // 2), self.moves))
+        after = state.track.barrier(state.players)
+        ends = [self.space_center(after), self.space_center(after + 1)]
+        spaces.append(("barrier", around(ends, self.space * 0.6), state.unlocked))
+        return spaces + super().elements(version)[1:]  # the tray as by default
 
     def _draw_ends(self, surface: pygame.Surface) -> None:
         """A thin ring round the space (or waiting place) each pawn of the last turn left, a
