@@ -393,7 +393,7 @@ class CheckersView(BoardView):
             return []
         _, points, _, _, fading = self.motion
         squares = [self.square_center(square) for square, _ in fading]
-        return [around([*points, *squares], self.cell)]
+        return [around([*points, *squares], self.cell * 0.8)]  # half a piece and its hop
 
     def update(self, dt: float) -> None:
         super().update(dt)

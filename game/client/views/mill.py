@@ -411,7 +411,7 @@ class MillView(BoardView):
 
     def moving_areas(self) -> list[pygame.Rect]:
         """The stone moving, the stone vanishing, the mill's line while it flashes."""
-        reach = self.step
+        reach = self.step * 0.55  # half a stone, with room for the flash's width
         areas = []
         if self.motion and not self.motion[0].done:
             areas.append(around(self.motion[2:4], reach))
