@@ -83,6 +83,7 @@ def checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request):
     driver.app.close()
 
 
+@pytest.mark.parametrize("checked", [(1920, 1080)], indirect=True)
 def test_the_title_drawn_in_parts_is_the_title_drawn_whole(checked: _Checked) -> None:
     driver = checked.driver
     for _ in range(90):  # three seconds of drifting, then the arrows and a tap
@@ -147,15 +148,17 @@ def test_the_areas_are_where_the_moving_things_were_and_are() -> None:
 
 
 def test_areas_merge_where_that_draws_no_more_and_far_ones_stay_apart() -> None:
-    apart = merged([pygame.Rect(0, 0, 10, 10), pygame.Rect(50, 50, 10, 10)])
-    assert sorted(map(tuple, apart)) == [(0, 0, 10, 10), (50, 50, 10, 10)]
+    near = merged([pygame.Rect(0, 0, 10, 10), pygame.Rect(50, 50, 10, 10)], spare=4000)
+    assert near == [pygame.Rect(0, 0, 60, 60)]  # a pass saved for a few pixels
+    apart = merged([pygame.Rect(0, 0, 100, 100), pygame.Rect(2000, 1500, 100, 100)], 4000)
+    assert sorted(map(tuple, apart)) == [(0, 0, 100, 100), (2000, 1500, 100, 100)]
     inside = merged([pygame.Rect(0, 0, 50, 50), pygame.Rect(10, 10, 5, 5)])
     assert inside == [pygame.Rect(0, 0, 50, 50)]
     row = merged([pygame.Rect(x, 0, 10, 10) for x in (0, 10, 20)])
     assert row == [pygame.Rect(0, 0, 30, 10)]
-    corners = merged([pygame.Rect(0, 0, 10, 10), pygame.Rect(990, 990, 10, 10)])
+    corners = merged([pygame.Rect(0, 0, 10, 10), pygame.Rect(3830, 2150, 10, 10)])
     assert len(corners) == 2  # not one box round the whole screen
-    scattered = [pygame.Rect(x * 20, (x % 7) * 30, 5, 5) for x in range(60)]
+    scattered = [pygame.Rect(x * 600, (x % 7) * 900, 5, 5) for x in range(60)]
     few = merged(scattered)
     assert len(few) <= MOST_AREAS
     assert all(any(area.contains(rect) for area in few) for rect in scattered)

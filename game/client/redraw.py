@@ -29,6 +29,12 @@ SQUARE_CORNER)``): the same pixels as a square corner, but drawn by pygame's rou
 code, which draws the same pixels clipped or not — its plain framed rectangle does not, and a
 screen drawn in clipped parts would keep stray pixels of it."""
 
+MATCH_SPARE = 1 / 32
+"""On the match screen two areas are drawn as one when that paints at most this share of
+the screen more: each area costs a pass of its drawing code (about 0.2 ms here: the board's
+pieces, the panel's words), about what painting and showing a quarter of a million pixels
+— a thirty-second of a 4K screen — does."""
+
 MOST_AREAS = 24
 """More areas than this are merged into their bounding rectangle: each area costs the
 screen's drawing code a pass and the display a copy of its own."""
@@ -37,7 +43,10 @@ screen's drawing code a pass and the display a copy of its own."""
 class Redraw:
     """What one screen must draw this frame."""
 
-    def __init__(self) -> None:
+    def __init__(self, spare: float = 0.0) -> None:
+        """``spare``: the share of the screen two areas may paint more to be drawn as one
+        (see :func:`merged`; for screens whose drawing passes cost more than their pixels)."""
+        self.spare = spare
         self._look: Hashable = None
         self._whole = True
         self._moving: list[pygame.Rect] = []
@@ -73,21 +82,25 @@ class Redraw:
         if whole:
             return None
         changed = [r.clip(screen) for r in changed]
-        return merged(before + moving + [r for r in changed if r.width > 0 and r.height > 0])
+        areas = before + moving + [r for r in changed if r.width > 0 and r.height > 0]
+        return merged(areas, round(self.spare * screen.width * screen.height))
 
 
-def merged(rects: list[pygame.Rect]) -> list[pygame.Rect]:
-    """``rects`` with each two replaced by the rectangle round both wherever that covers no
-    more than the two do apart (one inside the other, neighbours in a row), and at most
-    :data:`MOST_AREAS` of them: beyond, the smallest joins the neighbour it wastes least
-    with.  Areas far apart stay apart — a box round a square in one corner and a line of
-    text in the other would be most of the screen."""
+def merged(rects: list[pygame.Rect], spare: int = 0) -> list[pygame.Rect]:
+    """``rects`` with each two replaced by the rectangle round both wherever that covers at
+    most ``spare`` pixels more than the two do apart (one inside the other, neighbours in a
+    row, near ones), and at most :data:`MOST_AREAS` of them: beyond, the smallest joins the
+    neighbour it wastes least with.  Areas far apart stay apart — a box round a square in
+    one corner and a line of text in the other would be most of a 4K screen."""
     done: list[pygame.Rect] = []
-    for rect in sorted((pygame.Rect(r) for r in rects), key=_area, reverse=True):
+    pending = sorted((pygame.Rect(r) for r in rects), key=_area, reverse=True)
+    while pending:
+        rect = pending.pop(0)
         for index, other in enumerate(done):
             union = rect.union(other)
-            if _area(union) <= _area(rect) + _area(other):
-                done[index] = union
+            if _area(union) <= _area(rect) + _area(other) + spare:
+                del done[index]
+                pending.insert(0, union)  # the larger area may now take in others
                 break
         else:
             done.append(rect)

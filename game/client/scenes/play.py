@@ -16,7 +16,7 @@ import pygame
 from game.client import input as ui
 from game.client import theme
 from game.client.control import LocalControl, MatchControl
-from game.client.redraw import Element, Redraw, draw_clipped
+from game.client.redraw import MATCH_SPARE, Element, Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.turns import actor, last_turn, step_at
 from game.client.views import view_for
@@ -59,7 +59,7 @@ class PlayScene(Scene):
         self._end_wait = 0.0
         self._was_animating = False
         self.history: list[tuple[int, str]] = []
-        self._redraw = Redraw()
+        self._redraw = Redraw(MATCH_SPARE)
         self._updated: list[pygame.Rect] | None = None
         self._version = 0
         """Counts the changes :meth:`_look` cannot see (targets rebuilt, a tap, a key)."""

@@ -16,7 +16,7 @@ from game.client.anim import Tween, along
 from game.client.redraw import SQUARE_CORNER, Element, around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Step
-from game.client.views.marks import LIGHT_AND_DARK, draw_polyline, ghost, tinted_square
+from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import seat_names
@@ -131,10 +131,9 @@ class CheckersView(BoardView):
         self._draw_marks(surface, state)
         if self.motion:
             tween, points, name, _, fading = self.motion
-            alpha = round(255 * (1 - tween.t))
+            alpha = round(255 * (1 - tween.t)) // 8 * 8  # a few steps: made once, not per pass
             for square, gone in fading:
-                fade = sprite(gone, size).copy()
-                fade.set_alpha(alpha)
+                fade = ghost(gone, size, alpha)
                 surface.blit(fade, fade.get_rect(center=self.square_center(square)))
             x, y = along(points, tween.eased(), hop=self.cell * 0.35 if fading else 0)
             piece = sprite(name, size)
@@ -150,7 +149,7 @@ class CheckersView(BoardView):
             surface.blit(tint, self.square_rect(square))
         for jump in self.jumps:
             centres = [self.square_center(s) for s in jump]
-            draw_polyline(surface, colour, centres, max(2, self.cell // 16))
+            pygame.draw.lines(surface, colour, False, centres, max(2, self.cell // 16))
         for square, name in self.ghosts:
             faint = ghost(name, size)
             surface.blit(faint, faint.get_rect(center=self.square_center(square)))

@@ -46,23 +46,3 @@ def tinted_square(colour: Colour, side: int, ring: int) -> pygame.Surface:
     square.fill((*colour, TINT_ALPHA))
     pygame.draw.rect(square, (*colour, 255), square.get_rect(), max(1, ring))
     return square
-
-
-def draw_polyline(
-    surface: pygame.Surface, colour: Colour, points: list[tuple[int, int]], width: int
-) -> None:
-    """A thick line through ``points``, drawn once onto a picture of its own and blitted:
-    pygame draws a thick line clipped to a rectangle a pixel off the same line unclipped,
-    and the match screen draws in clipped parts (see :mod:`game.client.redraw`)."""
-    left = min(x for x, _ in points) - width
-    top = min(y for _, y in points) - width
-    shifted = tuple((x - left, y - top) for x, y in points)
-    surface.blit(_polyline(shifted, colour, width), (left, top))
-
-
-@surface_cache(entries=64, megabytes=16)
-def _polyline(points: tuple[tuple[int, int], ...], colour: Colour, width: int) -> pygame.Surface:
-    size = (max(x for x, _ in points) + width + 1, max(y for _, y in points) + width + 1)
-    picture = pygame.Surface(size, pygame.SRCALPHA)
-    pygame.draw.lines(picture, colour, False, points, width)
-    return picture

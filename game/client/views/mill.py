@@ -15,7 +15,7 @@ from game.client.anim import Tween, lerp
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
-from game.client.views.marks import LIGHT_AND_DARK, draw_polyline, ghost, tinted_disc
+from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
 from game.client.widgets import Target
 from game.i18n import _
 from game.names import seat_names
@@ -142,7 +142,7 @@ class MillView(BoardView):
             mill = self.flash[1]
             ends = [self.point_center(p) for p in points_of(mill)]
             colour = tuple(round(c * glow) for c in self.palette.accent)
-            draw_polyline(surface, colour, [ends[0], ends[-1]], max(4, self.step // 5))
+            pygame.draw.line(surface, colour, ends[0], ends[-1], max(4, self.step // 5))
         self._draw_last_turn(surface, size)
         moving = self.motion[1] if self.motion else None
         for side, colour in enumerate(COLOURS):

@@ -19,7 +19,7 @@ from game.client.anim import Tween, along
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
 from game.client.views.base import BoardView, Control, Step
-from game.client.views.marks import DIM_ALPHA, draw_polyline, ghost
+from game.client.views.marks import DIM_ALPHA, ghost
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import seat_names
@@ -166,8 +166,7 @@ class TrackView(BoardView):
         )
         middle, normal = (a + b) / 2, (b - a).rotate(90).normalize() * self.space * 0.55
         colour = self.palette.legal if state.unlocked else self.boards.track_barrier
-        ends = [(round(p.x), round(p.y)) for p in (middle - normal, middle + normal)]
-        draw_polyline(surface, colour, ends, max(4, self.space // 7))
+        pygame.draw.line(surface, colour, middle - normal, middle + normal, max(4, self.space // 7))
 
     def _pawn_on_space(
         self, surface: pygame.Surface, seat: int, pawn: int, space: int, size: int
@@ -204,7 +203,7 @@ class TrackView(BoardView):
         for _seat, _pawn, start, end in self.moves:
             if start != OFF:
                 path = [self.space_center(s) for s in range(start, end + 1)]
-                draw_polyline(surface, self.palette.last_move, path, width)
+                pygame.draw.lines(surface, self.palette.last_move, False, path, width)
                 for space in range(start, end + 1):
                     box = self.space_rect(space)
                     surface.blit(spaces, box, box.move(-self.rect.x, -self.rect.y))
