@@ -387,12 +387,14 @@ class CheckersView(BoardView):
         self.play.app.sound.play("capture" if capture else "move")
 
     def moving_areas(self) -> list[pygame.Rect]:
-        """The way of the piece moving (with its hops) and the pieces it takes, fading."""
+        """Where the moving piece is now, and the squares of the pieces it takes, fading
+        (where it was last frame, the match screen remembers)."""
         if not self.motion or self.motion[0].done:
             return []
-        _, points, _, _, fading = self.motion
-        squares = [self.square_center(square) for square, _ in fading]
-        return [around([*points, *squares], self.cell * 0.8)]  # half a piece and its hop
+        tween, points, _, _, fading = self.motion
+        at = along(points, tween.eased(), hop=self.cell * 0.35 if fading else 0)
+        return [around([at], self.cell // 2),
+                *(self.square_rect(square) for square, _ in fading)]  # fmt: skip
 
     def update(self, dt: float) -> None:
         super().update(dt)

@@ -414,7 +414,8 @@ class MillView(BoardView):
         reach = self.step * 0.55  # half a stone, with room for the flash's width
         areas = []
         if self.motion and not self.motion[0].done:
-            areas.append(around(self.motion[2:4], reach))
+            tween, _, start, end = self.motion
+            areas.append(around([lerp(start, end, tween.eased())], reach))
         if self.vanishing and not self.vanishing[0].done:
             areas.append(around([self.point_center(self.vanishing[1])], reach))
         if self.flash and not self.flash[0].done:

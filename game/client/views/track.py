@@ -209,10 +209,12 @@ class TrackView(BoardView):
                     surface.blit(spaces, box, box.move(-self.rect.x, -self.rect.y))
 
     def moving_areas(self) -> list[pygame.Rect]:
-        """The way of the pawn moving (with its hop), and the die while it tumbles."""
+        """Where the pawn moving is now (where it was last frame, the match screen
+        remembers), and the die while it tumbles."""
         areas = []
         if self.motion and not self.motion[0].done:
-            areas.append(around(self.motion[1], self.space))
+            tween, path = self.motion[0], self.motion[1]
+            areas.append(around([along(path, tween.t, hop=self.space * 0.45)], self.space * 0.6))
         if self.tumble is not None and not self.tumble.done:
             die = self.die_rect
             areas.append(die.inflate(die.width // 2, die.height // 2))
