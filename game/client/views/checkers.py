@@ -9,6 +9,8 @@ stays tinted, and what it took stays as a ghost, until the next turn.
 
 from __future__ import annotations
 
+import itertools
+
 import pygame
 
 from game.client import theme
@@ -197,9 +199,11 @@ class CheckersView(BoardView):
              (pieces.get(s) if s != hidden else None, s in last, ghosts.get(s), marks.get(s)))
             for s in range(SQUARES)
         ]  # fmt: skip
-        lines: list[Element] = [
-            ("jump", around([self.square_center(s) for s in jump], self.cell // 8), jump)
+        width = self.cell // 8
+        lines: list[Element] = [  # leg by leg: a box round a whole capture is most of the board
+            (f"jump {a}-{b}", around([self.square_center(a), self.square_center(b)], width), jump)
             for jump in self.jumps
+            for a, b in itertools.pairwise(jump)
         ]
         return squares + lines  # nothing in the tray
 
