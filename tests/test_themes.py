@@ -118,6 +118,8 @@ def test_the_high_contrast_boards_have_pieces_of_their_own_ringed_in_the_other_t
             assert pygame.image.tobytes(piece, "RGBA") != wood[name], name
             light, dark = _tones(piece)  # a white face in black, a black face in white
             assert light > 100 and dark > 100, (name, light, dark)
+            # opaque: no board line shows through a flat face (scaling left 253 of 255)
+            assert piece.get_at((48, 48)).a == 255 and piece.get_at((0, 0)).a == 0, name
     finally:
         driver.app.close()
     again = Driver(tmp_path)  # kept: the next start draws the same pieces

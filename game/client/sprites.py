@@ -57,6 +57,19 @@ def _sheet(name: str) -> pygame.Surface | None:
     return image.convert_alpha() if pygame.display.get_surface() else image
 
 
+SOLID = 248
+"""Opacity from which a scaled sprite's pixel is made fully opaque: smooth scaling leaves a
+piece's face at 253 of 255, which lets a board's lines show through a flat white stone."""
+
+
+def _solid(frame: pygame.Surface) -> pygame.Surface:
+    """``frame`` with its nearly opaque pixels made opaque (its soft edges kept)."""
+    opaque = frame.copy()
+    opaque.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MAX)  # same colours, opaque
+    solid = pygame.mask.from_surface(frame, SOLID - 1)
+    return solid.to_surface(frame.copy(), setsurface=opaque, unsetsurface=frame)
+
+
 @surface_cache(entries=256, megabytes=32)
 def sprite(name: str, size: int, tint: tuple[int, int, int] | None = None) -> pygame.Surface:
     """Frame ``name`` scaled to ``size``×``size`` pixels, optionally multiplied by ``tint``."""
@@ -69,7 +82,7 @@ def sprite(name: str, size: int, tint: tuple[int, int, int] | None = None) -> py
         return frame
     index = FRAMES[sheet_name].index(name)
     frame = sheet.subsurface((index * FRAME, 0, FRAME, FRAME))
-    frame = pygame.transform.smoothscale(frame, (size, size))
+    frame = _solid(pygame.transform.smoothscale(frame, (size, size)))
     if tint is not None:
         frame = frame.copy()
         frame.fill((*tint, 255), special_flags=pygame.BLEND_RGBA_MULT)
