@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 
 MIN_SIZE = (1024, 600)
 IDLE_WAIT_MS = 250
-SLIDE_SECONDS = 0.2
-"""A screen left slides off the next this long."""
+WIPE_SECONDS = 0.2
+"""The next screen is uncovered over the last one in this long."""
 LONG_PRESS = 3.0
 """Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
 KIOSK_SCALE = 1.12
@@ -55,27 +55,31 @@ EXPOSING_EVENTS = frozenset({
 
 
 @dataclass
-class _Slide:
-    """The screen left behind, sliding off: ``direction`` −1 to the left, +1 to the right."""
+class _Wipe:
+    """The next screen, uncovered over the last one by an edge sweeping across: from the
+    right going on (``direction`` −1), from the left going back (+1)."""
 
-    left: pygame.Surface
     direction: int
-    elapsed: float | None = None
-    """Seconds since it began to move; None in the frame that took the copy, which shows
-    the old screen still (that frame's work was the copy)."""
+    elapsed: float = 0.0
+    touched: bool = False
+    """A tap or key reached the new screen while it was being uncovered."""
 
-    def shift(self, width: int) -> int:
-        """How far the old screen has gone, in pixels (ease-out)."""
-        assert self.elapsed is not None
-        share = self.elapsed / SLIDE_SECONDS
-        return round(self.direction * width * (1 - (1 - share) ** 3))
+    @staticmethod
+    def strip(before: pygame.Rect, now: pygame.Rect) -> pygame.Rect:
+        """The part of ``now`` that ``before`` did not hold (both reach the same side)."""
+        if not before.width:
+            return now
+        if now.left < before.left:
+            return pygame.Rect(now.left, now.top, before.left - now.left, now.height)
+        return pygame.Rect(before.right, now.top, now.right - before.right, now.height)
 
-    def uncovered(self, size: tuple[int, int]) -> pygame.Rect:
-        """The part of the screen the old one has left: where the new one shows."""
-        shift = self.shift(size[0])
-        if shift < 0:
-            return pygame.Rect(size[0] + shift, 0, -shift, size[1])
-        return pygame.Rect(0, 0, shift, size[1])
+    def shown(self, size: tuple[int, int]) -> pygame.Rect:
+        """The part of the screen uncovered so far (ease-out: fast, then settling)."""
+        share = min(1.0, self.elapsed / WIPE_SECONDS)
+        width = round(size[0] * (1 - (1 - share) ** 3))
+        if self.direction < 0:
+            return pygame.Rect(size[0] - width, 0, width, size[1])
+        return pygame.Rect(0, 0, width, size[1])
 
 
 class NoDisplayError(RuntimeError):
@@ -144,11 +148,9 @@ class App:
         """The window was shown again since the last frame: the next one shows all of it,
         whatever the scene changed."""
         self._frames = 0
-        self._slide: _Slide | None = None
-        """The screen left behind, while it slides off."""
-        self._snapshot: pygame.Surface | None = None
-        """The surface a slide's old screen is copied to (kept from slide to slide)."""
-        self._slide_started = -1
+        self._wipe: _Wipe | None = None
+        """The next screen being uncovered over the last."""
+        self._wipe_started = -1
         self._thinker: Thinker | None = None
         self.time = 0.0
         """Seconds the app has run (advanced by each frame's ``dt``, so tools can hurry it)."""
@@ -206,6 +208,10 @@ class App:
         self._relayout()
 
     def _relayout(self) -> None:
+        """Every screen laid out again, the one on show drawn whole at the next frame (a
+        wipe under way is over: what it uncovered was laid out for the old size)."""
+        self._wipe = None
+        self._exposed = True
         for scene in self.scenes:
             scene.layout(self.size)
 
@@ -267,7 +273,7 @@ class App:
         return self.scenes[-1]
 
     def push(self, scene: Scene) -> None:
-        self._slide_away(-1)
+        self._wipe_in(-1)
         self.scenes.append(scene)
         scene.layout(self.size)
 
@@ -284,30 +290,27 @@ class App:
 
     def pop(self) -> None:
         if len(self.scenes) > 1:
-            self._slide_away(+1)
+            self._wipe_in(+1)
             self.scenes.pop().discard()
             self.scene.layout(self.size)
 
     @property
     def transitioning(self) -> bool:
-        """The screen left behind is still sliding away off the new one."""
-        return self._slide is not None
+        """The new screen is still being uncovered over the last one."""
+        return self._wipe is not None
 
-    def _slide_away(self, direction: int) -> None:
-        """The screen as last shown slides off the next for :data:`SLIDE_SECONDS`, to the
-        left going on (``direction`` −1), to the right going back (+1); once per frame
-        however many screens change in it; none with *reduce motion*.  A slide is one
-        opaque copy a frame: a cross-fade's blending cost three times as much, over the
-        frame budget at 4K."""
-        if self._slide_started == self._frames or not self._frames:
+    def _wipe_in(self, direction: int) -> None:
+        """The next screen is uncovered over the last one in :data:`WIPE_SECONDS`, from the
+        right going on (``direction`` −1), from the left going back (+1); once per frame
+        however many screens change in it; none with *reduce motion*.  A wipe changes a
+        strip of the screen a frame: a slide (the old screen moving off) changed all of it,
+        and presenting a whole 4K window took most of a frame; a cross-fade blended it."""
+        if self._wipe_started == self._frames or not self._frames:
             return
         if self.settings.reduce_motion:
             return
-        self._slide_started = self._frames
-        if self._snapshot is None or self._snapshot.get_size() != self.screen.get_size():
-            self._snapshot = pygame.Surface(self.screen.get_size()).convert(self.screen)
-        self._snapshot.blit(self.screen, (0, 0))  # kept, not made anew: 33 MB at 4K
-        self._slide = _Slide(self._snapshot, direction)
+        self._wipe_started = self._frames
+        self._wipe = _Wipe(direction)
 
     def quit(self) -> None:
         self.running = False
@@ -376,7 +379,10 @@ class App:
                 self.last_input = self.time
                 if self.kiosk is not None and self._operator_gesture(translated):
                     return
+                wipe = self._wipe
                 self.scene.handle(translated)
+                if wipe is not None and self._wipe is wipe:  # not a wipe this input began
+                    wipe.touched = True
 
     def _operator_gesture(self, event) -> bool:
         """A long press in the top-left corner asks for the operator's PIN; True if the
@@ -431,9 +437,8 @@ class App:
         window, or only the areas the screen reports)."""
         self.scene.update(dt)
         self._frames += 1
-        slide = self._slide
-        if slide is not None:
-            self._render_slide(slide, dt)
+        if self._wipe is not None:
+            self._render_wipe(self._wipe, dt)
             return
         self.scene.draw(self.screen)
         areas = self.scene.updated_areas()
@@ -443,26 +448,40 @@ class App:
         else:
             pygame.display.update(areas)
 
-    def _render_slide(self, slide: _Slide, dt: float) -> None:
-        """A frame of a slide: the new screen drawn where the old one has gone, the old one
-        over the rest; its first frame shows the old screen still, its last the new whole."""
-        if slide.elapsed is None:
-            slide.elapsed = 0.0
-            return
-        slide.elapsed += dt
-        self.scene.invalidate()
-        if slide.elapsed >= SLIDE_SECONDS:
-            self._slide = None
-            self.scene.draw(self.screen)
-        else:
-            self.screen.set_clip(slide.uncovered(self.screen.get_size()))
+    def _render_wipe(self, wipe: _Wipe, dt: float) -> None:
+        """A frame of a wipe: the new screen drawn whole in the strip just uncovered, and
+        what changed in the part already uncovered (a screen that says where it changed;
+        one that does not is taken as still, unless it moves or was touched, when its
+        uncovered part is drawn and shown again)."""
+        size = self.screen.get_size()
+        before = wipe.shown(size)
+        wipe.elapsed += dt
+        now = wipe.shown(size)
+        shown: list[pygame.Rect] = []
+        scene = self.scene
+        if before.width and (scene.draws_changes_only or scene.animating or wipe.touched):
+            self.screen.set_clip(before)
             try:
-                self.scene.draw(self.screen)
+                scene.draw(self.screen)
             finally:
                 self.screen.set_clip(None)
-            self.screen.blit(slide.left, (slide.shift(self.screen.get_width()), 0))
-        pygame.display.flip()
-        self._exposed = False
+            areas = scene.updated_areas()
+            shown += [before] if areas is None else [a.clip(before) for a in areas]
+        fresh = _Wipe.strip(before, now)
+        if fresh.width:
+            self.screen.set_clip(fresh)
+            try:
+                scene.draw_whole(self.screen)
+            finally:
+                self.screen.set_clip(None)
+            shown.append(fresh)
+        if wipe.elapsed >= WIPE_SECONDS:
+            self._wipe = None
+        if self._exposed:
+            pygame.display.flip()
+            self._exposed = False
+        else:
+            pygame.display.update([a for a in shown if a.width and a.height])
 
     def _recover(self) -> None:
         from game.client.scenes.menus import TitleScene

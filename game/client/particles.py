@@ -100,20 +100,23 @@ class Particles:
         self.live = kept
 
     def draw(self, surface: pygame.Surface) -> list[pygame.Rect]:
-        """Draw every live particle; returns the rectangles drawn in."""
-        drawn = []
+        """Draw every live particle; returns where each is (drawn or clipped away)."""
+        places = []
         for p in self.live:
             fade = 1 - p.age / p.life
             if p.paper:
                 width = max(1, round(p.size * abs(math.cos(p.spin))))
                 rect = pygame.Rect(0, 0, width, max(1, round(p.size * 0.6)))
                 rect.center = (round(p.x), round(p.y))
-                drawn.append(pygame.draw.rect(surface, p.colour, rect))
+                pygame.draw.rect(surface, p.colour, rect)
             else:
                 radius = max(1, round(p.size * (0.4 + 0.6 * fade)))
                 centre = (round(p.x), round(p.y))
-                drawn.append(pygame.draw.circle(surface, p.colour, centre, radius))
-        return drawn
+                rect = pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius + 1,
+                                   2 * radius + 1)  # fmt: skip
+                pygame.draw.circle(surface, p.colour, centre, radius)
+            places.append(rect)
+        return places
 
     def area(self) -> pygame.Rect | None:
         """The rectangle every live particle is drawn in (None when there are none)."""

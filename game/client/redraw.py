@@ -53,7 +53,7 @@ class Redraw:
         self._elements: dict[Hashable, Hashable] = {}
 
     def invalidate(self) -> None:
-        """Draw everything next frame (after a resize, a slide, a window shown again, or a
+        """Draw everything next frame (after a resize, a window shown again, or a
         frame drawn elsewhere)."""
         self._whole = True
 
@@ -129,12 +129,13 @@ def draw_clipped(
 ) -> None:
     """``draw`` the whole picture once for each of ``areas``, clipped to it: pygame skips
     the pixels outside, so each pass costs its area and the drawing code's own time."""
+    outer = surface.get_clip()  # a clip already set (a wipe's) bounds every area
     try:
         for area in areas:
-            surface.set_clip(area)
+            surface.set_clip(area.clip(outer))
             draw(surface)
     finally:
-        surface.set_clip(None)
+        surface.set_clip(outer)
 
 
 def clipped_out(surface: pygame.Surface, rect: pygame.Rect) -> bool:

@@ -20,6 +20,9 @@ class Scene:
 
     fps: int | None = None
     """The most frames a second this screen needs while it moves (None: the app's)."""
+    draws_changes_only = False
+    """True for screens whose :meth:`draw` draws only what changed and says where
+    (:meth:`updated_areas`); the others draw everything each time."""
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -50,6 +53,11 @@ class Scene:
         """The parts of the screen the last :meth:`draw` changed, for the app to show;
         None: the whole screen (the default, for screens that draw everything each frame)."""
         return None
+
+    def draw_whole(self, surface: pygame.Surface) -> None:
+        """Draw everything, whatever was drawn before (as clipped: a strip a wipe uncovers),
+        without changing what :meth:`draw` will think is on the screen."""
+        self.draw(surface)
 
     def invalidate(self) -> None:
         """Draw everything at the next :meth:`draw`: what the screen shows is not what this

@@ -129,7 +129,7 @@ def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
             _show(app, scenery(app, rep))
             samples += [_timed_frame(app) for _ in range(SCENERY_FRAMES)]
         results[name] = percentiles(samples)
-    results["screen change (slide)"] = _slides(app, repeat)
+    results["screen change (wipe)"] = _screen_changes(app, repeat)
     results["while the computer thinks (hard, Dama)"] = _thinking(app)
     results["idle_cpu_percent"] = _idle_cpu(app, moving=False)
     results["living_title_cpu_percent"] = _idle_cpu(app, moving=True)
@@ -138,7 +138,7 @@ def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
 
 
 def _show(app, scene) -> None:
-    """Make ``scene`` the app's, its slide in over."""
+    """Make ``scene`` the app's, its wipe over."""
     app.reset(scene)
     app.frame(STEP)
     while app.transitioning:
@@ -157,9 +157,9 @@ def _timed_frame(app) -> float:
     return took
 
 
-def _slides(app, repeat: int) -> dict:
+def _screen_changes(app, repeat: int) -> dict:
     """Every frame of going from the title to the settings and back, ``repeat`` times: the
-    screen left slides off the next (each frame presented by the app, as in play)."""
+    next screen is uncovered over the last (each frame presented by the app, as in play)."""
     from game.client.scenes.menus import SettingsScene, TitleScene
     from tools.benchmarks.common import percentiles
 

@@ -80,6 +80,7 @@ class AttractScene(Scene):
     kiosk spends most of its life here), and drawing the demo only while it moves."""
 
     fps = 30
+    draws_changes_only = True
 
     def __init__(self, app, seed: int | None = None) -> None:
         super().__init__(app)
@@ -182,6 +183,12 @@ class AttractScene(Scene):
 
     def updated_areas(self) -> list[pygame.Rect] | None:
         return self._areas
+
+    def draw_whole(self, surface: pygame.Surface) -> None:
+        if self._backdrop is None or self._backdrop.get_size() != surface.get_size():
+            self._draw_backdrop(surface.get_size())
+        surface.blit(self._backdrop, (0, 0))
+        self._draw_banner(surface)
 
     def _backdrop_due(self, size: tuple[int, int]) -> bool:
         demo = self.demo

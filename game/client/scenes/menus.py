@@ -106,6 +106,7 @@ class TitleScene(MenuScene):
 
     RESUME_ROWS = 2  # with more unfinished matches, one entry opens their list
     fps = 30  # the drifting pieces need no more
+    draws_changes_only = True
 
     def __init__(self, app, notice: str | None = None) -> None:
         self._redraw = Redraw()
@@ -142,6 +143,9 @@ class TitleScene(MenuScene):
 
     def updated_areas(self) -> list[pygame.Rect] | None:
         return self._updated
+
+    def draw_whole(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
 
     def draw(self, surface: pygame.Surface) -> None:
         """Everything when the menu changed, else only where the pieces drift (see

@@ -45,6 +45,8 @@ COUNT_LINE = 1.15
 
 
 class PlayScene(Scene):
+    draws_changes_only = True
+
     def __init__(self, app, source: Match | MatchControl) -> None:
         super().__init__(app)
         self.control = source if isinstance(source, MatchControl) else LocalControl(app, source)

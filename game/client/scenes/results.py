@@ -44,6 +44,8 @@ class ResultsScene(Scene):
     """The end of a match; with ``scored`` (a match at this screen), a person whose result
     makes the high-score board is then asked for a name."""
 
+    draws_changes_only = True
+
     def __init__(self, app, match: Match, scored: bool = False) -> None:
         super().__init__(app)
         self.match = match
@@ -196,13 +198,23 @@ class ResultsScene(Scene):
             self._still_look = look if surface is self.app.screen else None
             self.draw_still(self._still)
             surface.blit(self._still, (0, 0))
-            self._scraps = [scrap for scrap in self.confetti.draw(surface) if scrap.width]
+            self._scraps = self._on_screen(self.confetti.draw(surface), surface)
             self._updated = None
             return
         for scrap in self._scraps:
             surface.blit(self._still, scrap, scrap)
-        scraps = [scrap for scrap in self.confetti.draw(surface) if scrap.width]  # on screen
+        scraps = self._on_screen(self.confetti.draw(surface), surface)
         self._updated, self._scraps = self._scraps + scraps, scraps
+
+    @staticmethod
+    def _on_screen(scraps: list[pygame.Rect], surface: pygame.Surface) -> list[pygame.Rect]:
+        """The scraps' places on the screen (those still above it fall in later)."""
+        screen = surface.get_rect()
+        return [scrap.clip(screen) for scrap in scraps if scrap.colliderect(screen)]
+
+    def draw_whole(self, surface: pygame.Surface) -> None:
+        self.draw_still(surface)
+        self.confetti.draw(surface)
 
     def draw_still(self, surface: pygame.Surface) -> None:
         """Everything but the confetti."""
