@@ -63,6 +63,8 @@ class _Wipe:
     elapsed: float = 0.0
     touched: bool = False
     """A tap or key reached the new screen while it was being uncovered."""
+    edge: pygame.Rect | None = None
+    """Where the sweeping edge's line was drawn last frame (over the new screen)."""
 
     @staticmethod
     def strip(before: pygame.Rect, now: pygame.Rect) -> pygame.Rect:
@@ -468,15 +470,23 @@ class App:
             areas = scene.updated_areas()
             shown += [before] if areas is None else [a.clip(before) for a in areas]
         fresh = _Wipe.strip(before, now)
-        if fresh.width:
-            self.screen.set_clip(fresh)
-            try:
-                scene.draw_whole(self.screen)
-            finally:
-                self.screen.set_clip(None)
-            shown.append(fresh)
+        for strip in (fresh, wipe.edge):  # the strip uncovered, and the edge's last place
+            if strip is not None and strip.width:
+                self.screen.set_clip(strip)
+                try:
+                    scene.draw_whole(self.screen)
+                finally:
+                    self.screen.set_clip(None)
+                shown.append(strip)
+        wipe.edge = None
         if wipe.elapsed >= WIPE_SECONDS:
             self._wipe = None
+        elif now.width < size[0]:  # a line of light along the edge, so the eye follows it
+            line = max(2, theme.unit(size) // 5)
+            x = now.left if wipe.direction < 0 else now.right - line
+            wipe.edge = pygame.Rect(x, 0, line, size[1])
+            self.screen.fill(self.palette.accent, wipe.edge)
+            shown.append(wipe.edge)
         if self._exposed:
             pygame.display.flip()
             self._exposed = False
