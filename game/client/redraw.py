@@ -36,8 +36,8 @@ pieces, the panel's words), about what painting and showing a quarter of a milli
 — a thirty-second of a 4K screen — does."""
 
 MOST_AREAS = 24
-"""More areas than this are merged into their bounding rectangle: each area costs the
-screen's drawing code a pass and the display a copy of its own."""
+"""At most this many areas a frame (see :func:`merged`): each costs the screen's drawing
+code a pass and the display a copy of its own."""
 
 
 class Redraw:

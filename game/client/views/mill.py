@@ -410,16 +410,18 @@ class MillView(BoardView):
         self.play.app.sound.play(sound)
 
     def moving_areas(self) -> list[pygame.Rect]:
-        """The stone moving, the stone vanishing, the mill's line while it flashes."""
-        reach = self.step * 0.55  # half a stone, with room for the flash's width
+        """The stone moving, the stone vanishing, the mill's line while it flashes (the
+        line alone: the stones on it are drawn again where it passes)."""
+        stone = self.step * STONE / 2 + 2
         areas = []
         if self.motion and not self.motion[0].done:
             tween, _, start, end = self.motion
-            areas.append(around([lerp(start, end, tween.eased())], reach))
+            areas.append(around([lerp(start, end, tween.eased())], stone))
         if self.vanishing and not self.vanishing[0].done:
-            areas.append(around([self.point_center(self.vanishing[1])], reach))
+            areas.append(around([self.point_center(self.vanishing[1])], stone))
         if self.flash and not self.flash[0].done:
-            areas.append(around([self.point_center(p) for p in points_of(self.flash[1])], reach))
+            line = max(4, self.step // 5) / 2 + 2
+            areas.append(around([self.point_center(p) for p in points_of(self.flash[1])], line))
         return areas
 
     def update(self, dt: float) -> None:
