@@ -7,20 +7,29 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pygame
 import pytest
 
 from net import records
 from tests.client_driver import Driver
 from tests.lan import guest, host
+from tests.test_redraw import _Checked
 
 
 @pytest.fixture
-def driver(tmp_path: Path):
+def driver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The client, every frame of its match screen checked against the screen drawn whole:
+    what the network changes (a move, a pause, a notice) is drawn again where it shows."""
     driver = Driver(tmp_path)
     driver.app.settings.lan_interface = "127.0.0.1"
     driver.app.settings.player_name = "Carla"
+    checked = _Checked(driver)
+    monkeypatch.setattr(pygame.display, "flip", checked.flip)
+    monkeypatch.setattr(pygame.display, "update", checked.update)
     yield driver
     driver.app.close()  # every screen lets go of its network link
+    assert checked.mismatch is None, checked.mismatch
+    assert checked.frames["partial"] > 0, checked.frames  # the match screen was checked
 
 
 def _port(driver: Driver) -> int:
