@@ -31,6 +31,9 @@ class Scene:
         self._pressed: Target | None = None
         self.cue: float = 0.0  # seconds left of the "not here" cue
         self.cue_rect: pygame.Rect | None = None
+        self.inputs = 0
+        """Taps, clicks and keys handled (not pointer motion): a change a screen that draws
+        only what changed cannot see otherwise (a choice half made)."""
 
     @property
     def palette(self):
@@ -82,6 +85,8 @@ class Scene:
     # -- input ----------------------------------------------------------------------------
 
     def handle(self, event: ui.UIEvent) -> None:
+        if not isinstance(event, ui.Motion):
+            self.inputs += 1
         if isinstance(event, ui.Press):
             self._pressed = self.target_at(event.pos)
         elif isinstance(event, ui.Release):
@@ -127,11 +132,15 @@ class Scene:
         self.cue, self.cue_rect = 0.35, rect
         self.app.sound.play("nope")
 
+    def targets_look(self) -> tuple:
+        """What the targets show now: each one's look, the focus and the press."""
+        focus, pressed = self.focus, self._pressed
+        return (tuple(t.look() for t in self.targets), focus.name if focus else None,
+                pressed.name if pressed else None)  # fmt: skip
+
     def draw_targets(self, surface: pygame.Surface) -> None:
         for target in self.targets:
-            # a margin: a target may draw a little beyond its rectangle (a shadow, a ring)
-            reach = target.rect.inflate(target.rect.height // 2, target.rect.height // 2)
-            if target.draw is not None and not clipped_out(surface, reach):
+            if target.draw is not None and not clipped_out(surface, target.reach):
                 target.draw(surface, target is self.focus, target is self._pressed)
         if self.focus is not None and self.focus.draw is None and self.focus in self.targets:
             pygame.draw.rect(

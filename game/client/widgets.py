@@ -27,6 +27,15 @@ class Target:
     """The words on it, for screens that draw only what changed (a label may change with
     nothing else: *Roll* becomes *Stop*)."""
 
+    @property
+    def reach(self) -> pygame.Rect:
+        """Its rectangle with a margin: a target may draw a little beyond it (a ring)."""
+        return self.rect.inflate(self.rect.height // 2, self.rect.height // 2)
+
+    def look(self) -> tuple:
+        """What its drawing shows besides the focus and a press: enabled or not, its words."""
+        return (self.enabled(), self.label() if self.label else None)
+
 
 def draw_face(
     surface: pygame.Surface, rect: pygame.Rect, colour: theme.Colour, palette: theme.Palette,

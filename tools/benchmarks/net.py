@@ -200,28 +200,28 @@ def _applied(peer: _Peer) -> dict[int, float]:
 def _propagation(peers: list[_Peer], to: list[dict[int, float]] | None = None) -> list[float]:
     """From each action's sender's ``sent`` to each other peer having applied it, or, with
     ``to``, to each of those receivers (ply → when it had the action)."""
-    samples = []
-    applied = [_applied(p) for p in peers]
-    for number, sender in enumerate(peers):
-        receivers = to if to is not None else applied[:number] + applied[number + 1 :]
-        for sent in (e for e in sender.events if e["event"] == "sent"):
-            samples += [r[sent["ply"]] - sent["at"] for r in receivers if sent["ply"] in r]
-    return samples
+    return [took for times in _receipts(peers, to) for took in times]
 
 
 def _propagation_by_arrival(peers: list[_Peer]) -> list[list[float]]:
     """The propagations apart by the order the receivers had each action in: the first
     receiver's, the second's… — one protocol path, the later ones queued behind the earlier
     for the machine's cores."""
-    applied = [_applied(p) for p in peers]
     arrivals: list[list[float]] = [[] for _ in range(len(peers) - 1)]
-    for number, sender in enumerate(peers):
-        receivers = applied[:number] + applied[number + 1 :]
-        for sent in (e for e in sender.events if e["event"] == "sent"):
-            times = sorted(r[sent["ply"]] - sent["at"] for r in receivers if sent["ply"] in r)
-            for arrival, took in zip(arrivals, times, strict=False):  # a peer gone misses some
-                arrival.append(took)
+    for times in _receipts(peers):
+        for arrival, took in zip(arrivals, sorted(times), strict=False):  # a peer gone: fewer
+            arrival.append(took)
     return arrivals
+
+
+def _receipts(peers: list[_Peer], to: list[dict[int, float]] | None = None):
+    """For each action sent, the times each receiver (the other peers, or ``to``) took to
+    have it."""
+    applied = [_applied(p) for p in peers]
+    for number, sender in enumerate(peers):
+        receivers = to if to is not None else applied[:number] + applied[number + 1 :]
+        for sent in (e for e in sender.events if e["event"] == "sent"):
+            yield [r[sent["ply"]] - sent["at"] for r in receivers if sent["ply"] in r]
 
 
 def _dice(peers: list[_Peer], spectators: list[dict[int, float]] = ()) -> dict[int, float]:

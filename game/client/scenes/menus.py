@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, NamedTuple
 import pygame
 
 from game import i18n
-from game.client import input as ui
 from game.client import sprites, theme
 from game.client.redraw import Redraw, draw_clipped
 from game.client.scene import Scene
@@ -111,8 +110,6 @@ class TitleScene(MenuScene):
     def __init__(self, app, notice: str | None = None) -> None:
         self._redraw = Redraw()
         self._updated: list[pygame.Rect] | None = None
-        self._version = 0
-        """Counts the taps and keys (a focus, a press), which :meth:`_look` cannot see."""
         self.backdrop = TitleBackdrop(moving=not app.settings.reduce_motion)
         self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
         self.has_finished = app.saves.has_finished()
@@ -133,11 +130,6 @@ class TitleScene(MenuScene):
     def draw_backdrop(self, surface: pygame.Surface) -> None:
         self.backdrop.draw(surface, self.u, self.palette.seats)
 
-    def handle(self, event: ui.UIEvent) -> None:
-        super().handle(event)
-        if not isinstance(event, ui.Motion):
-            self._version += 1
-
     def invalidate(self) -> None:
         self._redraw.invalidate()
 
@@ -150,12 +142,7 @@ class TitleScene(MenuScene):
     def draw(self, surface: pygame.Surface) -> None:
         """Everything when the menu changed, else only where the pieces drift (see
         :mod:`redraw`): at 4K, a tenth of the screen."""
-        look = (
-            self._version, self.title(), self.subtitle(),
-            self.focus.name if self.focus else None,
-            self._pressed.name if self._pressed else None,
-            tuple((t.enabled(), t.label() if t.label else None) for t in self.targets),
-        )  # fmt: skip
+        look = (self.inputs, self.title(), self.subtitle(), self.targets_look())
         moving = self.backdrop.areas(surface.get_size(), self.u, self.palette.seats)
         if self.cue > 0 and self.cue_rect is not None:
             moving.append(self.cue_rect.inflate(self.u, self.u))

@@ -13,7 +13,6 @@ from functools import lru_cache
 
 import pygame
 
-from game.client import input as ui
 from game.client import theme
 from game.client.control import LocalControl, MatchControl
 from game.client.redraw import MATCH_SPARE, Element, Redraw, draw_clipped
@@ -42,6 +41,8 @@ TEXT_ROOM = 9
 """Units of the panel kept at the top for the title, the status and the prompt."""
 COUNT_LINE = 1.15
 """Units per line of counts."""
+HISTORY_LINE = 1.05
+"""Units per line of the history."""
 
 
 class PlayScene(Scene):
@@ -63,8 +64,9 @@ class PlayScene(Scene):
         self.history: list[tuple[int, str]] = []
         self._redraw = Redraw(MATCH_SPARE)
         self._updated: list[pygame.Rect] | None = None
-        self._version = 0
-        """Counts the changes :meth:`_look` cannot see (targets rebuilt, a tap, a key)."""
+        self._rebuilds = 0
+        """Counts the rebuilds of the targets: with :attr:`inputs`, the changes to the
+        board's half-made choices that its elements cannot see otherwise."""
         self._backdrop: pygame.Surface | None = None
         self._backdrop_look: tuple | None = None
 
@@ -136,7 +138,7 @@ class PlayScene(Scene):
         buttons += self._match_buttons()
         self.set_targets(self.view.targets() + buttons)
         self.history = self._history_lines()
-        self._version += 1
+        self._rebuilds += 1
 
     def _match_buttons(self) -> list[Target]:
         """Undo, draw, resignation and the menu: two rows at the bottom of the panel beside
@@ -310,11 +312,6 @@ class PlayScene(Scene):
         self.control.discard()
         self._backdrop = None
 
-    def handle(self, event: ui.UIEvent) -> None:
-        super().handle(event)
-        if not isinstance(event, ui.Motion):  # a choice half made, a focus, a press
-            self._version += 1
-
     # -- time -----------------------------------------------------------------------------
 
     @property
@@ -480,14 +477,12 @@ class PlayScene(Scene):
         ]  # fmt: skip
         for target in self.targets:
             if target.draw is not None:
-                reach = target.rect.inflate(target.rect.height // 2, target.rect.height // 2)
-                drawn = (target.enabled(), target.label() if target.label else None,
-                         target is self.focus, target is self._pressed)  # fmt: skip
-                elements.append((target.name, reach, drawn))
+                drawn = (target.look(), target is self.focus, target is self._pressed)
+                elements.append((target.name, target.reach, drawn))
         focus = self.focus
         if focus is not None and focus.draw is None and focus in self.targets:
             elements.append(("focus", focus.rect.inflate(u, u), focus.name))
-        return elements + self.view.elements(self._version)
+        return elements + self.view.elements((self._rebuilds, self.inputs))
 
     def _counts_top(self) -> int:
         return self.tray.bottom + self.u // 2 if not self.portrait else (
@@ -499,7 +494,7 @@ class PlayScene(Scene):
             top, bottom = counts_bottom + self.u // 2, self.column_a.bottom
         else:
             top, bottom = self.history_top, self.history_bottom
-        line_height = round(1.05 * self.u)
+        line_height = round(HISTORY_LINE * self.u)
         shown = min(len(self.history), max(0, (bottom - top) // line_height))
         lines = pygame.Rect(self.column_a.x, bottom - shown * line_height, self.column_a.width,
                             max(1, shown * line_height))  # fmt: skip
@@ -575,7 +570,7 @@ class PlayScene(Scene):
 
     def _draw_history(self, surface: pygame.Surface, top: int | None) -> None:
         u = self.u
-        line_height = round(1.05 * u)
+        line_height = round(HISTORY_LINE * u)
         if top is None:  # beside the board: above the bottom buttons, below the controls
             top, bottom = self.history_top, self.history_bottom
         else:  # under the board: the rest of the first column

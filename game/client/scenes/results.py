@@ -9,7 +9,6 @@ from datetime import date
 
 import pygame
 
-from game.client import input as ui
 from game.client import theme
 from game.client.particles import Particles
 from game.client.scene import Scene
@@ -64,7 +63,6 @@ class ResultsScene(Scene):
         self._scraps: list[pygame.Rect] = []
         """Where the confetti was drawn last frame."""
         self._updated: list[pygame.Rect] | None = None
-        self._version = 0
         here = {seat for seat, who in enumerate(match.seats) if who.is_human}
         winners = set(result.winners())
         self._celebrate = (
@@ -169,11 +167,6 @@ class ResultsScene(Scene):
     def back(self) -> None:
         self.to_title()
 
-    def handle(self, event: ui.UIEvent) -> None:
-        super().handle(event)
-        if not isinstance(event, ui.Motion):
-            self._version += 1
-
     def invalidate(self) -> None:
         self._still_look = None
 
@@ -187,11 +180,7 @@ class ResultsScene(Scene):
         """The screen is kept without the confetti: each frame puts it back where the scraps
         were and draws them where they are, and only those places are shown (260 scraps
         at 4K are a sixth of the screen; everything again would be a whole frame)."""
-        look = (
-            surface.get_size(), self._version, self.focus.name if self.focus else None,
-            self._pressed.name if self._pressed else None, self.cue > 0,
-            tuple((t.enabled(), t.label() if t.label else None) for t in self.targets),
-        )  # fmt: skip
+        look = (surface.get_size(), self.inputs, self.cue > 0, self.targets_look())
         if self._still is None or self._still.get_size() != surface.get_size():
             self._still = pygame.Surface(surface.get_size()).convert(surface)
         if look != self._still_look or surface is not self.app.screen:

@@ -3,7 +3,7 @@ decision at hand, and animate what was just played."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -95,25 +95,25 @@ class BoardView:
         """Everything over the board: the position, the last turn, the choices, the dice."""
         raise NotImplementedError
 
-    def elements(self, version: int) -> list[Element]:
+    def elements(self, version: Hashable) -> list[Element]:
         """The board's and the tray's parts and what each shows, for the match screen to draw
         again only those that changed.  By default the board and the tray are one part each,
         drawn again after each change of position and each tap or key (``version``); a view
         may name its squares one by one."""
-        margin = min(self.rect.size) // 4
-        tray = self.tray.inflate(self.tray.height, self.tray.height)
+        board, tray = self._board_and_tray()
         state = self.state
-        return [("board", self.rect.inflate(margin, margin), (state, self.last_turn, version)),
+        return [("board", board, (state, self.last_turn, version)),
                 ("tray", tray, (state, version))]  # fmt: skip
 
     def moving_areas(self) -> list[pygame.Rect]:
         """Where the animation under way draws (empty when none is): by default the board
-        and the tray, each with a margin (a hop, a die thrown up, a sprite's edge)."""
-        if not self.animating:
-            return []
-        margin = min(self.rect.size) // 4
-        tray = self.tray.inflate(self.tray.height, self.tray.height)
-        return [self.rect.inflate(margin, margin), tray]
+        and the tray."""
+        return list(self._board_and_tray()) if self.animating else []
+
+    def _board_and_tray(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """The board and the tray, each with a margin (a hop, a die thrown up, an edge)."""
+        margin, lift = min(self.rect.size) // 4, self.tray.height
+        return self.rect.inflate(margin, margin), self.tray.inflate(lift, lift)
 
     def targets(self) -> list[Target]:
         """What can be tapped for the decision at hand."""

@@ -10,6 +10,7 @@ stays tinted, and what it took stays as a ghost, until the next turn.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable
 
 import pygame
 
@@ -187,7 +188,7 @@ class CheckersView(BoardView):
                 else:
                     pygame.draw.circle(surface, colours[mark], centre, around, ring)
 
-    def elements(self, version: int) -> list[Element]:
+    def elements(self, version: Hashable) -> list[Element]:
         """Each square and what is on it (a piece, the last turn's tint or ghost, a mark),
         each capture's line, and the tray."""
         state = self.state

@@ -8,6 +8,8 @@ the next turn; the letters and numbers of the move list run along the edges.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pygame
 
 from game.client import theme
@@ -207,7 +209,7 @@ class MillView(BoardView):
                     colour, radius = rings[mark]
                     pygame.draw.circle(surface, colour, centre, radius, ring)
 
-    def elements(self, version: int) -> list[Element]:
+    def elements(self, version: Hashable) -> list[Element]:
         """Each point and what is on it (a stone, the last turn's tint or ghost, a mark),
         and the tray (the stones in hand)."""
         state = self.state

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import pygame
@@ -594,7 +595,7 @@ class SheetView(BoardView):
             self.glide = (tween, moved)
             self.tweens.append(tween)
 
-    def elements(self, version: int) -> list[Element]:
+    def elements(self, version: Hashable) -> list[Element]:
         """Each cell and what is on it (a mark, the last turn's tint, the winning chain, a
         hint, the cell a chain must touch), and the tray (the dice)."""
         state = self.state

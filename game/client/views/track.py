@@ -12,6 +12,8 @@ space it reached — and the die shows the last roll, dimmed once it is played, 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pygame
 
 from game.client import theme
@@ -220,7 +222,7 @@ class TrackView(BoardView):
             areas.append(die.inflate(die.width // 2, die.height // 2))
         return areas
 
-    def elements(self, version: int) -> list[Element]:
+    def elements(self, version: Hashable) -> list[Element]:
         """Each space and what is on it (a pawn, the last turn's ring or frame, a choice),
         the last turn's ways, the barrier, and the tray (the waiting pawns, the die)."""
         state = self.state
