@@ -236,7 +236,7 @@ class Peer:
             self._server.close()
         for task in [*self._tasks, *self._thinking.values()]:
             task.cancel()
-        self._thinker.close()
+        await self._thinker.aclose()
         self.finished.set()
 
     # -- signing -------------------------------------------------------------------------

@@ -78,3 +78,15 @@ class SeatThinker:
         if self._thinker is not None:
             self._thinker.close(wait=False)
             self._thinker = None
+
+    async def aclose(self) -> None:
+        """Give up the decision under way and wait, off the event loop, until the worker
+        has ended (quick: its search stops at once).  For a peer whose process exits next: a
+        pool let go without waiting may still be writing to its pipes while the interpreter
+        closes them, and prints ``OSError: [Errno 9] Bad file descriptor`` on the way out
+        (CPython gh-83386)."""
+        self._closed = True
+        thinker, self._thinker = self._thinker, None
+        if thinker is not None:
+            thinker.cancel()
+            await asyncio.to_thread(thinker.close, True)

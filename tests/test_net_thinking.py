@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 
 import pytest
@@ -178,3 +179,25 @@ def test_a_worker_that_dies_every_time_is_reported_not_waited_for(
             _run(thinker.decide(_position("dama:classic", 8), "easy", 3))
     finally:
         thinker.close()
+
+
+def test_a_peer_about_to_exit_waits_for_the_worker_and_its_pool_to_end() -> None:
+    """``aclose`` (what a peer's ``close`` awaits) returns once the worker process and the
+    pool's manager thread are gone — a thread left running may still be writing to pipes
+    the exiting interpreter closes, which printed EBADF tracebacks from the host."""
+    thinker = SeatThinker(30.0)
+    state = _position("dama:classic", 12)
+
+    async def closed_mid_search() -> tuple[int | None, float]:
+        task = asyncio.create_task(thinker.decide(state, "hard", 1))
+        await asyncio.sleep(0.5)
+        began = time.monotonic()
+        await thinker.aclose()
+        return await task, time.monotonic() - began
+
+    before = {thread.ident for thread in threading.enumerate()}
+    gave_up, waited = _run(closed_mid_search())
+    assert gave_up is None and waited < 5.0
+    assert not _workers(), "the worker process outlived aclose()"
+    left = [t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+    assert not left, f"threads outlived aclose(): {left}"

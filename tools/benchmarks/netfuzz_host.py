@@ -77,6 +77,9 @@ CLOSING_SHARE = 0.03
 PACE = 0.1
 """Seconds an attacking player waits before each move while it still has frames to send:
 a match then lasts long enough for many frames."""
+MATCH_WITHIN = 120.0
+"""Seconds a round's match has to end: it takes two or three, so a match still going after
+this waits for a move or a roll that never comes."""
 
 
 @dataclass
@@ -90,8 +93,19 @@ class _Tally:
     rounds: list = field(default_factory=list)
     closing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    def crash(self, text: str) -> None:
-        self.crashes.append(text[:300])
+    def crash(self, text: str, limit: int = 300) -> None:
+        self.crashes.append(text[:limit])
+
+    def watch(self, task: asyncio.Task, what: str) -> asyncio.Task:
+        """``task``, whose failure counts as a crash (of the fuzz itself: it would
+        otherwise stop throwing frames without a word)."""
+
+        def done(task: asyncio.Task) -> None:
+            if not task.cancelled() and task.exception() is not None:
+                self.crash(f"{what} failed: {task.exception()!r}")
+
+        task.add_done_callback(done)
+        return task
 
     def forgery(self, text: str) -> None:
         self.forgeries.append(text[:300])
@@ -174,13 +188,17 @@ async def _round(tmp: Path, number: int, rng: random.Random, tally: _Tally) -> N
     strangers = asyncio.create_task(
         _strangers(port, players, random.Random(rng.random()), tally, stop)
     )
-    done, _ = await asyncio.wait(games, timeout=600)
+    done, _ = await asyncio.wait(games, timeout=MATCH_WITHIN)
     stop.set()
     await strangers
+    if len(done) < len(games):
+        tally.crash(
+            f"round {number}: the match did not end within {MATCH_WITHIN:g} s; "
+            + "; ".join(player.standing() for player in players),
+            limit=1000,
+        )
     for game in games:
-        if game not in done:
-            game.cancel()
-            tally.crash(f"round {number}: the match did not end within 10 minutes")
+        game.cancel()
     try:
         code = await asyncio.wait_for(host.wait(), 30)
     except TimeoutError:
@@ -191,7 +209,8 @@ async def _round(tmp: Path, number: int, rng: random.Random, tally: _Tally) -> N
     if code != 0:
         tally.crash(f"round {number}: the host exited with status {code}")
     if errors.strip():
-        tally.crash(f"round {number}: the host wrote to stderr: {errors.decode()[-250:]}")
+        text = errors.decode(errors="replace").strip()
+        tally.crash(f"round {number}: the host wrote to stderr: {text[:80]} … {text[-180:]}")
     tally.rounds.append(_check_record(number, record, players, tally))
 
 
@@ -286,7 +305,7 @@ class _Attacker:
         self.decided = {key for key in self.decided if log is None or key[1] < log.ply}
 
     async def play(self) -> None:
-        fuzzing = asyncio.create_task(self._fuzz())
+        fuzzing = self.tally.watch(asyncio.create_task(self._fuzz()), "a player's fuzzing")
         try:
             while True:
                 assert self.line is not None
@@ -362,6 +381,23 @@ class _Attacker:
                     self.tally.forgery(f"placed: {request.label}: {entry!r}")
                 break
 
+    def standing(self) -> str:
+        """Where this player's match stands, for a report of a match that did not end."""
+        log = self.log
+        if log is None:
+            return f"{self.me[:6]}: no log"
+        seen = f"{self.me[:6]}: {len(log)} entries, {log.phase}, ply {log.ply}"
+        if log.phase != PLAYING:
+            return seen
+        seat = log.state.to_move
+        mover = (log.actor(seat) or "nobody")[:6] if seat >= 0 else "the dice"
+        return (
+            f"{seen}, waits for {[p[:6] for p in log.waiting_for()]}, to act {mover} "
+            f"(host {log.host[:6]}), event {log.next_event} owed by "
+            f"{[p[:6] for p in log.members if log.owes_dice(p)]}, {len(self.waiting)} "
+            f"unanswered, line {'up' if self.line else 'down'}, decided {sorted(self.decided)[-1:]}"
+        )
+
     def _check_waiting(self) -> None:
         now = time.monotonic()
         while self.waiting and now - self.waiting[0].sent_at > ANSWER_WITHIN:
@@ -391,7 +427,10 @@ class _Attacker:
     def _move(self, turn: Turn) -> None:
         log = self.log
         if log is None or self.line is None or self.agent.turn(log) != turn:
-            return  # the match moved on (a rejoin) while this player waited
+            # Paused, the line down, or the match moved on while this player waited: the
+            # move is owed again when the turn comes back (the match resumes, the rejoin).
+            self.decided.discard((turn.seat, turn.ply))
+            return
         state = log.state
         action = self.rng.choice(state.legal_actions())
         self._request(
@@ -561,14 +600,17 @@ async def _strangers(
             continue
         source = min(busy, key=busy.__getitem__)
         busy[source] += 1
-        task = asyncio.create_task(
-            _stranger(port, source, log, random.Random(rng.random()), tally, captured)
+        task = tally.watch(
+            asyncio.create_task(
+                _stranger(port, source, log, random.Random(rng.random()), tally, captured)
+            ),
+            "a stranger",
         )
         running.add(task)
         task.add_done_callback(running.discard)
         task.add_done_callback(lambda _, s=source: busy.subtract([s]))
     if running:
-        await asyncio.gather(*running)
+        await asyncio.wait(running)
 
 
 async def _stranger(
@@ -672,6 +714,7 @@ async def _forged_proof(line: Line, hello: dict, forger: Forger, captured: list)
     rng, me = forger.rng, forger.outsider
     other = Identity(rng.randbytes(32))
     choice = rng.randrange(6)
+    replayed = None
     if choice == 0:  # another peer's key in the hello, a proof by one's own
         hello = {**hello, "key": other.key}
     elif choice == 5 and captured:  # another stranger's hello and proof, seen on the LAN
@@ -692,7 +735,7 @@ async def _forged_proof(line: Line, hello: dict, forger: Forger, captured: list)
     elif choice == 4:
         changed = {**hello, "role": "spectator" if hello["role"] == "player" else "player"}
         sig, label = me.sign(_wish(challenge, changed)), "proof for another wish"
-    elif captured:
+    elif replayed is not None:
         sig, label = replayed, "another peer's proof replayed"
     else:
         sig, label = rng.randbytes(64), "proof random"
