@@ -503,11 +503,12 @@ def test_a_full_disk_is_said_plainly_without_a_path(kiosk: Driver, monkeypatch) 
 
     kiosk.start("dama:classic")
 
-    def full(match) -> None:
+    def full(snapshot) -> None:
         raise OSError(errno.ENOSPC, "No space left on device", "/home/kiosk/.local/secret")
 
-    monkeypatch.setattr(kiosk.app.saves, "save", full)
+    monkeypatch.setattr(kiosk.app.saves.store, "write", full)
     kiosk.play_one()
+    kiosk.app.saves.flush()  # the saves' thread met the full disk
     notices = " ".join(kiosk.scene.control.notices())
     assert "the disk is full" in notices and "/" not in notices
 

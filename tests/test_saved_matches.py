@@ -130,15 +130,15 @@ def test_deleting_asks_and_only_yes_deletes(home: Path, driver) -> None:
     assert "It cannot be undone." in texts_drawn(confirm.draw)
     drive.press("no")
     drive.key(pygame.K_ESCAPE)  # Escape on the list: back to the title
-    assert store_in(home).unfinished().total == 3
+    assert drive.app.saves.unfinished().total == 3
     drive.press("unfinished")
     drive.press("delete unfinished 1")
     drive.key(pygame.K_ESCAPE)  # Escape on the question is a no
     assert type(drive.scene).__name__ == "UnfinishedScene"
-    assert store_in(home).unfinished().total == 3
+    assert drive.app.saves.unfinished().total == 3
     drive.press("delete unfinished 1")
     drive.press("yes")
-    left = [u.match.seed for u in store_in(home).unfinished().matches]
+    left = [u.match.seed for u in drive.app.saves.unfinished().matches]
     assert left == [matches[2].seed, matches[0].seed]
     assert [t.name for t in drive.scene.targets if t.name.startswith("unfinished")] == [
         "unfinished 0",
@@ -147,7 +147,7 @@ def test_deleting_asks_and_only_yes_deletes(home: Path, driver) -> None:
     drive.press("back")
     drive.press("delete resume 2")  # on the title screen too, with the same question
     drive.press("yes")
-    assert [u.match.seed for u in store_in(home).unfinished().matches] == [matches[2].seed]
+    assert [u.match.seed for u in drive.app.saves.unfinished().matches] == [matches[2].seed]
     assert [t.name for t in drive.scene.targets][:2] == ["resume", "delete resume"]
 
 

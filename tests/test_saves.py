@@ -204,8 +204,8 @@ def test_the_title_never_reads_finished_matches(tmp_path: Path, monkeypatch) -> 
     driver = Driver(tmp_path)
     try:
         match = _finished_match(3)
-        driver.app.saves.save(match)
-        [first] = (driver.app.saves.directory / saves.FINISHED).iterdir()
+        driver.app.saves.store.save(match)
+        [first] = (driver.app.saves.store.directory / saves.FINISHED).iterdir()
         for number in range(10_000):
             os.link(first, first.with_name(f"{number:016x}-1.tavolo"))
         reads = []

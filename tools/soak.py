@@ -323,8 +323,8 @@ def _a_finished_match(app) -> Path:
         match.play(
             random_action(state, rng) if state.is_chance() else rng.choice(state.legal_actions())
         )
-    app.saves.save(match)
-    model = app.saves.directory / FINISHED / f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
+    app.saves.store.save(match)
+    model = app.saves.store.directory / FINISHED / f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
     kept = model.with_name("model.bin")
     os.link(model, kept)
     return kept

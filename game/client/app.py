@@ -21,6 +21,7 @@ from game.client import sprites, theme
 from game.client.input import InputTranslator
 from game.client.kiosk_config import KioskConfig
 from game.client.pin_guard import TRIES_FILE, PinGuard
+from game.client.save_writer import SaveWriter
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import MusicLoop, SoundBank
@@ -130,8 +131,9 @@ class App:
         i18n.set_language(self.settings.language)
         sprites.use_theme(self.settings.board_theme)
         keep = None if kiosk is None else Keep(kiosk.keep_finished, kiosk.keep_finished_days)
-        self.saves = SaveStore(paths.data, keep)
-        self.saves.prune()  # a kiosk's visitors finish thousands of matches over the weeks
+        store = SaveStore(paths.data, keep)
+        store.prune()  # a kiosk's visitors finish thousands of matches over the weeks
+        self.saves = SaveWriter(store)
         self._highscores: HighScores | None = None
         self._profiles: Profiles | None = None
         self.sound = SoundBank(self.settings.volume, self.settings.muted)
@@ -288,6 +290,7 @@ class App:
         """Make ``scene`` the only one (back to the title, say)."""
         while self.scenes:
             self.scenes.pop().discard()
+        self.saves.flush()
         self.push(scene)
 
     def pop(self) -> None:
@@ -329,6 +332,7 @@ class App:
         stop the worker process (the window closes with the interpreter)."""
         while self.scenes:
             self.scenes.pop().discard()
+        self.saves.flush()
         if self._thinker is not None:
             self._thinker.close()
             self._thinker = None

@@ -157,10 +157,12 @@ class LocalControl(MatchControl):
             match.on_change.append(self._autosave)
 
     def _autosave(self, match: Match) -> None:
-        try:
-            self.app.saves.save(match)
-        except OSError as error:  # a full disk must not end the game
-            self._notice = _("The game could not be saved: {error}").format(error=plain(error))
+        self.app.saves.save(match, self._not_saved)
+
+    def _not_saved(self, error: OSError) -> None:
+        """The disk refused a save (called on the saves' thread): a full disk must not end
+        the game, but the players should know."""
+        self._notice = _("The game could not be saved: {error}").format(error=plain(error))
 
     def notices(self) -> tuple[str, ...]:
         return (self._notice,) if self._notice else ()

@@ -109,6 +109,16 @@ class Keep:
     days: float
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A match's save, sealed: its unfinished save's path, and the name it takes among the
+    finished matches if it is over."""
+
+    unfinished: Path
+    data: bytes
+    finished: str | None
+
+
 class SaveStore:
     """The saves in one directory (the user's data directory, or a test's temporary one).
 
@@ -126,13 +136,23 @@ class SaveStore:
 
     def save(self, match: Match) -> None:
         """Autosave ``match``; a finished match moves to the finished matches."""
+        self.write(self.snapshot(match))
+
+    def snapshot(self, match: Match) -> Snapshot:
+        """What saving ``match`` as it stands writes, taken now (the match plays on)."""
+        finished = None
         if match.state.is_terminal():
-            name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
-            atomic_write(self.directory / FINISHED / name, seal(match.to_bytes()))
-            self.path_of(match).unlink(missing_ok=True)
-            self.prune()
+            finished = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
+        return Snapshot(self.path_of(match), seal(match.to_bytes()), finished)
+
+    def write(self, snapshot: Snapshot) -> None:
+        """Write ``snapshot`` (raises OSError if the disk refuses)."""
+        if snapshot.finished is None:
+            atomic_write(snapshot.unfinished, snapshot.data)
         else:
-            atomic_write(self.path_of(match), seal(match.to_bytes()))
+            atomic_write(self.directory / FINISHED / snapshot.finished, snapshot.data)
+            snapshot.unfinished.unlink(missing_ok=True)
+            self.prune()
 
     def discard(self, match: Match) -> None:
         """Delete the save of an unfinished match (its players asked, or walked away)."""
