@@ -9,7 +9,8 @@ import pytest
 
 from game.ai.lupo_table import lookup
 from game.ai.players import LEVELS, choose
-from game.ai.sheet_player import connection, plan_roll
+from game.ai.rerolls import plan_roll
+from game.ai.sheet_player import connection
 from game.ai.track_player import judged_best
 from game.ai.weights import WEIGHTS
 from game.dice import random_action

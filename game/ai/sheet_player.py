@@ -1,12 +1,9 @@
 """Ausgeblockt: which dice to roll again, exactly; where to mark, by connection distance.
 
 **Rolling** (*hard*). Every throw ``D`` of five dice has a value ``V(D)``: the best mark
-it allows on the board as it stands (plus a bonus for a quad mark, which brings another turn).  With
-``r`` rolls left the best one can expect from ``D`` is
-``best_r(D) = max(V(D), max over kept K ⊂ D of E_r(K))`` where
-``E_r(K) = Σ P(o)·best_{r-1}(K + o)`` over the throws ``o`` of the other dice, and
-``best_0 = V``.  Dice are interchangeable, so all of this runs over multisets: 462 kept sets
-and 252 throws, with their exact probabilities — a few thousand products per decision.
+it allows on the board as it stands (plus a bonus for a quad mark, which brings another
+turn); the player keeps what maximises the expected value under best play after
+(:mod:`game.ai.rerolls`, exact over the 462 kept sets and 252 throws).
 
 **Marking.** A player's *connection distance* is how many more cells they need to join
 their three starts: free cells cost 1, their own 0, the opponent's are walls; for three
@@ -22,9 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from functools import cache
-from itertools import combinations, combinations_with_replacement
 
+from game.ai.rerolls import plan_roll, throws
 from game.rules.ausgeblockt import (
     CELLS,
     FULL,
@@ -36,10 +32,8 @@ from game.rules.ausgeblockt import (
     dice_code,
     mark_options,
     neighbourhood,
-    roll_outcomes,
 )
 
-FACES = (1, 2, 3, 4, 5, 6)
 BLOCKED = 99
 WIN_VALUE = 50.0
 QUAD_BONUS = 0.8
@@ -112,41 +106,6 @@ def cell_values(state: AusgeblocktState, seat: int, blocking: bool) -> dict[int,
 # -- the dice -----------------------------------------------------------------------------
 
 
-@cache
-def _throws() -> tuple[tuple[int, ...], ...]:
-    return tuple(combinations_with_replacement(FACES, 5))
-
-
-@cache
-def _kept_sets() -> tuple[tuple[int, ...], ...]:
-    return tuple(k for n in range(6) for k in combinations_with_replacement(FACES, n))
-
-
-@cache
-def _transitions() -> dict[tuple[int, ...], tuple[tuple[tuple[int, ...], float], ...]]:
-    """For each kept multiset: the five-dice throws it can become, with probabilities."""
-    from game.rules.ausgeblockt import dice_of
-
-    table = {}
-    for kept in _kept_sets():
-        table[kept] = tuple(
-            (tuple(sorted(kept + dice_of(code))), float(p))
-            for code, p in roll_outcomes(5 - len(kept))
-        )
-    return table
-
-
-@cache
-def _subsets(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The sub-multisets of a throw that could be kept (itself included)."""
-    found = {
-        tuple(sorted(dice[i] for i in picked))
-        for n in range(len(dice) + 1)
-        for picked in combinations(range(len(dice)), n)
-    }
-    return tuple(sorted(found))
-
-
 def throw_values(state: AusgeblocktState, values: dict[int, float]) -> dict:
     """V(D) for every throw: the best mark it allows here, with the quad bonus."""
     allowed = FULL ^ state.cells[0] ^ state.cells[1]
@@ -159,28 +118,13 @@ def throw_values(state: AusgeblocktState, values: dict[int, float]) -> dict:
             symbol = symbols[cell]
             best_by_symbol[symbol] = max(best_by_symbol.get(symbol, -1e9), value)
     result = {}
-    for dice in _throws():
+    for dice in throws():
         best = 0.0
         for symbol, quad in mark_options(dice).items():
             if symbol in best_by_symbol:
                 best = max(best, best_by_symbol[symbol] + (QUAD_BONUS if quad else 0.0))
         result[dice] = best
     return result
-
-
-def plan_roll(dice: tuple[int, ...], rolls_left: int, value: dict) -> tuple[int, ...]:
-    """The multiset to keep (all of ``dice`` means stop) that maximises the expected value."""
-    transitions = _transitions()
-    best = dict(value)
-    expect: dict[tuple[int, ...], float] = {}
-    for _ in range(rolls_left):
-        expect = {
-            kept: sum(p * best[after] for after, p in transitions[kept]) for kept in _kept_sets()
-        }
-        best = {d: max([value[d], *(expect[k] for k in _subsets(d) if k != d)]) for d in _throws()}
-    # Rounded, so that sums of probabilities a hair over 1 do not beat stopping on a tie.
-    options = {k: round(value[dice] if k == dice else expect[k], 9) for k in _subsets(dice)}
-    return max(options, key=lambda k: (options[k], k == dice, k))
 
 
 # -- the player ---------------------------------------------------------------------------
