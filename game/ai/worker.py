@@ -73,6 +73,13 @@ def _think(
     return None if cancel.is_set() else decision.action
 
 
+def _odds(data: bytes):
+    from game.ai.odds import turn_odds
+    from game.rules import decode_state
+
+    return turn_odds(decode_state(data))
+
+
 class Thinker:
     def __init__(self) -> None:
         context = multiprocessing.get_context("spawn")
@@ -90,6 +97,12 @@ class Thinker:
         budget and no clock."""
         generation = self.cancel()
         return self._pool.submit(_think, state.encode(), level, seed, seconds, generation)
+
+    def odds(self, state: State) -> Future:
+        """Work out the odds of an Ausgeblockt turn (:func:`game.ai.odds.turn_odds`); the
+        future gives the :class:`~game.ai.odds.TurnOdds`, or None when the state has none.
+        Queued behind a search under way, never cancelling it."""
+        return self._pool.submit(_odds, state.encode())
 
     def cancel(self) -> int:
         """Stop whatever is being thought about; returns the new generation."""

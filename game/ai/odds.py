@@ -1,0 +1,104 @@
+"""Exact odds of an Ausgeblockt turn: the chance of ending it with a mark the sheet can take,
+and with a quad mark (which brings another turn), for each choice of dice to keep.
+
+A throw *marks* when one of its marks (three of a number, two cows) names a symbol with a free
+cell the player may mark — next to the chain's last cell in chain mode — and is a *quad* when
+such a mark is a quad (four or five of a number, four or five cows).  With those as the
+value of the last throw (1 or 0), the reroll programme of :mod:`game.ai.rerolls` gives each
+choice's probability under the best play after it: exact sums over the multisets of the dice,
+in floating point.  The odds depend on the board only through which symbols can still be
+marked, so the tables are kept per set of those (at most 64 of them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from game.ai.rerolls import Dice, expectations, keep_values, throws
+from game.rules.ausgeblockt import (
+    ATTEMPTS,
+    DECIDE,
+    FULL,
+    ROLL,
+    AusgeblocktState,
+    mark_options,
+    neighbourhood,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """The chance of ending the turn with a mark, and with a quad mark."""
+
+    mark: float
+    quad: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOdds:
+    """The odds of the turn in a state where dice are to be rolled or kept.
+
+    ``by_keep``: for each multiset that can be kept (all the dice: stopping), its chances.
+    ``best``: the highest chance of a mark and of a quad any choice gives, with the choices
+    that give them (``best_keep_for_mark``, ``best_keep_for_quad``; before the first roll,
+    the empty multiset)."""
+
+    by_keep: dict[Dice, Chances]
+    best: Chances
+    best_keep_for_mark: Dice
+    best_keep_for_quad: Dice
+
+    def of(self, kept: Dice) -> Chances:
+        """The chances of keeping ``kept`` (in any order)."""
+        return self.by_keep[tuple(sorted(kept))]
+
+
+def markable_symbols(state: AusgeblocktState) -> frozenset[int]:
+    """The symbols with a free cell the player to move may mark now."""
+    free = FULL ^ state.cells[0] ^ state.cells[1]
+    if state.chain >= 0:
+        free &= neighbourhood(1 << state.chain)
+    symbols = state.sheet.symbols
+    return frozenset(symbols[cell] for cell in range(len(symbols)) if free >> cell & 1)
+
+
+def turn_odds(state: AusgeblocktState) -> TurnOdds | None:
+    """The odds for each choice, when the player is to roll (before the first roll of the
+    turn) or to keep dice; None at any other moment."""
+    symbols = markable_symbols(state)
+    if state.stage == ROLL and state.attempts == 0 and not state.kept:
+        dice, rolls_left = (), ATTEMPTS
+    elif state.stage == DECIDE:
+        dice, rolls_left = state.dice, ATTEMPTS - state.attempts
+    else:
+        return None
+    marks = _keep_values(symbols, False, dice, rolls_left)
+    quads = _keep_values(symbols, True, dice, rolls_left)
+    by_keep = {kept: Chances(marks[kept], quads[kept]) for kept in marks}
+    for_mark = max(marks, key=lambda k: (round(marks[k], 12), k == dice, k))
+    for_quad = max(quads, key=lambda k: (round(quads[k], 12), k == dice, k))
+    return TurnOdds(by_keep, Chances(marks[for_mark], quads[for_quad]), for_mark, for_quad)
+
+
+def _keep_values(
+    symbols: frozenset[int], quad: bool, dice: Dice, rolls_left: int
+) -> dict[Dice, float]:
+    value, tables = _tables(symbols, quad)
+    if not dice:  # before the first roll: only "roll them all"
+        return {(): tables[rolls_left - 1][()]}
+    return keep_values(dice, rolls_left, value, tables)
+
+
+@cache
+def _tables(symbols: frozenset[int], quad: bool) -> tuple[dict, list]:
+    """The last throw's value (1 if it marks, or marks a quad) and its expectations."""
+    value = {dice: float(_succeeds(dice, symbols, quad)) for dice in throws()}
+    return value, expectations(value, ATTEMPTS)
+
+
+def _succeeds(dice: Dice, symbols: frozenset[int], quad: bool) -> bool:
+    return any(
+        symbol in symbols and (is_quad or not quad)
+        for symbol, is_quad in mark_options(dice).items()
+    )
