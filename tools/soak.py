@@ -324,7 +324,8 @@ def _a_finished_match(app) -> Path:
             random_action(state, rng) if state.is_chance() else rng.choice(state.legal_actions())
         )
     app.saves.store.save(match)
-    model = app.saves.store.directory / FINISHED / f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
+    name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
+    model = app.saves.store.directory / FINISHED / name
     kept = model.with_name("model.bin")
     os.link(model, kept)
     return kept
