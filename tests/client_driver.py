@@ -90,8 +90,9 @@ class Driver:
             self.frame()
             if not self.busy:
                 return
-            if getattr(self.scene, "thinking", False):
-                time.sleep(0.005)  # the computer thinks in its own process
+            coach = getattr(self.scene, "coach", None)
+            if getattr(self.scene, "thinking", False) or (coach is not None and coach.working):
+                time.sleep(0.005)  # the computer thinks (or works out odds) in its process
             else:
                 frames += 1
                 if frames > limit:

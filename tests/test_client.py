@@ -178,6 +178,7 @@ def test_a_match_resumes_after_a_restart(tmp_path: Path) -> None:
     for _ in range(5):
         first.play_one()
     saved = first.scene.match.state.digest()
+    first.app.close()  # the restart: the game quit (its saves written), started again
     pygame.event.clear()
     second = Driver(tmp_path)
     second.press("resume")

@@ -116,15 +116,22 @@ def test_a_match_drawn_in_parts_is_the_match_drawn_whole(
     checked = _Checked(driver)
     monkeypatch.setattr(pygame.display, "flip", checked.flip)
     monkeypatch.setattr(pygame.display, "update", checked.update)
+    driver.app.settings.dice_odds = "on"  # the odds' lines change as dice are kept
+    hints = 0
     try:
         driver.start(variant, players)
-        for _ in range(60):  # decisions: enough for every kind of move and animation
+        for decision in range(60):  # decisions: enough for every kind of move and animation
             if not isinstance(driver.scene, PlayScene) or checked.mismatch:
                 break
+            if decision % 5 == 2:  # a hint's marks come, and go with the move
+                pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="h"))
+                driver.settle()
+                hints += driver.scene.prompt().startswith("Hint: ")
             driver.play_one()
     finally:
         driver.app.close()
     assert checked.mismatch is None, checked.mismatch
+    assert hints >= 3
     assert checked.frames["partial"] > 20, checked.frames  # pieces moved in part-frames
     assert checked.frames["nothing"] > 0, checked.frames  # and still frames drew nothing
     print(checked.frames, checked.share())

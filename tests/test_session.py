@@ -85,3 +85,22 @@ def test_resignation_and_encoding_round_trip() -> None:
     assert copy.state.digest() == match.state.digest()
     assert copy.seats == match.seats and copy.seed == 9
     assert copy.state.result().reason == "resignation"
+
+
+def test_hints_are_saved_and_saves_of_the_first_version_still_load() -> None:
+    import msgpack
+
+    match = Match.new(variant("mulino"), [HUMAN, COMPUTER], seed=3)
+    match.note_hint()
+    match.play(match.state.parse_action("a1"))
+    match.note_hint()
+    match.note_hint()  # the same decision: once
+    assert match.hints == [0, 1] and match.hints_by_seat() == {0: 1, 1: 1}
+    assert Match.from_bytes(match.to_bytes()).hints == [0, 1]
+    fields = msgpack.unpackb(match.to_bytes())
+    first_version = msgpack.packb([1, *fields[1:4]])
+    assert Match.from_bytes(first_version).hints == []
+    for broken in ([2, *fields[1:4]], [1, *fields[1:]], [2, *fields[1:4], [5]],
+                   [2, *fields[1:4], ["a"]], [3, *fields[1:]]):  # fmt: skip
+        with pytest.raises(RulesError):
+            Match.from_bytes(msgpack.packb(broken))

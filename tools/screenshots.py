@@ -18,6 +18,7 @@ import os
 import random
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,7 +43,7 @@ from game.client.scenes.results import ResultsScene
 from game.client.turns import actor
 from game.dice import random_action
 from game.rules import State, variant
-from game.rules.ausgeblockt import MARK, PASS, STOP
+from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP
 from game.rules.mulino import REMOVE
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
@@ -152,6 +153,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
             PlayScene(app, after_the_computer("mulino:classic", 2, 4, _removal, False)))),
         ("ausgeblockt-chain", lambda app: app.push(
             PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
+        ("ausgeblockt-odds", _odds),
         ("dama-classic-replay", _replay_step),
         ("lan-list", _lan_list),
         # Last: these make the app a kiosk.
@@ -161,6 +163,27 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("kiosk-attract", _attract),
     ]  # fmt: skip
     return entries
+
+
+def _deciding(state: State) -> bool:
+    return getattr(state, "stage", None) == DECIDE and state.attempts == 1
+
+
+def _odds(app: App) -> None:
+    """The Ausgeblockt odds beside the dice: two dice kept, a better choice named."""
+    app.settings.dice_odds = "on"
+    play = PlayScene(app, after_the_computer("ausgeblockt", 2, 12, _deciding, False))
+    app.push(play)
+    app.frame(0.1)
+    dice = play.view.slots
+    common = max(set(dice), key=lambda face: (dice.count(face), face))
+    for slot, face in enumerate(dice):
+        if face != common:
+            play.view.tap_die(slot)
+    deadline = time.monotonic() + 60
+    while play.coach.odds(play.state) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    play.invalidate()
 
 
 def _in_contrast(app: App, scene) -> None:
@@ -329,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
                 pygame.image.save(app.screen, file)
                 print(f"wrote {file.relative_to(OUT.parent.parent)}")
                 app.settings.board_theme = "wood"
+                app.settings.dice_odds = "auto"
                 sprites.use_theme("wood")
                 app.reset(TitleScene(app))
             app.close()

@@ -9,8 +9,11 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from game.ai.analysis import analyse
+from game.ai.odds import turn_odds
 from game.ai.players import LEVELS, choose
 from game.rules import MatchRecord, RulesError, State, variant
+from game.rules.ausgeblockt import AusgeblocktState, faces_text
 
 NAME = "Tavolo engine 1"
 
@@ -84,17 +87,16 @@ class Engine:
         self.say("legal " + " ".join(state.action_to_str(a) for a in actions))
 
     def _cmd_go(self, args: list[str]) -> None:
-        state = self._position()
-        if state.is_terminal():
-            raise RulesError(f"the game is over: {state.result()}")
-        if state.is_chance():
-            raise RulesError("a chance event is pending: give its outcome with the moves")
+        state = self._decision()
+        hint = args[:1] == ["hint"]  # the match screen's Hint: hard's choice, named a hint
+        if hint:
+            args = args[1:]
         level, max_seconds, nodes = "hard", None, None
         pairs = list(zip(args[::2], args[1::2], strict=False))
         if len(args) % 2:
             raise RulesError("go takes pairs: level L, movetime MS, nodes N")
         for key, value in pairs:
-            if key == "level":
+            if key == "level" and not hint:
                 level = value
             elif key == "movetime" and value.isdigit():
                 max_seconds, nodes = int(value) / 1000, nodes or 50_000_000
@@ -107,12 +109,53 @@ class Engine:
             f"info level {level} depth {decision.depth} nodes {decision.nodes} "
             f"time {round(decision.seconds * 1000)} score {decision.score}"
         )
-        self.say(f"bestmove {state.action_to_str(decision.action)}")
+        self.say(f"{'hint' if hint else 'bestmove'} {state.action_to_str(decision.action)}")
+
+    def _cmd_analyse(self, args: list[str]) -> None:
+        state = self._decision()
+        nodes = None
+        if args:
+            if len(args) != 2 or args[0] != "nodes" or not args[1].isdigit():
+                raise RulesError("analyse takes nothing, or nodes N")
+            nodes = int(args[1])
+        for scored in analyse(state, nodes):
+            self.say(f"analysis {state.action_to_str(scored.action)} score {scored.score}")
+        self.say("analyseok")
+
+    def _cmd_odds(self, args: list[str]) -> None:
+        state = self._position()
+        if not isinstance(state, AusgeblocktState):
+            raise RulesError("odds are for Ausgeblockt, where dice are kept and rolled again")
+        odds = turn_odds(state)
+        if odds is None:
+            raise RulesError("no dice to keep or roll now: odds come before a roll or a keep")
+        ranked = sorted(odds.by_keep.items(), key=lambda item: (-item[1].mark, item[0]))
+        for kept, chances in ranked:
+            self.say(f"odds keep {_kept(kept)} mark {chances.mark:.6f} quad {chances.quad:.6f}")
+        best = odds.best
+        self.say(
+            f"oddsok best mark {best.mark:.6f} keep {_kept(odds.best_keep_for_mark)} "
+            f"quad {best.quad:.6f} keep {_kept(odds.best_keep_for_quad)}"
+        )
+
+    def _decision(self) -> State:
+        """The position, which must wait for a decision (not over, no chance pending)."""
+        state = self._position()
+        if state.is_terminal():
+            raise RulesError(f"the game is over: {state.result()}")
+        if state.is_chance():
+            raise RulesError("a chance event is pending: give its outcome with the moves")
+        return state
 
     def _position(self) -> State:
         if self.state is None:
             raise RulesError("no position yet: send position GAME[:VARIANT] [moves ...]")
         return self.state
+
+
+def _kept(faces: tuple[int, ...]) -> str:
+    """Dice kept, as the notation writes faces (``-``: none, all are rolled)."""
+    return faces_text(faces) or "-"
 
 
 def main(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:

@@ -47,6 +47,9 @@ class MatchControl:
     match: Match
     offers_undo = False
     """Whether the screen has an undo button for this match at all."""
+    coaching = False
+    """Whether the computer may coach the people here (dice odds, hints): in local play; in
+    a LAN match not, unless every person at it allowed it."""
 
     # -- who is who -----------------------------------------------------------------------
 
@@ -145,6 +148,7 @@ class LocalControl(MatchControl):
     """A match at this screen: people, computer players and local dice."""
 
     offers_undo = True
+    coaching = True
 
     def __init__(self, app, match: Match, autosave: bool = True) -> None:
         self.app = app

@@ -28,6 +28,8 @@ THINKING_SECONDS = (0.5, 1.0, 2.0, 5.0)
 """How long the computer may think per decision; its search budget scales with it."""
 VOLUME_STEP = 0.1
 """One press of "−" or "+": the volume moves on a grid of tenths, from 0 to 1."""
+ODDS_MODES = ("auto", "on", "off")
+"""When the dice odds are shown: ``auto`` in matches against the *easy* computer."""
 NAME_LENGTH = 20
 """The longest name a player may give: it has to fit on seat buttons and in lists."""
 
@@ -51,6 +53,9 @@ class Settings:
     board_theme: str = "wood"
     """The boards' paint: ``wood`` (the leaflets' boards) or ``contrast``."""
     thinking_seconds: float = 1.0
+    dice_odds: str = "auto"
+    """The exact odds of an Ausgeblockt turn beside the dice: ``on``, ``off``, or ``auto``
+    (in matches against the *easy* computer)."""
     show_coordinates: bool = True
     """Letters and numbers along the Mulino board and the Ausgeblockt sheet, as the move
     lists write them."""
@@ -80,6 +85,7 @@ class Settings:
             "reduce_motion": lambda v: isinstance(v, bool),
             "board_theme": lambda v: v in BOARD_THEME_NAMES,
             "show_coordinates": lambda v: isinstance(v, bool),
+            "dice_odds": lambda v: v in ODDS_MODES,
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
             "player_name": lambda v: v == "" or (isinstance(v, str) and clean_name(v) == v),
             "lan_interface": lambda v: v == "" or _is_ipv4(v),

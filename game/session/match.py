@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     import random
     from collections.abc import Sequence
 
-MATCH_VERSION = 1
+MATCH_VERSION = 2
+"""Version 2 added the hints; version 1 saves are still read (with none)."""
 
 
 class Match:
@@ -39,6 +40,9 @@ class Match:
         self.seed = seed
         self.dice = LocalDice(seed)
         self._states: list[State] = list(record.states())
+        self.hints: list[int] = []
+        """The decisions (indices into the record's actions) for which a person asked the
+        computer for a hint: the review counts them."""
         self.on_change: list[Callable[[Match], None]] = []
 
     @classmethod
@@ -117,6 +121,22 @@ class Match:
         self._changed()
         return True
 
+    def note_hint(self) -> None:
+        """A person asked for a hint for the decision at hand (counted once per decision,
+        kept if the decision is undone: the hint was seen)."""
+        ply = len(self.record.actions)
+        if ply not in self.hints:
+            self.hints.append(ply)
+            self._changed()
+
+    def hints_by_seat(self) -> dict[int, int]:
+        """How many hints each seat used."""
+        counts: dict[int, int] = {}
+        for ply in self.hints:
+            if ply < len(self._states) and (seat := self._states[ply].to_move) >= 0:
+                counts[seat] = counts.get(seat, 0) + 1
+        return counts
+
     def _changed(self) -> None:
         for listener in self.on_change:
             listener(self)
@@ -125,18 +145,32 @@ class Match:
 
     def to_bytes(self) -> bytes:
         return msgpack.packb(
-            [MATCH_VERSION, self.record.encode(), [s.to_fields() for s in self.seats], self.seed]
-        )
+            [MATCH_VERSION, self.record.encode(), [s.to_fields() for s in self.seats], self.seed,
+             self.hints]
+        )  # fmt: skip
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Match:
         """The match saved by :meth:`to_bytes`; raises :class:`RulesError` for anything else."""
         fields = unpack(data, "match")
         try:
-            version, record, seats, seed = fields  # type: ignore[misc]
-            if version != MATCH_VERSION or type(seed) is not int:
-                raise DecodeError(f"match: not a version {MATCH_VERSION} match")
-            return cls(MatchRecord.decode(record), [Seat.from_fields(s) for s in seats], seed)
+            version, record, seats, seed, *rest = fields  # type: ignore[misc]
+            if version == 1 and not rest:
+                hints = []
+            elif version == MATCH_VERSION and len(rest) == 1:
+                hints = rest[0]
+            else:
+                raise DecodeError(f"match: not a version 1 or {MATCH_VERSION} match")
+            if type(seed) is not int:
+                raise DecodeError("match: the seed must be a whole number")
+            match = cls(MatchRecord.decode(record), [Seat.from_fields(s) for s in seats], seed)
+            decisions = len(match.record.actions)
+            if not isinstance(hints, list) or any(
+                type(h) is not int or not 0 <= h <= decisions for h in hints
+            ):
+                raise DecodeError("match: hints must be decision numbers within the record")
+            match.hints = list(hints)
+            return match
         except RulesError:
             raise
         except (TypeError, ValueError, KeyError) as error:

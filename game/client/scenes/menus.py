@@ -16,6 +16,7 @@ from game.client.scene import Scene
 from game.client.settings import (
     ANIMATION_SPEEDS,
     BOARD_THEME_NAMES,
+    ODDS_MODES,
     THINKING_SECONDS,
     stepped_volume,
 )
@@ -602,6 +603,7 @@ class SettingsScene(MenuScene):
                 self._next_thinking,
                 "thinking",
             ),
+            item(self._odds_label, self._next_odds, "odds"),
             item(
                 lambda: (
                     _("Board coordinates: on")
@@ -709,6 +711,20 @@ class SettingsScene(MenuScene):
         settings = self.app.settings
         index = THINKING_SECONDS.index(settings.thinking_seconds)
         settings.thinking_seconds = THINKING_SECONDS[(index + 1) % len(THINKING_SECONDS)]
+        self._changed()
+
+    def _odds_label(self) -> str:
+        mode = self.app.settings.dice_odds
+        if mode == "on":
+            return _("Dice odds: on")
+        if mode == "off":
+            return _("Dice odds: off")
+        return _("Dice odds: against the easy computer")
+
+    def _next_odds(self) -> None:
+        settings = self.app.settings
+        following = (ODDS_MODES.index(settings.dice_odds) + 1) % len(ODDS_MODES)
+        settings.dice_odds = ODDS_MODES[following]
         self._changed()
 
     def _next_speed(self) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygame
 
+from game.client.coach import Silent
 from game.client.views import view_for
 from game.client.views.base import Step
 from game.rules import State, new_game
@@ -18,6 +19,7 @@ class Preview:
     app: object
     state: State
     locked: bool = True
+    coach: Silent = field(default_factory=Silent)
 
     @property
     def palette(self):

@@ -9,17 +9,20 @@ held on screen long enough to follow — and keeps the last turn highlighted unt
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 import pygame
 
+from game.client import input as ui
 from game.client import theme
+from game.client.coach import Coach
 from game.client.control import LocalControl, MatchControl
 from game.client.redraw import MATCH_SPARE, Element, Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.turns import actor, last_turn, step_at
 from game.client.views import view_for
-from game.client.views.base import Step
+from game.client.views.base import Control, Step
 from game.client.widgets import Target, button
 from game.i18n import _
 from game.names import action_text, seat_names, variant_title
@@ -54,6 +57,7 @@ class PlayScene(Scene):
         self.match = self.control.match
         self.shown = len(self.match.record.actions)
         """How many actions of the match the screen shows (it may be behind the control)."""
+        self.coach = Coach(app, self.control)
         self.view = view_for(self.match.variant.name, self)
         self.draw_offer: int | None = None  # the seat that offered a draw
         self.confirming_resign = False
@@ -128,7 +132,10 @@ class PlayScene(Scene):
         if not self.portrait:  # the counts come between the tray and the controls
             y += len(self.view.counts()) * round(COUNT_LINE * u) + gap
         buttons: list[Target] = [self._mute_button()]
-        for control in [*self.view.controls(), *self.control.controls()]:
+        controls = [*self.view.controls(), *self.control.controls()]
+        if self.coach.offers_hints():
+            controls.append(Control("hint", self._hint_label, self.ask_hint, self._can_hint))
+        for control in controls:
             buttons.append(
                 button(pygame.Rect(x, y, width, row), control.label, control.action,
                        self.palette, control.enabled, control.name)
@@ -258,6 +265,38 @@ class PlayScene(Scene):
             return
         self.view.clear_selection()
         self._resync()
+
+    def ask_hint(self) -> None:
+        """Show the move *hard* would play here (the H key, or the Hint button)."""
+        if self.locked or not self.coach.ask_hint(self.state):
+            self.gentle_cue()
+
+    def _can_hint(self) -> bool:
+        return not self.locked and self.coach.can_hint(self.state)
+
+    def _hint_label(self) -> str:
+        return _("Hint: thinking…") if self.coach.hint_pending(self.state) else _("Hint")
+
+    def _hint_areas(self) -> list[pygame.Rect]:
+        """Where the hint's marks go on the board, while it is shown."""
+        action = self._shown_hint()
+        if action is None:
+            return []
+        return [area.inflate(self.u // 3, self.u // 3)
+                for area in self.view.hint_areas(self.state, action)]  # fmt: skip
+
+    def _shown_hint(self) -> int | None:
+        """The hint for the decision on screen, if one was asked and has come."""
+        if self.locked:
+            return None
+        return self.coach.hint(self.state)
+
+    def handle(self, event: ui.UIEvent) -> None:
+        if isinstance(event, ui.Text) and event.text in ("h", "H"):
+            self.inputs += 1
+            self.ask_hint()
+            return
+        super().handle(event)
 
     def _can_undo(self) -> bool:
         return not self.view.animating and self._hold <= 0 and self.control.can_undo()
@@ -390,6 +429,8 @@ class PlayScene(Scene):
         view = self.view
         if super().animating or view.animating or view.particles.active or self.control.live:
             return True
+        if self.coach.working:  # the odds come in a moment
+            return True
         seat = self.actor(self.state)
         person_to_act = seat is not None and self.control.here(seat) and self.caught_up
         return self._hold > 0 or self.state.is_terminal() or not person_to_act
@@ -431,6 +472,9 @@ class PlayScene(Scene):
         seat = self.actor(self.state)
         if seat is None or not self.control.here(seat) or self.draw_offer is not None:
             return ""
+        hint = self._shown_hint()
+        if hint is not None:
+            return _("Hint: {move}").format(move=action_text(self.state, hint))
         return self.view.prompt()
 
     def invalidate(self) -> None:
@@ -482,6 +526,9 @@ class PlayScene(Scene):
         focus = self.focus
         if focus is not None and focus.draw is None and focus in self.targets:
             elements.append(("focus", focus.rect.inflate(u, u), focus.name))
+        areas = self._hint_areas()
+        if areas:
+            elements.append(("hint", areas[0].unionall(areas[1:]).inflate(u, u), tuple(areas)))
         return elements + self.view.elements((self._rebuilds, self.inputs))
 
     def _counts_top(self) -> int:
@@ -523,12 +570,28 @@ class PlayScene(Scene):
             self._backdrop, self._backdrop_look = backdrop, look
         return self._backdrop
 
+    def _draw_hint(self, surface: pygame.Surface) -> None:
+        """A ring round each place the hint's move is made and, for a move across the
+        board, a line along it to a dot where it ends (in the accent colour)."""
+        action = self._shown_hint()
+        if action is None:
+            return
+        colour, width = self.palette.accent, max(4, self.u // 3)
+        for area in self._hint_areas():
+            pygame.draw.rect(surface, colour, area, width, border_radius=width * 2)
+        path = self.view.hint_path(self.state, action)
+        for start, end in itertools.pairwise(path):
+            pygame.draw.line(surface, colour, start, end, width)
+        if path:
+            pygame.draw.circle(surface, colour, path[-1], width * 2)
+
     def draw_whole(self, surface: pygame.Surface) -> None:
         """Draw everything (on the screen as clipped, or on another surface: a veiled demo,
         a match under a question)."""
         palette = self.palette
         surface.blit(self._board_backdrop(surface), (0, 0))
         self.view.draw_pieces(surface)
+        self._draw_hint(surface)
         self.view.particles.draw(surface)
         u, column = self.u, self.column_a
         x, y = column.x, column.y
@@ -549,6 +612,9 @@ class PlayScene(Scene):
         self._draw_wrapped(surface, prompt or self.banner, u, colour, True, x, y, lines=2)
         y = self._counts_top()
         for seat, line in self.view.counts():
+            if not line:  # room kept for a line that has nothing to say now
+                y += round(COUNT_LINE * u)
+                continue
             if seat >= 0:
                 pygame.draw.circle(surface, self.view.seat_colour(seat),
                                    (x + u // 3, y + round(0.5 * u)), u // 3)  # fmt: skip

@@ -155,6 +155,16 @@ class BoardView:
         """The colour that stands for ``seat`` in the panel (its pieces' colour)."""
         return self.palette.seats[seat % len(self.palette.seats)]
 
+    def hint_areas(self, state: State, action: int) -> list[pygame.Rect]:
+        """Where ``action`` is made on the board — the squares, points, pawns, cells or dice
+        a person would tap — for a hint's marks; [] for an action of the panel's buttons."""
+        return []
+
+    def hint_path(self, state: State, action: int) -> list[tuple[int, int]]:
+        """The way a piece goes in ``action`` (its first place, any it passes, its last),
+        for a hint's line; [] for an action that moves nothing across the board."""
+        return []
+
     def counts(self) -> list[tuple[int, str]]:
         """Lines of counts for the side panel, each with the seat it is about (-1: nobody):
         pieces in hand and on the board, points, attempts left."""

@@ -294,6 +294,17 @@ class CheckersView(BoardView):
             return LIGHT_AND_DARK[int(seat == state.wolf_seat)]
         return LIGHT_AND_DARK[seat % 2]
 
+    def hint_areas(self, state: State, action: int) -> list[pygame.Rect]:
+        if action < SQUARES:  # the wolf placed
+            return [self.square_rect(action)]
+        path, _capture = decode_path(action)
+        return [self.square_rect(square) for square in path]
+
+    def hint_path(self, state: State, action: int) -> list[tuple[int, int]]:
+        if action < SQUARES:
+            return []
+        return [self.square_center(square) for square in decode_path(action)[0]]
+
     def counts(self) -> list[tuple[int, str]]:
         """Pieces left per side in Dama and Mangia; Lupo's never change, so it has none."""
         state = self.state

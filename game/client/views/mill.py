@@ -306,6 +306,20 @@ class MillView(BoardView):
     def seat_colour(self, seat: int) -> tuple[int, int, int]:
         return LIGHT_AND_DARK[seat % 2]
 
+    def hint_areas(self, state: State, action: int) -> list[pygame.Rect]:
+        if action == PASS:
+            return []
+        if action >= REMOVE_BASE:
+            return [self.point_rect(action - REMOVE_BASE)]
+        if action >= MOVE_BASE:
+            return [self.point_rect(point) for point in divmod(action - MOVE_BASE, len(POINTS))]
+        return [self.point_rect(action)]
+
+    def hint_path(self, state: State, action: int) -> list[tuple[int, int]]:
+        if MOVE_BASE <= action < REMOVE_BASE:
+            return [self.point_center(p) for p in divmod(action - MOVE_BASE, len(POINTS))]
+        return []
+
     def counts(self) -> list[tuple[int, str]]:
         state = self.state
         if not isinstance(state, MulinoState):

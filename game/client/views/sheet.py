@@ -115,6 +115,37 @@ class DiceTray:
         )
 
 
+def percent(chance: float) -> str:
+    """A probability as the players read it: whole per cent, never a certain 0 or 100 that
+    is not one."""
+    if 0 < chance < 0.005:
+        text = "<1"
+    elif 0.995 <= chance < 1:
+        text = ">99"
+    else:
+        text = str(round(chance * 100))
+    return _("{percent}%").format(percent=text)
+
+
+def _odds_line(template: str, chance: float, best: float) -> str:
+    shown = template.format(chance=percent(chance))
+    if chance >= best - 5e-4:
+        return _("{odds} (best choice)").format(odds=shown)
+    return _("{odds} (best {best})").format(odds=shown, best=percent(best))
+
+
+def _best_keep(kept: tuple[int, ...], dice: tuple[int, ...], worse: bool) -> str:
+    """Which dice give the best chance of a mark, when the player's choice is worse."""
+    if not worse:
+        return ""
+    if kept == dice:
+        return _("Best for a mark: stop here")
+    if not kept:
+        return _("Best for a mark: roll all five")
+    faces = " ".join(_("cow") if face == COW else str(face) for face in kept)
+    return _("Best for a mark: keep {dice}").format(dice=faces)
+
+
 def ink(colour: Colour) -> Colour:
     """A seat colour deep enough to read as ink on the paper."""
     return (round(colour[0] * 0.82), round(colour[1] * 0.82), round(colour[2] * 0.82))
@@ -538,15 +569,61 @@ class SheetView(BoardView):
             and after.attempts == 0
         )
 
+    def hint_areas(self, state: State, action: int) -> list[pygame.Rect]:
+        """A cell to mark, or the dice to keep (when all are to be rolled, the stop and
+        pass buttons: the hint's words say so)."""
+        if not isinstance(state, AusgeblocktState):
+            return []
+        if 0 <= action < CELLS:
+            return [self.cell_rect(action)]
+        if action < REROLL_BASE:
+            return []
+        kept = list(state.dice)
+        for face in dice_of(action - REROLL_BASE):
+            kept.remove(face)
+        areas = []
+        for slot, face in enumerate(self.slots):
+            if face in kept:
+                kept.remove(face)
+                areas.append(self.die_rect(slot))
+        return areas
+
     def counts(self) -> list[tuple[int, str]]:
         """The attempts left in the turn."""
         state = self.state
         if not isinstance(state, AusgeblocktState) or self.play.state.is_terminal():
             return []
         left = ATTEMPTS - state.attempts
-        return [
+        lines = [
             (state.side, ngettext("{n} attempt left", "{n} attempts left", left).format(n=left))
         ]
+        if self.play.coach.shows_odds():
+            lines += [(-1, line) for line in self._odds_lines(state)]
+        return lines
+
+    def _odds_lines(self, state: AusgeblocktState) -> tuple[str, str, str]:
+        """The chances of a mark and of a quad for the dice kept now, and the best choice
+        (three lines, blank when a person here has no dice to decide on)."""
+        coach = self.play.coach
+        if not coach.wants_odds(state) or self.play.locked:
+            return "", "", ""
+        odds = coach.odds(state)
+        if odds is None:
+            return _("Working out the odds…"), "", ""
+        if state.stage != DECIDE:  # before the first roll: all five dice, no choice yet
+            chances = odds.of(())
+            return (
+                _("Chance of a mark: {chance}").format(chance=percent(chances.mark)),
+                _("Chance of a quad: {chance}").format(chance=percent(chances.quad)),
+                "",
+            )
+        kept = tuple(sorted(f for slot, f in enumerate(self.slots) if slot in self.held))
+        chances, best = odds.of(kept), odds.best
+        return (
+            _odds_line(_("Mark: {chance}"), chances.mark, best.mark),
+            _odds_line(_("Quad: {chance}"), chances.quad, best.quad),
+            _best_keep(odds.best_keep_for_mark, state.dice, chances.mark < best.mark - 5e-4),
+        )
 
     # -- animation ------------------------------------------------------------------------
 

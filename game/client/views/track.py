@@ -473,6 +473,12 @@ class TrackView(BoardView):
             and after.stage == ROLL
         )
 
+    def hint_areas(self, state: State, action: int) -> list[pygame.Rect]:
+        if not isinstance(state, NumeriState) or action <= 0:
+            return []
+        pawns = divmod(action, 10) if action > 9 else (action,)  # a split moves two
+        return [self.pawn_rect(state.side, pawn) for pawn in pawns]
+
     def counts(self) -> list[tuple[int, str]]:
         """Each seat's score as the pawns stand."""
         state = self.state

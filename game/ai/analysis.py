@@ -1,0 +1,116 @@
+"""Every legal action of a position with its score as *hard* sees it — the engine's
+``analyse`` (and what a review of a match stands on).
+
+Scores are for the player to act, higher is better, in each game's own units:
+
+* Dama and Mulino: hundredths of a piece from a search that scores every root move exactly
+  (no move is cut off by the best one), ±100000 less the plies to a forced result;
+* Lupo e pecore: the solved table, ±100000 less the plies to the end;
+* Numeri: *hard*'s judgement of the position after the move, in hundredths of a point;
+* Ausgeblockt: the expected worth of each choice of dice (:mod:`game.ai.rerolls`) or of
+  each cell, in hundredths of a cell's worth (0 for passing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.ai import sheet_player
+from game.ai.evaluators import DamaEvaluator, MillEvaluator
+from game.ai.lupo_table import lookup
+from game.ai.players import NODES
+from game.ai.rerolls import keep_values
+from game.ai.search import WIN, AlphaBeta, Budget
+from game.ai.track_player import judge
+from game.ai.weights import WEIGHTS
+from game.rules import RulesError, State
+from game.rules.ausgeblockt import (
+    ATTEMPTS,
+    DECIDE,
+    PASS,
+    REROLL_BASE,
+    STOP,
+    AusgeblocktState,
+    dice_code,
+)
+from game.rules.checkerboard import squares_of
+from game.rules.lupo import LupoState
+from game.rules.numeri import NumeriState
+
+WIDE = 3
+"""An analysis searches this many times *hard*'s nodes: every root move gets a full window."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    action: int
+    score: int
+
+
+def analyse(state: State, nodes: int | None = None) -> list[Scored]:
+    """Every legal action of ``state`` with its score, best first (ties: lower action)."""
+    if state.is_terminal():
+        raise RulesError(f"the game is over: {state.result()}")
+    if state.is_chance():
+        raise RulesError("a chance event is pending: give its outcome with the moves")
+    if isinstance(state, AusgeblocktState):
+        scores = _ausgeblockt(state)
+    elif isinstance(state, NumeriState):
+        seat = state.to_move
+        scores = {
+            a: round(100 * judge(state._successor(a), seat, WEIGHTS["numeri"]))
+            for a in state.legal_actions()
+        }
+    elif isinstance(state, LupoState):
+        scores = {a: _lupo(state, a) for a in state.legal_actions()}
+    else:
+        scores = _searched(state, nodes)
+    return sorted((Scored(a, s) for a, s in scores.items()), key=lambda x: (-x.score, x.action))
+
+
+def _searched(state: State, nodes: int | None) -> dict[int, int]:
+    name = state.variant.name
+    family = state.variant.game
+    evaluator = (
+        MillEvaluator(ceylonese=name == "mulino:ceylonese")
+        if family == "mulino"
+        else DamaEvaluator(losing=name == "dama:mangia")
+    )
+    budget = Budget(nodes if nodes is not None else WIDE * NODES[family]["hard"], None, None)
+    search = AlphaBeta(evaluator, budget)
+    search.margin = 2 * WIN  # every root move's exact value, not a bound beneath the best
+    found = search.best(state)
+    if found.scores is None or len(found.scores) < len(state.legal_actions()):
+        return {a: found.score if a == found.action else -WIN for a in state.legal_actions()}
+    return dict(found.scores)
+
+
+def _lupo(state: LupoState, action: int) -> int:
+    after = state._successor(action)
+    result = after.result()
+    if result is not None:
+        return WIN - 1 if result.winners() == (state.to_move,) else -(WIN - 1)
+    they_win, plies = lookup(tuple(squares_of(after.sheep)), after.wolf, after.sheep_turn)
+    return -(WIN - plies - 1) if they_win else WIN - plies - 1
+
+
+def _ausgeblockt(state: AusgeblocktState) -> dict[int, int]:
+    seat = state.to_move
+    values = sheet_player.cell_values(state, seat, blocking=True)
+    if state.stage != DECIDE:  # marking: each cell's worth, passing nothing
+        return {
+            a: 0 if a == PASS else round(100 * values.get(a, 0.0)) for a in state.legal_actions()
+        }
+    worth = keep_values(
+        state.dice, ATTEMPTS - state.attempts, sheet_player.throw_values(state, values)
+    )
+    scores = {}
+    for kept, value in worth.items():
+        if kept == state.dice:
+            scores[STOP] = round(100 * value)
+            continue
+        rolled = list(state.dice)
+        for face in kept:
+            rolled.remove(face)
+        scores[REROLL_BASE + dice_code(tuple(rolled))] = round(100 * value)
+    return scores

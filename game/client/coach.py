@@ -1,0 +1,161 @@
+"""What the computer tells the people at this screen — a hint (the move *hard* would play)
+and the exact odds of their Ausgeblockt turn — worked out in the worker process so the frame
+loop never waits for them.
+
+A hint is *hard*'s choice with the seed the computer players of the match use for that
+decision (the match's seed plus the decisions made so far) and the thinking-time setting;
+each decision a hint was asked for is noted in the match (:meth:`Match.note_hint`).
+
+Odds are shown to the people at this screen only, when the match's control allows coaching
+(local play; not a LAN match, whose room has not allowed it) and the *dice odds* setting
+says so: ``on``, ``off``, or ``auto`` — shown in matches against the *easy* computer, where
+players are learning, and hidden otherwise.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import TYPE_CHECKING
+
+from game.ai.odds import TurnOdds
+from game.rules.ausgeblockt import DECIDE, ROLL, AusgeblocktState
+from game.session.seats import SeatKind
+
+if TYPE_CHECKING:
+    from game.client.control import MatchControl
+    from game.rules import State
+
+
+class Silent:
+    """The coach of a board that is only looked at (a picture, a card): it says nothing."""
+
+    working = False
+
+    def shows_odds(self) -> bool:
+        return False
+
+    def hint(self, state: State) -> int | None:
+        return None
+
+
+class Coach:
+    """The odds for the match of ``control``, asked of ``app.thinker`` state by state."""
+
+    def __init__(self, app, control: MatchControl) -> None:
+        self.app = app
+        self.control = control
+        self._asked: dict[str, Future] = {}
+        self._odds: dict[str, TurnOdds | None] = {}
+        self._hint_for: str | None = None
+        """The digest of the state the hint was asked for."""
+        self._hint_future: Future | None = None
+        self._hint: int | None = None
+
+    def shows_odds(self) -> bool:
+        """Whether this match shows the dice odds at all (the screen keeps room for them)."""
+        match = self.control.match
+        if match.variant.game != "ausgeblockt" or not self.control.coaching:
+            return False
+        if not any(self.control.here(seat) for seat in range(len(match.seats))):
+            return False
+        mode = self.app.settings.dice_odds
+        if mode == "auto":
+            computers = [s for s in match.seats if s.kind is SeatKind.COMPUTER]
+            return bool(computers) and all(s.level == "easy" for s in computers)
+        return mode == "on"
+
+    @property
+    def working(self) -> bool:
+        """True while odds asked for are being worked out (the screen keeps drawing)."""
+        if self._hint_future is not None and not self._hint_future.done():
+            return True
+        return any(not future.done() for future in self._asked.values())
+
+    # -- hints ----------------------------------------------------------------------------
+
+    def offers_hints(self) -> bool:
+        """Whether this match has a hint button (coaching allowed, a person here)."""
+        match = self.control.match
+        return self.control.coaching and any(
+            self.control.here(seat) for seat in range(len(match.seats))
+        )
+
+    def can_hint(self, state: State) -> bool:
+        """Whether a hint can be asked now: a person here is to decide."""
+        return (
+            self.offers_hints()
+            and not state.is_terminal()
+            and state.to_move >= 0
+            and self.control.here(state.to_move)
+        )
+
+    def ask_hint(self, state: State) -> bool:
+        """Ask *hard* for its choice in ``state``; False if no hint can be asked now.  Asking
+        again for the same decision costs nothing more."""
+        if not self.can_hint(state):
+            return False
+        key = state.digest()
+        if key == self._hint_for and (self._hint is not None or self._hint_future is not None):
+            return True
+        match = self.control.match
+        seed = match.seed + len(match.record.actions)
+        self._hint_for, self._hint = key, None
+        self._hint_future = self.app.thinker.think(
+            state, "hard", seed, self.app.settings.thinking_seconds
+        )
+        if state is match.state:
+            match.note_hint()
+        return True
+
+    def hint(self, state: State) -> int | None:
+        """The hint for ``state`` once it has come (None before, and for any other state)."""
+        if self._hint_for != state.digest():
+            return None
+        future = self._hint_future
+        if future is not None and future.done():
+            self._hint_future = None
+            try:
+                self._hint = future.result()
+            except Exception:  # a worker that died: no hint, the game goes on
+                self._hint = None
+            if self._hint is None:
+                self._hint_for = None  # cancelled (the match moved on): ask again if wanted
+        return self._hint
+
+    def hint_pending(self, state: State) -> bool:
+        """True while the hint for ``state`` is being worked out."""
+        return self._hint_for == state.digest() and self._hint_future is not None
+
+    def wants_odds(self, state: State) -> bool:
+        """Whether ``state`` is a moment for odds: a person here is to roll or to keep."""
+        return (
+            isinstance(state, AusgeblocktState)
+            and (state.stage == DECIDE or (state.stage == ROLL and state.attempts == 0))
+            and state.side is not None
+            and self.control.here(state.side)
+            and not state.is_terminal()
+        )
+
+    def odds(self, state: State) -> TurnOdds | None:
+        """The odds of ``state`` if they are worked out; asked for otherwise (None until
+        they come)."""
+        key = state.digest()
+        if key in self._odds:
+            return self._odds[key]
+        future = self._asked.get(key)
+        if future is None:
+            if len(self._asked) > 4:  # states long gone: forget what was asked for them
+                self._asked.clear()
+            self._asked[key] = self.app.thinker.odds(state)
+            return None
+        if not future.done():
+            return None
+        del self._asked[key]
+        try:
+            result = future.result()
+        except Exception:  # a worker that died: no odds for this state, the game goes on
+            result = None
+        if len(self._odds) > 64:
+            self._odds.clear()
+        self._odds[key] = result
+        return result

@@ -1,0 +1,118 @@
+"""The dice odds beside an Ausgeblockt player's dice (game/client/coach.py): shown when the
+setting says so, for the dice the player is keeping right now, worked out in the worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import game.ai.odds
+from game.ai.odds import turn_odds
+from game.client.coach import Coach
+from game.client.views.sheet import percent
+from game.rules.ausgeblockt import DECIDE, ROLL
+from tests.client_driver import Driver
+
+
+def _person_to_roll(drive: Driver) -> None:
+    """Settle until the person at seat 0 is to throw the first roll of a turn."""
+    for _ in range(40):
+        drive.settle()
+        state = drive.scene.state
+        if state.stage == ROLL and state.attempts == 0 and state.side == 0:
+            return
+        drive.press("roll")
+    raise AssertionError("the person never came to roll")
+
+
+def _odds_lines(drive: Driver) -> list[str]:
+    return [line for seat, line in drive.scene.view.counts() if seat == -1]
+
+
+def test_against_the_easy_computer_the_odds_follow_the_dice_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def not_here(state):
+        raise AssertionError("the odds were worked out on the frame loop")
+
+    monkeypatch.setattr(game.ai.odds, "turn_odds", not_here)  # the worker has its own
+    drive = Driver(tmp_path)
+    assert drive.app.settings.dice_odds == "auto"
+    drive.start("ausgeblockt", computers={1: "easy"})
+    _person_to_roll(drive)
+    state = drive.scene.state
+    expected = turn_odds(state).of(())  # imported before the patch: the real one
+    assert _odds_lines(drive) == [
+        f"Chance of a mark: {percent(expected.mark)}",
+        f"Chance of a quad: {percent(expected.quad)}",
+        "",
+    ]
+    drive.press("roll")
+    drive.settle()
+    state = drive.scene.state
+    assert state.stage == DECIDE and state.side == 0
+    odds = turn_odds(state)
+    slots = drive.scene.view.slots
+    for held in ([], [0], [0, 1], list(range(5))):
+        drive.scene.view.clear_selection()
+        for slot in held:
+            drive.press(f"die {slot}")
+        kept = tuple(sorted(slots[s] for s in held))
+        mark, quad, best = _odds_lines(drive)
+        assert mark.startswith(f"Mark: {percent(odds.of(kept).mark)} (")
+        assert quad.startswith(f"Quad: {percent(odds.of(kept).quad)} (")
+        if odds.of(kept).mark < odds.best.mark - 5e-4:
+            assert f"(best {percent(odds.best.mark)})" in mark
+            assert best.startswith("Best for a mark: ")
+        else:
+            assert mark.endswith("(best choice)") and best == ""
+    drive.app.close()
+
+
+@pytest.mark.parametrize(
+    ("setting", "computers", "shown"),
+    [
+        ("auto", {1: "medium"}, False),
+        ("auto", {}, False),  # people only: nobody is learning against the easy computer
+        ("off", {1: "easy"}, False),
+        ("on", {}, True),
+        ("on", {1: "hard"}, True),
+    ],
+)
+def test_the_setting_decides_where_odds_are_shown(
+    tmp_path: Path, setting: str, computers: dict, shown: bool
+) -> None:
+    drive = Driver(tmp_path)
+    drive.app.settings.dice_odds = setting
+    drive.start("ausgeblockt", computers=computers)
+    _person_to_roll(drive)
+    assert bool(_odds_lines(drive)) is shown
+    drive.app.close()
+
+
+def test_no_odds_in_a_match_whose_control_does_not_coach(tmp_path: Path) -> None:
+    """A LAN match's control does not coach unless its room allowed it."""
+    from game.client.net_control import NetControl
+
+    assert NetControl.coaching is False
+    drive = Driver(tmp_path)
+    drive.app.settings.dice_odds = "on"
+    drive.start("ausgeblockt")
+    drive.scene.control.coaching = False
+    assert not Coach(drive.app, drive.scene.control).shows_odds()
+    drive.app.close()
+
+
+def test_percentages_never_round_to_a_certainty_that_is_not_one() -> None:
+    assert [percent(p) for p in (0, 0.001, 0.004, 0.5, 0.994, 0.996, 1)] == [
+        "0%", "<1%", "<1%", "50%", "99%", ">99%", "100%",
+    ]  # fmt: skip
+
+
+def test_a_bad_setting_in_the_file_falls_back_to_auto(tmp_path: Path) -> None:
+    from game.client.settings import Settings
+
+    path = tmp_path / "settings.json"
+    path.write_text('{"dice_odds": "always"}')
+    assert Settings.load(path).dice_odds == "auto"
