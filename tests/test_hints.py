@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from game.ai.players import choose
+from game.rules import resign_action
 from game.session.match import Match
 from tests.client_driver import Driver
 
@@ -72,6 +73,10 @@ def test_the_h_key_asks_once_per_decision_and_the_hint_goes_with_the_move(
     assert play.match.hints_by_seat() == {1: 1, 0: 1}
     saved = Match.from_bytes(play.match.to_bytes())
     assert saved.hints == [1, 2]
+    from game.client.scenes.results import ResultsScene
+
+    play.match.play(resign_action(play.state.to_move))
+    assert ResultsScene(drive.app, play.match).detail().endswith(" · 2 hints used")
     drive.app.close()
 
 

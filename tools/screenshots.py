@@ -154,6 +154,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("ausgeblockt-chain", lambda app: app.push(
             PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
         ("ausgeblockt-odds", _odds),
+        ("dama-classic-hint", _hint),
         ("dama-classic-replay", _replay_step),
         ("lan-list", _lan_list),
         # Last: these make the app a kiosk.
@@ -182,6 +183,18 @@ def _odds(app: App) -> None:
             play.view.tap_die(slot)
     deadline = time.monotonic() + 60
     while play.coach.odds(play.state) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    play.invalidate()
+
+
+def _hint(app: App) -> None:
+    """A hint asked in a Dama middle game: the move ringed, its path drawn, its name said."""
+    play = PlayScene(app, after_the_computer("dama:classic", 2, 14, _anything))
+    app.push(play)
+    app.frame(0.1)
+    play.ask_hint()
+    deadline = time.monotonic() + 60
+    while play.coach.hint(play.state) is None and time.monotonic() < deadline:
         time.sleep(0.05)
     play.invalidate()
 

@@ -16,7 +16,7 @@ from game.client.scenes.highscores import ask_names
 from game.client.scenes.picture import draw_position
 from game.client.turns import last_turn
 from game.client.widgets import button
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.names import reason_text, result_headline, seat_names, variant_title
 from game.rules import Result
 from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
@@ -141,7 +141,11 @@ class ResultsScene(Scene):
         here = [i for i, seat in enumerate(self.match.seats) if seat.is_human]
         if len(here) == 1 and self.result.winners():
             names = seat_names(self.match.state)
-            return f"{result_headline(self.result, names)} — {reason}"
+            reason = f"{result_headline(self.result, names)} — {reason}"
+        hints = len(self.match.hints)
+        if hints:
+            used = ngettext("{n} hint used", "{n} hints used", hints).format(n=hints)
+            reason = f"{reason} · {used}"
         return reason
 
     def review(self) -> None:
