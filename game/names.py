@@ -111,3 +111,15 @@ def _sheet_text(notation: str) -> str:
     if notation == "stop":
         return _("stops rolling")
     return _("marks {cell}").format(cell=notation)
+
+
+def percent(chance: float) -> str:
+    """A probability as the players read it: whole per cent, never a certain 0 or 100 that
+    is not one."""
+    if 0 < chance < 0.005:
+        text = "<1"
+    elif 0.995 <= chance < 1:
+        text = ">99"
+    else:
+        text = str(round(chance * 100))
+    return _("{percent}%").format(percent=text)

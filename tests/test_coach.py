@@ -10,7 +10,7 @@ import pytest
 import game.ai.odds
 from game.ai.odds import turn_odds
 from game.client.coach import Coach
-from game.client.views.sheet import percent
+from game.names import percent
 from game.rules.ausgeblockt import DECIDE, ROLL
 from tests.client_driver import Driver
 
@@ -116,3 +116,33 @@ def test_a_bad_setting_in_the_file_falls_back_to_auto(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text('{"dice_odds": "always"}')
     assert Settings.load(path).dice_odds == "auto"
+
+
+def test_numeri_odds_say_the_chance_of_an_extra_roll_and_the_moves_that_earn_one(
+    tmp_path: Path,
+) -> None:
+    from game.ai.odds import extra_roll_moves, roll_odds
+
+    drive = Driver(tmp_path, seed=8)
+    drive.app.settings.dice_odds = "on"
+    drive.start("numeri", players=2)
+    seen = set()
+    for _ in range(60):
+        drive.settle()
+        play = drive.scene
+        if type(play).__name__ != "PlayScene" or play.state.is_terminal():
+            break
+        state, line = play.state, _odds_lines(drive)[-1]
+        if state.side == 0 and state.stage == 1 and not play.locked:
+            assert line == f"Chance of an extra roll: {percent(roll_odds(state).extra)}"
+            seen.add("roll")
+        elif state.side == 0 and state.stage == 2 and not play.locked:
+            earning = extra_roll_moves(state)
+            seen.add("moves" if earning else "none")
+            if earning:
+                assert line.startswith("Extra roll with: ")
+            else:
+                assert line == "No move earns an extra roll"
+        drive.play_one()
+    assert {"roll", "none"} <= seen
+    drive.app.close()

@@ -136,3 +136,19 @@ def test_odds_are_the_exact_odds_and_only_where_dice_are_kept() -> None:
         "position ausgeblockt moves first1 =11111 stop", "odds", "analyse nodes x",
     )  # fmt: skip
     assert [line.split()[0] for line in errors] == ["error"] * 4
+
+
+def test_numeri_odds_before_the_roll_and_once_the_die_shows() -> None:
+    from game.ai.odds import extra_roll_moves, roll_odds
+    from game.rules import MatchRecord, variant
+
+    moves = ("first1", "d3", "3", "d2", "2", "d1", "1", "d2", "2")
+    out = talk(f"position numeri players 2 moves {' '.join(moves)}", "odds",
+               f"position numeri players 2 moves {' '.join(moves)} d2", "odds")  # fmt: skip
+    state = MatchRecord(variant("numeri", 2), moves).replay()
+    assert f"oddsok extra {roll_odds(state).extra:.6f}" in out
+    assert len([line for line in out if line.startswith("odds face ")]) == 6
+    rolled = state.apply(state.parse_action("d2"))
+    earning = {rolled.action_to_str(m) for m in extra_roll_moves(rolled)}
+    shown = {line.split()[2] for line in out if line.startswith("odds move ") and line[-1] == "1"}
+    assert shown == earning and out[-1] == f"oddsok moves {len(earning)}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pygame
 import pytest
 
 from game.rules import VARIANTS, resign_action, variant
@@ -91,3 +92,37 @@ def test_a_broken_record_is_refused_with_its_line_and_reason(
         import_record(text)
     assert refused.value.line == line, str(refused.value)
     assert reason in str(refused.value)
+
+
+def test_a_game_imported_by_paste_or_file_opens_in_the_replay(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game.client.scenes import import_game
+    from tests.client_driver import Driver
+
+    drive = Driver(tmp_path)
+    folder = drive.app.paths.data / "import"
+    folder.mkdir(parents=True)
+    (folder / "club.pdn").write_text('[GameType "Dama"]\n\n1. 22-18 11-15 2. 18x11 8x15 1-0\n')
+    (folder / "broken.txt").write_text("a1 d7\ng1 a1\n")
+    (folder / "binary.pdn").write_bytes(b"\xff\xfe\x00garbage")
+    drive.press("finished")
+    drive.press("import")
+    assert type(drive.scene).__name__ == "ImportScene"
+    names = [t.name for t in drive.scene.targets]
+    assert {"paste", "file club.pdn", "file broken.txt", "file binary.pdn", "back"} <= set(names)
+    drive.press("file broken.txt")
+    assert drive.scene.problem == "This game cannot be read — line 2: 'a1': point a1 is taken"
+    drive.press("file binary.pdn")
+    assert drive.scene.problem == "binary.pdn is not text."
+    monkeypatch.setattr(import_game, "clipboard_text", lambda: "   ")
+    drive.press("paste")
+    assert "copy a game first" in drive.scene.problem
+    monkeypatch.setattr(import_game, "clipboard_text", lambda: "1. a1 d7 2. g1 d6 3. d1xd7\n")
+    drive.press("paste")
+    assert type(drive.scene).__name__ == "ReplayScene"
+    assert drive.scene.match.record.actions[-1] == "xd7"
+    drive.key(pygame.K_ESCAPE)
+    drive.press("file club.pdn")
+    assert drive.scene.match.record.actions == ("22-18", "11-15", "18x11", "8x15", "resign2")
+    drive.app.close()

@@ -145,3 +145,50 @@ def test_no_odds_while_marking_or_while_the_dice_roll() -> None:
         AUSGEBLOCKT, [list(state.cells), 0, ROLL, [1, 1, 1, 2, 5], [1, 1, 1], 1, -1, None]
     )
     assert turn_odds(rolling) is None
+
+
+def _earns_extra_roll(before, after, side: int) -> bool:
+    """RULES.md §2: after the move, a chain of three or more of the player's own pawns on
+    consecutive spaces that holds a pawn moved in this roll (written here from the rule)."""
+    if after.is_terminal():
+        return False
+    mine = {at for at in after.pawns[side] if at >= 0}
+    moved = {at for at, was in zip(after.pawns[side], before.pawns[side], strict=True)
+             if at != was}  # fmt: skip
+    for at in moved:
+        low, high = at, at
+        while low - 1 in mine:
+            low -= 1
+        while high + 1 in mine:
+            high += 1
+        if high - low + 1 >= 3:
+            return True
+    return False
+
+
+def test_numeri_odds_of_an_extra_roll_are_counted_over_the_six_faces() -> None:
+    import random
+
+    from game.ai.odds import extra_roll_moves, roll_odds
+    from game.dice import random_action
+
+    checked = 0
+    for seed in range(30):
+        state = new_game("numeri", players=2 + seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance() and state.stage == 1:
+                odds = roll_odds(state)
+                faces = 0
+                for face, _p in state.chance_outcomes():
+                    rolled = state.apply(face)
+                    earning = tuple(
+                        m for m in rolled.legal_actions()
+                        if _earns_extra_roll(rolled, rolled.apply(m), rolled.side)
+                    )  # fmt: skip
+                    assert odds.by_face[face] == earning == extra_roll_moves(rolled)
+                    faces += bool(earning)
+                assert odds.extra == pytest.approx(faces / 6)
+                checked += 1
+            state = state.apply(random_action(state, rng))
+    assert checked > 500

@@ -10,10 +10,11 @@ import sys
 from typing import TextIO
 
 from game.ai.analysis import analyse
-from game.ai.odds import turn_odds
+from game.ai.odds import extra_roll_moves, roll_odds, turn_odds
 from game.ai.players import LEVELS, choose
 from game.rules import MatchRecord, RulesError, State, variant
 from game.rules.ausgeblockt import AusgeblocktState, faces_text
+from game.rules.numeri import NumeriState
 
 NAME = "Tavolo engine 1"
 
@@ -124,8 +125,11 @@ class Engine:
 
     def _cmd_odds(self, args: list[str]) -> None:
         state = self._position()
+        if isinstance(state, NumeriState):
+            self._numeri_odds(state)
+            return
         if not isinstance(state, AusgeblocktState):
-            raise RulesError("odds are for Ausgeblockt, where dice are kept and rolled again")
+            raise RulesError("odds are for the dice games, Ausgeblockt and Numeri")
         odds = turn_odds(state)
         if odds is None:
             raise RulesError("no dice to keep or roll now: odds come before a roll or a keep")
@@ -137,6 +141,27 @@ class Engine:
             f"oddsok best mark {best.mark:.6f} keep {_kept(odds.best_keep_for_mark)} "
             f"quad {best.quad:.6f} keep {_kept(odds.best_keep_for_quad)}"
         )
+
+    def _numeri_odds(self, state: NumeriState) -> None:
+        """Before a roll: each face and the moves it allows that earn an extra roll, and the
+        chance of one; once the die shows: whether each legal move earns one."""
+        if state.is_terminal():
+            raise RulesError(f"the game is over: {state.result()}")
+        odds = roll_odds(state)
+        if odds is not None:
+            for face, moves in odds.by_face.items():
+                face_text = state.action_to_str(face)
+                rolled = state.apply(face)
+                earning = " ".join(rolled.action_to_str(m) for m in moves) or "-"
+                self.say(f"odds face {face_text} extra {earning}")
+            self.say(f"oddsok extra {odds.extra:.6f}")
+            return
+        if state.is_chance():
+            raise RulesError("the lot of who begins is pending: odds come with the die")
+        earning = extra_roll_moves(state)
+        for action in state.legal_actions():
+            self.say(f"odds move {state.action_to_str(action)} extra {int(action in earning)}")
+        self.say(f"oddsok moves {len(earning)}")
 
     def _decision(self) -> State:
         """The position, which must wait for a decision (not over, no chance pending)."""

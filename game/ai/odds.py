@@ -1,4 +1,10 @@
-"""Exact odds of an Ausgeblockt turn: the chance of ending it with a mark the sheet can take,
+"""Exact odds for the dice games.
+
+**Numeri**: before a roll, the chance that it earns an extra roll (a chain of three of one's
+own pawns with a pawn just moved, for the best move the face allows: six faces, counted
+exactly); once the die shows, the moves that earn one.
+
+**Ausgeblockt**: the chance of ending the turn with a mark the sheet can take,
 and with a quad mark (which brings another turn), for each choice of dice to keep.
 
 A throw *marks* when one of its marks (three of a number, two cows) names a symbol with a free
@@ -13,6 +19,7 @@ marked, so the tables are kept per set of those (at most 64 of them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 
 from game.ai.rerolls import Dice, expectations, keep_values, throws
@@ -25,6 +32,8 @@ from game.rules.ausgeblockt import (
     mark_options,
     neighbourhood,
 )
+from game.rules.numeri import CHOOSE, NumeriState
+from game.rules.numeri import ROLL as NUMERI_ROLL
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +61,41 @@ class TurnOdds:
     def of(self, kept: Dice) -> Chances:
         """The chances of keeping ``kept`` (in any order)."""
         return self.by_keep[tuple(sorted(kept))]
+
+
+@dataclass(frozen=True, slots=True)
+class RollOdds:
+    """Numeri, before a roll: the chance it earns an extra roll, and for each face of the
+    die the moves it would allow that earn one."""
+
+    extra: float
+    by_face: dict[int, tuple[int, ...]]
+
+
+def extra_roll_moves(state: NumeriState) -> tuple[int, ...]:
+    """The moves the die in ``state`` allows that earn an extra roll."""
+    if state.stage != CHOOSE or state.is_terminal():
+        return ()
+    side = state.side
+    earning = []
+    for action in state.legal_actions():
+        after = state.apply(action)
+        if not after.is_terminal() and after.side == side:
+            earning.append(action)
+    return tuple(earning)
+
+
+def roll_odds(state: NumeriState) -> RollOdds | None:
+    """The odds of the roll ``state`` waits for (None when it waits for no roll)."""
+    if state.stage != NUMERI_ROLL or state.is_terminal() or not state.is_chance():
+        return None
+    by_face, chance = {}, Fraction(0)
+    for face, probability in state.chance_outcomes():
+        moves = extra_roll_moves(state.apply(face))
+        by_face[face] = moves
+        if moves:
+            chance += probability
+    return RollOdds(float(chance), by_face)
 
 
 def markable_symbols(state: AusgeblocktState) -> frozenset[int]:

@@ -54,7 +54,7 @@ class Coach:
     def shows_odds(self) -> bool:
         """Whether this match shows the dice odds at all (the screen keeps room for them)."""
         match = self.control.match
-        if match.variant.game != "ausgeblockt" or not self.control.coaching:
+        if match.variant.game not in ("ausgeblockt", "numeri") or not self.control.coaching:
             return False
         if not any(self.control.here(seat) for seat in range(len(match.seats))):
             return False

@@ -108,7 +108,3 @@ class SaveWriter:
     def finished(self) -> list:
         self.flush()
         return self.store.finished()
-
-    def has_finished(self) -> bool:
-        self.flush()
-        return self.store.has_finished()

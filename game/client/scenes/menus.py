@@ -113,7 +113,6 @@ class TitleScene(MenuScene):
         self._updated: list[pygame.Rect] | None = None
         self.backdrop = TitleBackdrop(moving=not app.settings.reduce_motion)
         self.shelf: Shelf = app.saves.unfinished(limit=self.RESUME_ROWS)
-        self.has_finished = app.saves.has_finished()
         self.notice = notice or self.shelf.problem or _set_aside_notice(app) or ""
         super().__init__(app)
 
@@ -164,7 +163,7 @@ class TitleScene(MenuScene):
         kiosk = self.app.kiosk
         if kiosk is None or kiosk.lan_hosting:
             items.append(item(lambda: _("Play on the LAN"), self._lan, "lan"))
-        if self.has_finished and kiosk is None:
+        if kiosk is None:  # with none finished yet, the list still imports a game
             items.append(item(lambda: _("Finished matches"), self._finished, "finished"))
         items.append(item(lambda: _("Rules"), self._rules, "rules"))
         items.append(item(lambda: _("High scores"), self._highscores, "high scores"))

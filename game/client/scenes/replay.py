@@ -31,7 +31,15 @@ class FinishedScene(MatchListScene):
         return _("Finished matches")
 
     def rows(self) -> list[Row]:
-        return [
+        bring_in = Row(
+            lambda: (
+                _("Import a game"),
+                _("PDN for Dama, a1–g7 move lists for Mulino"),
+            ),
+            self._import,
+            "import",
+        )
+        return [bring_in] + [
             Row(
                 lambda e=entry: _describe(e),
                 lambda e=entry: self.app.push(ReplayScene(self.app, e)),
@@ -39,6 +47,11 @@ class FinishedScene(MatchListScene):
             )
             for index, entry in enumerate(self.finished)
         ]
+
+    def _import(self) -> None:
+        from game.client.scenes.import_game import ImportScene
+
+        self.app.push(ImportScene(self.app))
 
 
 def _describe(entry: Finished) -> tuple[str, str]:

@@ -30,7 +30,7 @@ from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
-from game.names import seat_names
+from game.names import percent, seat_names
 from game.rules import State
 from game.rules.ausgeblockt import (
     ATTEMPTS,
@@ -113,18 +113,6 @@ class DiceTray:
             label=pygame.Rect(kept_band.x + d // 6, kept_band.y, room - d // 4, kept_band.height),
             thrower=thrower,
         )
-
-
-def percent(chance: float) -> str:
-    """A probability as the players read it: whole per cent, never a certain 0 or 100 that
-    is not one."""
-    if 0 < chance < 0.005:
-        text = "<1"
-    elif 0.995 <= chance < 1:
-        text = ">99"
-    else:
-        text = str(round(chance * 100))
-    return _("{percent}%").format(percent=text)
 
 
 def _odds_line(template: str, chance: float, best: float) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Hashable
 
 import pygame
 
+from game.ai.odds import extra_roll_moves, roll_odds
 from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import Element, around
@@ -24,7 +25,7 @@ from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost
 from game.client.widgets import Target
 from game.i18n import _, ngettext
-from game.names import seat_names
+from game.names import percent, seat_names
 from game.rules import State
 from game.rules.numeri import CHOOSE, OFF, PAWNS, ROLL, STAR, NumeriState
 
@@ -485,7 +486,7 @@ class TrackView(BoardView):
         if not isinstance(state, NumeriState):
             return []
         names = seat_names(state)
-        return [
+        lines = [
             (
                 seat,
                 ngettext("{name}: {n} point", "{name}: {n} points", score).format(
@@ -494,6 +495,25 @@ class TrackView(BoardView):
             )
             for seat, score in enumerate(state.scores())
         ]
+        if self.play.coach.shows_odds():
+            lines.append((-1, self._odds_line(state)))
+        return lines
+
+    def _odds_line(self, state: NumeriState) -> str:
+        """Before a person here rolls, the chance of an extra roll; once the die shows,
+        the moves that earn one (blank at other moments)."""
+        if self.play.locked or state.is_terminal() or not self.play.control.here(state.side):
+            return ""
+        if state.stage == ROLL:
+            odds = roll_odds(state)
+            if odds is None:
+                return ""
+            return _("Chance of an extra roll: {chance}").format(chance=percent(odds.extra))
+        earning = extra_roll_moves(state)
+        if not earning:
+            return _("No move earns an extra roll")
+        moves = ", ".join(state.action_to_str(action) for action in earning)
+        return _("Extra roll with: {moves}").format(moves=moves)
 
     # -- animation ------------------------------------------------------------------------
 

@@ -1,0 +1,139 @@
+"""Bringing in a game from elsewhere — pasted, or a file from the import folder — to replay
+it like a finished match (the reading is ``game.session.importing``)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pygame
+
+from game.client import theme
+from game.client.scenes.menus import Item, MenuScene, item
+from game.client.scenes.saved import fitted
+from game.i18n import _
+from game.session.importing import RecordImportError, import_record
+from game.session.match import Match
+from game.session.saves import plain
+from game.session.seats import Seat
+
+log = logging.getLogger(__name__)
+
+SUFFIXES = (".pdn", ".txt")
+MOST_FILES = 6
+"""Files listed at once: the newest."""
+LARGEST = 1_000_000
+"""Bytes of the largest file read: a game's record is a few kilobytes."""
+
+
+def clipboard_text() -> str:
+    """The text on the system clipboard ("" when there is none or it cannot be read)."""
+    try:
+        if not pygame.scrap.get_init():
+            pygame.scrap.init()
+        return pygame.scrap.get_text() or ""
+    except pygame.error as error:
+        log.info("clipboard unreadable: %s", error)
+        return ""
+
+
+class ImportScene(MenuScene):
+    """Paste a Dama game in PDN or a Mulino move list, or pick a file of the import folder;
+    a game that cannot be read is refused with its line and the reason."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.folder = app.paths.data / "import"
+        self.problem = ""
+
+    def title(self) -> str:
+        return _("Import a game")
+
+    def subtitle(self) -> str:
+        return _("PDN for Dama, a1–g7 move lists for Mulino")
+
+    def items(self) -> list[Item]:
+        entries = [item(lambda: _("Paste a game"), self._paste, "paste")]
+        for path in self._files():
+            label = lambda p=path: _("Open {name}").format(name=p.name)  # noqa: E731
+            entries.append(item(label, lambda p=path: self._open(p), f"file {path.name}"))
+        entries.append(item(lambda: _("Back"), self.app.pop, "back"))
+        return entries
+
+    def _files(self) -> list[Path]:
+        try:
+            found = [p for p in self.folder.iterdir() if p.suffix.lower() in SUFFIXES]
+        except OSError:
+            return []
+        found.sort(key=lambda p: p.stat().st_mtime if p.exists() else 0, reverse=True)
+        return found[:MOST_FILES]
+
+    def _paste(self) -> None:
+        text = clipboard_text()
+        if not text.strip():
+            self._refused(_("The clipboard holds no text: copy a game first."))
+            return
+        self._read(text)
+
+    def _open(self, path: Path) -> None:
+        try:
+            if path.stat().st_size > LARGEST:
+                self._refused(_("{name} is too large to be a game.").format(name=path.name))
+                return
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            self._refused(_("{name} is not text.").format(name=path.name))
+            return
+        except OSError as error:
+            why = plain(error)
+            self._refused(_("{name} cannot be read: {error}").format(name=path.name, error=why))
+            return
+        self._read(text)
+
+    def _open(self, path: Path) -> None:
+        try:
+            if path.stat().st_size > LARGEST:
+                self._refused(_("{name} is too large to be a game.").format(name=path.name))
+                return
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            self._refused(_("{name} is not text.").format(name=path.name))
+            return
+        except OSError as error:
+            why = plain(error)
+            self._refused(_("{name} cannot be read: {error}").format(name=path.name, error=why))
+            return
+        self._read(text)
+
+    def _read(self, text: str) -> None:
+        from game.client.scenes.replay import ReplayScene
+
+        try:
+            record = import_record(text)
+        except RecordImportError as error:
+            where = _("line {line}: ").format(line=error.line) if error.line else ""
+            self._refused(_("This game cannot be read — {where}{reason}").format(
+                where=where, reason=error.reason))  # fmt: skip
+            return
+        match = Match(record, [Seat() for _seat in range(record.variant.players)], 0)
+        self.problem = ""
+        self.app.push(ReplayScene.of_match(self.app, match))
+
+    def _refused(self, problem: str) -> None:
+        self.problem = problem
+        self.gentle_cue()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        u, width = self.u, surface.get_width()
+        lines = (
+            [self.problem]
+            if self.problem
+            else [_("Or put .pdn and .txt files in {folder}").format(folder=self.folder)]
+        )
+        y = round(10.8 * u)
+        colour = self.palette.accent if self.problem else self.palette.muted
+        for line in lines:
+            size = round(1.05 * u)
+            text = theme.text(fitted(line, size, False, width - 2 * u), size, colour)
+            surface.blit(text, text.get_rect(midtop=(width // 2, y)))
