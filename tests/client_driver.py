@@ -151,6 +151,7 @@ class Driver:
         }
         if self.scene.focus not in self.scene.targets:
             self.key(pygame.K_DOWN)  # the first arrow puts the focus on the first target
+            goal = self.target(goal.name)  # that frame may have laid the screen out anew
         start = self.scene.focus
         paths, frontier = {id(start): []}, [start]
         while frontier and id(goal) not in paths:

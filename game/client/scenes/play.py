@@ -209,7 +209,8 @@ class PlayScene(Scene):
             if focused:
                 pygame.draw.rect(surface, palette.focus, rect, max(2, size // 14),
                                  border_radius=size // 5)  # fmt: skip
-            _draw_speaker(surface, rect, palette.button_text, self.app.settings.muted)
+            surface.blit(_speaker(rect.size, palette.button_text, self.app.settings.muted),
+                         rect)  # fmt: skip
 
         muted = lambda: "muted" if self.app.settings.muted else "sounding"  # noqa: E731
         return Target(rect, self.app.toggle_mute, draw=draw, name="mute", label=muted)
@@ -666,26 +667,22 @@ def _wrapped(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
     return tuple(theme.wrap(text, theme.font(size, bold), width))
 
 
-def _draw_speaker(surface: pygame.Surface, rect: pygame.Rect, colour, muted: bool) -> None:
-    """A loudspeaker, with sound waves or crossed out."""
-    w, h = rect.width, rect.height
-    x, y = rect.x, rect.y
-    body = [
-        (x + 0.22 * w, y + 0.4 * h),
-        (x + 0.36 * w, y + 0.4 * h),
-        (x + 0.55 * w, y + 0.22 * h),
-        (x + 0.55 * w, y + 0.78 * h),
-        (x + 0.36 * w, y + 0.6 * h),
-        (x + 0.22 * w, y + 0.6 * h),
-    ]
+@lru_cache(maxsize=8)
+def _speaker(size: tuple[int, int], colour, muted: bool) -> pygame.Surface:
+    """A loudspeaker, with sound waves or crossed out, drawn once and blitted: pygame's arcs
+    are not drawn alike under every clip, and the button is drawn again in parts."""
+    surface = pygame.Surface(size, pygame.SRCALPHA)
+    w, h = size
+    body = [(0.22 * w, 0.4 * h), (0.36 * w, 0.4 * h), (0.55 * w, 0.22 * h), (0.55 * w, 0.78 * h),
+            (0.36 * w, 0.6 * h), (0.22 * w, 0.6 * h)]  # fmt: skip
     pygame.draw.polygon(surface, colour, body)
     line = max(2, w // 14)
     if muted:
         for (ax, ay), (bx, by) in (((0.64, 0.36), (0.84, 0.64)), ((0.84, 0.36), (0.64, 0.64))):
-            pygame.draw.line(surface, colour, (x + ax * w, y + ay * h), (x + bx * w, y + by * h),
-                             line)  # fmt: skip
-        return
+            pygame.draw.line(surface, colour, (ax * w, ay * h), (bx * w, by * h), line)
+        return surface
     for radius in (0.16, 0.28):
         arc = pygame.Rect(0, 0, 2 * radius * w, 2 * radius * h)
-        arc.center = (round(x + 0.5 * w), rect.centery)
+        arc.center = (round(0.5 * w), h // 2)
         pygame.draw.arc(surface, colour, arc, -0.9, 0.9, line)
+    return surface
