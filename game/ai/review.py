@@ -5,8 +5,9 @@ Each decision is scored with :func:`game.ai.analysis.analyse` (every legal actio
 scores); its *loss* is the best score less the played one, in the game's units, and gives
 its label — ``best`` (no loss), ``good``, ``inaccuracy``, ``mistake``, ``blunder``
 (:data:`THRESHOLDS`).  Turning a forced win into less, or walking into a forced loss, is a
-blunder whatever the units.  The reason is the opponent's best answer when it captures or
-closes a mill (``allows``), or the forced result missed or met.
+blunder whatever the units.  The reason is what the move lets the opponent do that the best
+one would not — a capture (``allows_capture``), a mill (``allows_mill``) — or the forced
+win missed (``misses_win``), the forced loss met (``loses``).
 
 The advantage is the computer's view of the position before each action, for the first seat,
 in the analysis's units (chance events keep the value before them): what the graph draws.
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 from game.ai.analysis import analyse
 from game.ai.evaluators import DamaEvaluator, MillEvaluator
+from game.ai.players import NODES
 from game.ai.search import WIN
 from game.ai.sheet_player import connection
 from game.ai.track_player import judge
@@ -28,20 +30,20 @@ from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.numeri import NumeriState
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
-THRESHOLDS = {"dama": (25, 75, 200), "mulino": (25, 75, 200), "numeri": (50, 150, 400),
+THRESHOLDS = {"dama": (20, 50, 90), "mulino": (20, 50, 90), "numeri": (50, 150, 400),
               "ausgeblockt": (60, 150, 400)}  # fmt: skip
-"""Largest loss of a good move, an inaccuracy, a mistake (more is a blunder), by game."""
+"""Largest loss of a good move, an inaccuracy, a mistake, by game: more is a blunder — in
+Dama and Mulino most of a piece (100)."""
 FORCED = WIN - 1000
 """Scores beyond this are forced results."""
-REPLY_NODES = 4_000
-"""Nodes of the search for the opponent's best answer to a move that lost."""
 
 
 @dataclass(frozen=True, slots=True)
 class Judged:
     """One decision: ``ply`` (its index among the record's actions), the seat, the move
     played and the best one (notation), the loss, the label, and the reason — a kind
-    (``allows``, ``misses_win``, ``loses``, or "") with the move it names."""
+    (``allows_capture``, ``allows_mill``, ``misses_win``, ``loses``, or "") with the move
+    it names."""
 
     ply: int
     seat: int
@@ -75,27 +77,41 @@ def review(
     cancelled: Callable[[], bool] | None = None,
 ) -> Review | None:
     """The review of ``record`` for the decisions of the seats in ``people``; ``progress``
-    is told (done, of) after each; None if ``cancelled`` says so on the way."""
+    is told (done, of) after each decision looked at; None if ``cancelled`` says so."""
     states = list(record.states())
     game = record.variant.game
-    decisions = [
-        i for i, s in enumerate(states[:-1])
-        if not s.is_chance() and s.to_move in people and record.actions[i] not in ("draw",)
-        and not record.actions[i].startswith("resign")
-    ]  # fmt: skip
+    decisions = [i for i, s in enumerate(states[:-1]) if s.to_move >= 0 and not s.is_terminal()
+                 and not _meta(record.actions[i])]  # fmt: skip
     judged: list[Judged] = []
+    best_scores: dict[int, int] = {}
     for done, index in enumerate(decisions):
         if cancelled is not None and cancelled():
             return None
-        judged.append(_judge(states[index], states[index].parse_action(record.actions[index]),
-                             index, game))  # fmt: skip
+        state = states[index]
+        scores = {s.action: s.score for s in analyse(state, _nodes(state))}
+        best_scores[index] = max(scores.values())
+        if state.to_move in people:
+            played = state.parse_action(record.actions[index])
+            judged.append(_judge(state, played, scores, index, game))
         if progress is not None:
             progress(done + 1, len(decisions))
-    return Review(tuple(judged), tuple(_advantages(states)))
+    return Review(tuple(judged), tuple(_advantages(states, best_scores)))
 
 
-def _judge(state: State, played: int, ply: int, game: str) -> Judged:
-    scores = {s.action: s.score for s in analyse(state)}
+def _meta(action: str) -> bool:
+    """A draw agreed or a resignation: no move to judge."""
+    return action == "draw" or action.startswith("resign")
+
+
+def _nodes(state: State) -> int | None:
+    """A search game's budget per decision: half *hard*'s (full windows cost more)."""
+    family = state.variant.game
+    if family in ("dama", "mulino") and state.variant.name != "dama:lupo":
+        return NODES[family]["hard"] // 2
+    return None
+
+
+def _judge(state: State, played: int, scores: dict[int, int], ply: int, game: str) -> Judged:
     best = max(scores, key=lambda a: (scores[a], a == played))
     loss = scores[best] - scores[played]
     reason, move = "", ""
@@ -110,55 +126,52 @@ def _judge(state: State, played: int, ply: int, game: str) -> Judged:
         label = ("good" if loss <= good else "inaccuracy" if loss <= inaccuracy
                  else "mistake" if loss <= mistake else "blunder")  # fmt: skip
     if label in ("mistake", "blunder") and not reason:
-        reply = _punishing_reply(state.apply(played), state.to_move)
-        if reply:
-            reason, move = "allows", reply
+        reason, move = _punishing_reply(state, played, best)
     return Judged(ply, state.to_move, state.action_to_str(played), state.action_to_str(best),
                   max(0, loss), label, reason, move)  # fmt: skip
 
 
-def _punishing_reply(after: State, mover: int) -> str:
-    """The opponent's best answer to ``after`` when it captures or closes a mill (with the
-    removal that follows, as one line), else ""."""
-    if after.is_terminal() or after.is_chance() or after.to_move == mover:
-        return ""
-    family = after.variant.game
-    if family == "dama" and after.variant.name != "dama:lupo":
-        evaluator = DamaEvaluator(losing=after.variant.name == "dama:mangia")
+def _punishing_reply(state: State, played: int, best: int) -> tuple[str, str]:
+    """What ``played`` lets the opponent do that ``best`` would not: a capture (the one
+    taking most) in Dama, a mill in Mulino — as (reason, the reply) — or ("", "")."""
+    family, name = state.variant.game, state.variant.name
+    if family == "dama" and name != "dama:lupo":
+        evaluator, reason = DamaEvaluator(losing=name == "dama:mangia"), "allows_capture"
     elif family == "mulino":
-        evaluator = MillEvaluator(ceylonese=after.variant.name == "mulino:ceylonese")
+        evaluator, reason = MillEvaluator(ceylonese=name == "mulino:ceylonese"), "allows_mill"
     else:
-        return ""
-    reply = analyse(after, REPLY_NODES)[0].action
-    if not evaluator.noisy(after, reply):
-        return ""
-    text = after.action_to_str(reply)
-    answered = after.apply(reply)
-    if family == "mulino" and answered.to_move == after.to_move and not answered.is_terminal():
-        text += " " + answered.action_to_str(analyse(answered, REPLY_NODES)[0].action)
-    return text
+        return "", ""
+
+    def punishing(after: State) -> dict[str, int]:
+        if after.is_terminal() or after.is_chance() or after.to_move == state.to_move:
+            return {}
+        return {after.action_to_str(a): a for a in after.legal_actions()
+                if evaluator.noisy(after, a)}  # fmt: skip
+
+    allowed = punishing(state.apply(played))
+    for text in punishing(state.apply(best)):
+        allowed.pop(text, None)
+    if not allowed:
+        return "", ""
+    return reason, max(allowed, key=lambda text: (text.count("x"), text))
 
 
-def _advantages(states: list[State]) -> list[int]:
+def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:
     """The first seat's advantage before each action and at the end."""
     values: list[int] = []
-    for state in states:
+    for index, state in enumerate(states):
         result = state.result()
         if result is not None:
             values.append(WIN if result.winners() == (0,) else -WIN if result.winners() else 0)
-        elif state.is_chance() or state.to_move < 0:
+        elif index not in best_scores:  # a chance event, a lot: the value before it
             values.append(values[-1] if values else 0)
+        elif isinstance(state, NumeriState):
+            values.append(round(100 * judge(state, 0, WEIGHTS["numeri"])))
+        elif isinstance(state, AusgeblocktState):  # how many cells fewer the first seat needs
+            mine = connection(state.starts(0), state.cells[0], state.cells[1])
+            theirs = connection(state.starts(1), state.cells[1], state.cells[0])
+            values.append(100 * (min(theirs, 20) - min(mine, 20)))
         else:
-            values.append(_value_for_first_seat(state))
+            best = best_scores[index]
+            values.append(best if state.to_move == 0 else -best)
     return values
-
-
-def _value_for_first_seat(state: State) -> int:
-    if isinstance(state, NumeriState):
-        return round(100 * judge(state, 0, WEIGHTS["numeri"]))
-    if isinstance(state, AusgeblocktState):  # how many cells fewer the first seat needs
-        mine = connection(state.starts(0), state.cells[0], state.cells[1])
-        theirs = connection(state.starts(1), state.cells[1], state.cells[0])
-        return 100 * (min(theirs, 20) - min(mine, 20))
-    best = analyse(state)[0].score
-    return best if state.to_move == 0 else -best
