@@ -91,7 +91,8 @@ class Driver:
             if not self.busy:
                 return
             coach = getattr(self.scene, "coach", None)
-            if getattr(self.scene, "thinking", False) or (coach is not None and coach.working):
+            working = getattr(self.scene, "working", False) or (coach and coach.working)
+            if getattr(self.scene, "thinking", False) or working:
                 time.sleep(0.005)  # the computer thinks (or works out odds) in its process
             else:
                 frames += 1

@@ -140,18 +140,19 @@ def test_hot_seat_results_name_the_winner(driver: Driver) -> None:
     assert results.headline() == "Winner: White"
 
 
-def test_review_from_the_results_replays_from_the_end(driver: Driver) -> None:
+def test_review_from_the_results_starts_at_the_first_move(driver: Driver) -> None:
     match = Match.new(variant("mulino:classic"), [Seat(), Seat()], 3)
     for text in ("a1", "g7", "d1"):
         match.play(match.state.parse_action(text))
     match.play(resign_action(1))
     driver.app.push(ResultsScene(driver.app, match))
     driver.press("review")
-    replay = driver.scene
-    assert type(replay).__name__ == "ReplayScene"
-    assert replay.step == len(match.record.actions)
-    driver.press("previous")
-    assert "point d1" in replay.view.highlighted() or replay.view.highlighted()
+    review = driver.scene
+    assert type(review).__name__ == "ReviewScene" and review.step == 0
+    driver.settle()
+    assert review.review is not None and review.judged().played == "a1"
+    driver.press("end")
+    assert review.step == len(match.record.actions) and review.judged() is None
 
 
 @pytest.mark.parametrize("size", [(700, 1050), (1024, 600), (1920, 1080)])

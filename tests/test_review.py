@@ -3,6 +3,8 @@ the engine's reason, the better move is best, and the advantage follows the matc
 
 from __future__ import annotations
 
+import pytest
+
 from game.ai.review import LABELS, review
 from game.rules import MatchRecord, variant
 
@@ -52,3 +54,55 @@ def test_a_review_can_be_cancelled_and_reports_its_progress() -> None:
     assert review(record, {0, 1}, lambda done, of: seen.append((done, of)),
                   lambda: len(seen) >= 2) is None  # fmt: skip
     assert seen == [(1, 7), (2, 7)]
+
+
+def test_the_review_screen_judges_shows_the_better_move_and_is_kept_with_the_save(
+    tmp_path, monkeypatch
+) -> None:
+    import pygame
+
+    from game.client.scenes.results import ResultsScene
+    from game.rules import resign_action
+    from game.session.match import Match
+    from game.session.seats import Seat, SeatKind
+    from tests.client_driver import Driver
+
+    drive = Driver(tmp_path, size=(1280, 720))
+    seats = [Seat(), Seat(SeatKind.COMPUTER, "easy")]
+    match = Match.new(variant("dama:classic"), seats, 11)
+    for text in ["24-19", "10-14", "27-24", "6-10", "19-16", "11x20x27"]:
+        match.play(match.state.parse_action(text))
+    match.play(resign_action(0))
+    drive.app.saves.store.save(match)  # as the autosave keeps a finished match
+    drive.app.push(ResultsScene(drive.app, match))
+    drive.press("review")
+    screen = drive.scene
+    assert screen.working
+    drive.settle()
+    assert [j.seat for j in screen.review.decisions] == [0, 0, 0]  # the person's moves only
+    screen.go(4)
+    judged = screen.judged()
+    assert (judged.played, judged.label, judged.reason_move) == ("19-16", "blunder", "11x20x27")
+    drive.frame()
+    assert screen.cache_path().exists()
+    # The graph: a tap at its right end goes to the end of the match.
+    drive.tap((screen.graph.right - 1, screen.graph.centery))
+    assert screen.step == len(match.record.actions)
+    drive.key(pygame.K_ESCAPE)
+    # Opened again: the kept review, no work for the worker.
+    monkeypatch.setattr(drive.app.thinker, "review", lambda *a: pytest.fail("reviewed again"))
+    drive.press("review")
+    assert drive.scene.review is not None and not drive.scene.working
+    drive.app.close()
+
+
+def test_a_kept_review_of_another_record_or_a_broken_one_is_not_used() -> None:
+    from game.ai.review import review_from_bytes, review_to_bytes
+
+    record = _record("mulino:classic", "a1 d7 g1 b2")
+    found = review(record, {0, 1})
+    data = review_to_bytes(found, record)
+    assert review_from_bytes(data, record) == found
+    assert review_from_bytes(data, _record("mulino:classic", "a1 d7 g1 d1")) is None
+    assert review_from_bytes(data[:-3], record) is None
+    assert review_from_bytes(b"\x93\x01\x02", record) is None

@@ -155,6 +155,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
             PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
         ("ausgeblockt-odds", _odds),
         ("dama-classic-hint", _hint),
+        ("dama-classic-review", _review),
         ("dama-classic-replay", _replay_step),
         ("lan-list", _lan_list),
         # Last: these make the app a kiosk.
@@ -197,6 +198,22 @@ def _hint(app: App) -> None:
     while play.coach.hint(play.state) is None and time.monotonic() < deadline:
         time.sleep(0.05)
     play.invalidate()
+
+
+def _review(app: App) -> None:
+    """The review of a finished Dama match at its person's first blunder, with the graph."""
+    from game.client.scenes.review import ReviewScene
+
+    review = ReviewScene.of_match(app, finished("dama:classic", 2))
+    app.push(review)
+    deadline = time.monotonic() + 120
+    while review.review is None and time.monotonic() < deadline:
+        app.frame(0.05)
+        time.sleep(0.05)
+    found = review.review.decisions if review.review else ()
+    worst = next((j for j in found if j.label == "blunder"), found[0] if found else None)
+    if worst is not None:
+        review.go(worst.ply)
 
 
 def _in_contrast(app: App, scene) -> None:

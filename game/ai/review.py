@@ -15,8 +15,11 @@ in the analysis's units (chance events keep the value before them): what the gra
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+
+import msgpack
 
 from game.ai.analysis import analyse
 from game.ai.evaluators import DamaEvaluator, MillEvaluator
@@ -175,3 +178,34 @@ def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:
             best = best_scores[index]
             values.append(best if state.to_move == 0 else -best)
     return values
+
+
+REVIEW_VERSION = 1
+
+
+def review_to_bytes(found: Review, record: MatchRecord) -> bytes:
+    """``found`` as kept beside its match: tied to ``record`` by the record's digest."""
+    return msgpack.packb([
+        REVIEW_VERSION, _record_digest(record),
+        [[j.ply, j.seat, j.played, j.best, j.loss, j.label, j.reason, j.reason_move]
+         for j in found.decisions],
+        list(found.advantage),
+    ])  # fmt: skip
+
+
+def review_from_bytes(data: bytes, record: MatchRecord) -> Review | None:
+    """The review kept for ``record``; None if it is for another record or unreadable."""
+    try:
+        version, digest, decisions, advantage = msgpack.unpackb(data)
+        if version != REVIEW_VERSION or digest != _record_digest(record):
+            return None
+        judged = tuple(Judged(*fields) for fields in decisions)
+        if any(j.label not in LABELS for j in judged) or len(advantage) != len(record.actions) + 1:
+            return None
+        return Review(judged, tuple(int(v) for v in advantage))
+    except (ValueError, TypeError, msgpack.UnpackException):
+        return None
+
+
+def _record_digest(record: MatchRecord) -> str:
+    return hashlib.blake2b(record.encode(), digest_size=16).hexdigest()

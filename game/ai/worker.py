@@ -16,16 +16,17 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from game.rules import State
+    from game.rules import MatchRecord, State
 
 _generation = None  # the shared counter, in the worker process
+_progress = None  # the review's decisions done and to do, in the worker process
 PR_SET_PDEATHSIG = 1
 """Linux's ``prctl`` option: a signal for this process when the one that started it ends."""
 
 
-def _start(generation, parent: int) -> None:
-    global _generation
-    _generation = generation
+def _start(generation, progress, parent: int) -> None:
+    global _generation, _progress
+    _generation, _progress = generation, progress
     _die_with(parent)
 
 
@@ -73,6 +74,19 @@ def _think(
     return None if cancel.is_set() else decision.action
 
 
+def _review(data: bytes, people: list[int], generation: int):
+    from game.ai.review import review
+    from game.rules import MatchRecord
+
+    cancel = _Cancelled(generation)
+
+    def progress(done: int, of: int) -> None:
+        if _progress is not None:
+            _progress[0], _progress[1] = done, of
+
+    return review(MatchRecord.decode(data), set(people), progress, cancel.is_set)
+
+
 def _odds(data: bytes):
     from game.ai.odds import turn_odds
     from game.rules import decode_state
@@ -84,8 +98,12 @@ class Thinker:
     def __init__(self) -> None:
         context = multiprocessing.get_context("spawn")
         self._counter = context.Value("i", 0)
+        self._progress = context.Array("i", 2)
         self._pool = ProcessPoolExecutor(
-            1, mp_context=context, initializer=_start, initargs=(self._counter, os.getpid())
+            1,
+            mp_context=context,
+            initializer=_start,
+            initargs=(self._counter, self._progress, os.getpid()),
         )
         self._pool.submit(_warm)
 
@@ -103,6 +121,18 @@ class Thinker:
         future gives the :class:`~game.ai.odds.TurnOdds`, or None when the state has none.
         Queued behind a search under way, never cancelling it."""
         return self._pool.submit(_odds, state.encode())
+
+    def review(self, record: MatchRecord, people: set[int]) -> Future:
+        """Start reviewing ``record`` for the decisions of ``people``: the future gives the
+        :class:`~game.ai.review.Review` (None if cancelled); :meth:`review_progress` says
+        how far it is."""
+        generation = self.cancel()
+        self._progress[0], self._progress[1] = 0, 0
+        return self._pool.submit(_review, record.encode(), sorted(people), generation)
+
+    def review_progress(self) -> tuple[int, int]:
+        """The review under way: (decisions looked at, decisions in all)."""
+        return self._progress[0], self._progress[1]
 
     def cancel(self) -> int:
         """Stop whatever is being thought about; returns the new generation."""

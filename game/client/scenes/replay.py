@@ -17,7 +17,7 @@ from game.i18n import _
 from game.names import action_text, reason_text, result_headline, seat_names, variant_title
 from game.session.export import export_text
 from game.session.match import Match
-from game.session.saves import Finished, atomic_write, plain
+from game.session.saves import FINISHED, Finished, atomic_write, plain
 
 
 class FinishedScene(MatchListScene):
@@ -83,7 +83,7 @@ class ReplayScene(Scene):
     def of_match(cls, app, match: Match) -> ReplayScene:
         """The replay of a match just finished (from the results screen)."""
         name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
-        return cls(app, Finished(app.paths.data / name, match, time.time()))
+        return cls(app, Finished(app.saves.store.directory / FINISHED / name, match, time.time()))
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -113,13 +113,15 @@ class ReplayScene(Scene):
                    self.palette, name=name)
             for k, (text, action, name) in enumerate(controls)
         ]  # fmt: skip
-        half = (inner - u) // 2
+        third = (inner - 2 * u) // 3
         bottom = self.panel.bottom - 4 * u
         targets += [
-            button(pygame.Rect(x, bottom, half, h), lambda: _("Export the move list"),
+            button(pygame.Rect(x, bottom, third, h), lambda: _("Export"),
                    self.export, self.palette, name="export"),
-            button(pygame.Rect(x + half + u, bottom, half, h), lambda: _("Back"), self.app.pop,
-                   self.palette, name="back"),
+            button(pygame.Rect(x + third + u, bottom, third, h), lambda: _("Review"),
+                   self.open_review, self.palette, name="review"),
+            button(pygame.Rect(x + 2 * (third + u), bottom, third, h), lambda: _("Back"),
+                   self.app.pop, self.palette, name="back"),
         ]  # fmt: skip
         self.moves_top, self.moves_bottom = y + h + u, bottom - u
         self.set_targets(targets)
@@ -133,6 +135,11 @@ class ReplayScene(Scene):
         self.preview.state = self.match.state_at(step)
         self.view.clear_selection()
         self.view.show_last_turn(last_turn(self.match, step))
+
+    def open_review(self) -> None:
+        from game.client.scenes.review import ReviewScene
+
+        self.app.push(ReviewScene(self.app, self.entry))
 
     def export(self) -> None:
         match = self.entry.match

@@ -149,9 +149,9 @@ class ResultsScene(Scene):
         return reason
 
     def review(self) -> None:
-        from game.client.scenes.replay import ReplayScene
+        from game.client.scenes.review import ReviewScene
 
-        self.app.push(ReplayScene.of_match(self.app, self.match))
+        self.app.push(ReviewScene.of_match(self.app, self.match))
 
     def rematch(self) -> None:
         from game.client.scenes.menus import TitleScene
