@@ -13,6 +13,8 @@ python tools/bench.py hosting [--decisions N]            a hosting client's fram
                                                          computer seat thinks, old way beside new
 python tools/bench.py attract [--seconds S]              a kiosk's CPU in attract mode, paced
                                                          beside 60 fps
+python tools/bench.py review  [--matches N]              a finished match's review per 100
+                                                         actions, a hint, the dice odds
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     hosting.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     attract = commands.add_parser("attract", help="a kiosk's CPU while nobody is there")
     attract.add_argument("--seconds", type=float, default=30.0, help="per pace (default 30)")
+    review = commands.add_parser("review", help="review time per match, hints, dice odds")
+    review.add_argument("--matches", type=int, default=3, help="per game (default 3)")
     args = parser.parse_args(argv)
     if args.benchmark == "attract":
         from tools.benchmarks.attract import bench_attract
@@ -110,6 +114,12 @@ def main(argv: list[str] | None = None) -> int:
             report = bench_hosting.worker(args.decisions)
         else:
             report = bench_hosting.bench_hosting(args.decisions)
+    elif args.benchmark == "review":
+        from tools.benchmarks.review import bench_review
+
+        if args.matches < 1:
+            parser.error("--matches must be positive")
+        report = bench_review(args.matches)
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai
 
