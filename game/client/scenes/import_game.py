@@ -90,21 +90,6 @@ class ImportScene(MenuScene):
             return
         self._read(text)
 
-    def _open(self, path: Path) -> None:
-        try:
-            if path.stat().st_size > LARGEST:
-                self._refused(_("{name} is too large to be a game.").format(name=path.name))
-                return
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            self._refused(_("{name} is not text.").format(name=path.name))
-            return
-        except OSError as error:
-            why = plain(error)
-            self._refused(_("{name} cannot be read: {error}").format(name=path.name, error=why))
-            return
-        self._read(text)
-
     def _read(self, text: str) -> None:
         from game.client.scenes.replay import ReplayScene
 
