@@ -11,18 +11,19 @@ import game.ai.odds
 from game.ai.odds import turn_odds
 from game.client.coach import Coach
 from game.names import percent
-from game.rules.ausgeblockt import DECIDE, ROLL
+from game.rules.ausgeblockt import DECIDE, MARK, ROLL
 from tests.client_driver import Driver
 
 
 def _person_to_roll(drive: Driver) -> None:
-    """Settle until the person at seat 0 is to throw the first roll of a turn."""
+    """Settle until the person at seat 0 is to throw the first roll of a turn (a person at
+    seat 1 stops at once and passes: who begins is drawn by lot)."""
     for _ in range(40):
         drive.settle()
         state = drive.scene.state
         if state.stage == ROLL and state.attempts == 0 and state.side == 0:
             return
-        drive.press("roll")
+        drive.press({DECIDE: "stop", MARK: "pass"}.get(state.stage, "roll"))
     raise AssertionError("the person never came to roll")
 
 
