@@ -108,7 +108,11 @@ class Coach:
         return True
 
     def hint(self, state: State) -> int | None:
-        """The hint for ``state`` once it has come (None before, and for any other state)."""
+        """The hint for ``state`` once it has come (None before, and for any other state);
+        a guided game's next move at once."""
+        known = self.control.known_hint(state)
+        if known is not None:
+            return known
         if self._hint_for != state.digest():
             return None
         future = self._hint_future

@@ -123,6 +123,14 @@ class MatchControl:
         """Messages for the players (a refused move from the LAN, a save that failed)."""
         return ()
 
+    def instruction(self) -> str | None:
+        """What a guided game tells the player to do now, in place of the usual prompt."""
+        return None
+
+    def known_hint(self, state: State) -> int | None:
+        """The move to ring on the board without being asked (a guided game's next move)."""
+        return None
+
     @property
     def live(self) -> bool:
         """True if actions may arrive from outside at any moment (the screen keeps drawing)."""

@@ -170,6 +170,7 @@ class TitleScene(MenuScene):
         if kiosk is None:  # a kiosk's visitors are strangers: no records kept for them
             items.append(item(lambda: _("Players"), self._players, "players"))
         if kiosk is not None:  # the public changes the language, and nothing else
+            items.append(item(lambda: _("Learn to play"), self._learn, "learn"))
             if len(kiosk.languages) > 1:
                 items.append(item(self._language_label, self._next_language, "language"))
             return items
@@ -178,6 +179,11 @@ class TitleScene(MenuScene):
             item(lambda: _("Quit"), self.app.quit, "quit"),
         ]
         return items
+
+    def _learn(self) -> None:
+        from game.client.tutorial import TutorialsScene
+
+        self.app.push(TutorialsScene(self.app))
 
     def _quick_game(self) -> str:
         """The game *Play* starts: the last one set up here, if the kiosk allows it."""
@@ -813,6 +819,13 @@ class RulesScene(Scene):
         self.picture = board_picture(self.app, self.name, (side, side))
         back = pygame.Rect(size[0] - 12 * u, size[1] - 4 * u, 10 * u, 3 * u)
         self.targets = [button(back, lambda: _("Back"), self.app.pop, self.palette, name="back")]
+        from game.client.tutorial import script_for, start_tutorial
+
+        if script_for(self.name) is not None:
+            learn = pygame.Rect(back.x - 15 * u, back.y, 14 * u, back.height)
+            self.targets.insert(0, button(learn, lambda: _("Learn by playing"),
+                                          lambda: start_tutorial(self.app, self.name),
+                                          self.palette, name="learn"))  # fmt: skip
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)

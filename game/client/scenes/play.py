@@ -473,6 +473,9 @@ class PlayScene(Scene):
         seat = self.actor(self.state)
         if seat is None or not self.control.here(seat) or self.draw_offer is not None:
             return ""
+        instruction = self.control.instruction()
+        if instruction:
+            return instruction
         hint = self._shown_hint()
         if hint is not None:
             return _("Hint: {move}").format(move=action_text(self.state, hint))
