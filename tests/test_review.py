@@ -106,3 +106,35 @@ def test_a_kept_review_of_another_record_or_a_broken_one_is_not_used() -> None:
     assert review_from_bytes(data, _record("mulino:classic", "a1 d7 g1 d1")) is None
     assert review_from_bytes(data[:-3], record) is None
     assert review_from_bytes(b"\x93\x01\x02", record) is None
+
+
+def test_a_numeri_move_is_judged_by_the_winning_chance_it_gave_up() -> None:
+    import random as rnd
+
+    from game.ai.players import choose
+    from game.ai.review import CHANCE_THRESHOLDS, PLAYOUTS
+    from game.session.match import Match
+    from game.session.seats import Seat
+
+    match = Match.new(variant("numeri", 2), [Seat(), Seat()], 2)
+    rng = rnd.Random(2)
+    while not match.state.is_terminal():
+        state = match.state
+        if state.is_chance():
+            match.roll()
+        else:
+            level = "easy" if state.to_move else "medium"
+            match.play(choose(state, level, rng.randrange(99)).action)
+    found = review(match.record, {0, 1})
+    costly = [j for j in found.decisions if j.chances]
+    assert costly and PLAYOUTS >= 48
+    for judged in found.decisions:
+        if judged.played == judged.best:
+            assert judged.label == "best" and judged.chances is None
+        else:
+            assert judged.chances is not None and judged.chances >= 0
+            good, inaccuracy, mistake = CHANCE_THRESHOLDS
+            expected = ("good" if judged.chances <= good else "inaccuracy"
+                        if judged.chances <= inaccuracy else "mistake"
+                        if judged.chances <= mistake else "blunder")  # fmt: skip
+            assert judged.label == expected

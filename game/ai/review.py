@@ -9,6 +9,10 @@ blunder whatever the units.  The reason is what the move lets the opponent do th
 one would not — a capture (``allows_capture``), a mill (``allows_mill``) — or the forced
 win missed (``misses_win``), the forced loss met (``loses``).
 
+In Numeri, where the dice decide as much as the moves, a move other than the judgement's
+best is labelled by the winning chance it gave up, both moves played out on the same dice
+(:data:`CHANCE_THRESHOLDS`); the review shows that change.
+
 The advantage is the computer's view of the position before each action, for the first seat,
 in the analysis's units (chance events keep the value before them): what the graph draws.
 """
@@ -16,6 +20,7 @@ in the analysis's units (chance events keep the value before them): what the gra
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +31,7 @@ from game.ai.evaluators import DamaEvaluator, MillEvaluator
 from game.ai.players import NODES
 from game.ai.search import WIN
 from game.ai.sheet_player import connection
-from game.ai.track_player import judge
+from game.ai.track_player import judge, play_out
 from game.ai.weights import WEIGHTS
 from game.rules import MatchRecord, State
 from game.rules.ausgeblockt import AusgeblocktState
@@ -37,6 +42,11 @@ THRESHOLDS = {"dama": (20, 50, 90), "mulino": (20, 50, 90), "numeri": (50, 150, 
               "ausgeblockt": (60, 150, 400)}  # fmt: skip
 """Largest loss of a good move, an inaccuracy, a mistake, by game: more is a blunder — in
 Dama and Mulino most of a piece (100)."""
+PLAYOUTS = 96
+"""Playouts per move compared for Numeri's change of winning chances (on the same dice for
+both moves: the difference is about ±4 points at one standard error)."""
+CHANCE_THRESHOLDS = (4, 8, 15)
+"""Numeri: the most winning chance (per cent) a good move, an inaccuracy, a mistake give up."""
 FORCED = WIN - 1000
 """Scores beyond this are forced results."""
 
@@ -56,6 +66,9 @@ class Judged:
     label: str
     reason: str = ""
     reason_move: str = ""
+    chances: int | None = None
+    """Numeri: the winning chance (per cent) the move gave up against the better one, by
+    playouts on common dice (None where not worked out: the best move, the other games)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +108,7 @@ def review(
         best_scores[index] = max(scores.values())
         if state.to_move in people:
             played = state.parse_action(record.actions[index])
-            judged.append(_judge(state, played, scores, index, game))
+            judged.append(_judge(state, played, scores, index, game, record.variant.players))
         if progress is not None:
             progress(done + 1, len(decisions))
     return Review(tuple(judged), tuple(_advantages(states, best_scores)))
@@ -114,7 +127,9 @@ def _nodes(state: State) -> int | None:
     return None
 
 
-def _judge(state: State, played: int, scores: dict[int, int], ply: int, game: str) -> Judged:
+def _judge(
+    state: State, played: int, scores: dict[int, int], ply: int, game: str, players: int
+) -> Judged:
     best = max(scores, key=lambda a: (scores[a], a == played))
     loss = scores[best] - scores[played]
     reason, move = "", ""
@@ -130,8 +145,30 @@ def _judge(state: State, played: int, scores: dict[int, int], ply: int, game: st
                  else "mistake" if loss <= mistake else "blunder")  # fmt: skip
     if label in ("mistake", "blunder") and not reason:
         reason, move = _punishing_reply(state, played, best)
+    chances = None
+    if isinstance(state, NumeriState) and played != best:
+        # The judgement names the better move; how much the move cost is the winning chance
+        # it gave up, played out: that labels it (a move the playouts find no worse is good).
+        chances = max(0, _chances_lost(state, played, best, ply))
+        good, inaccuracy, mistake = CHANCE_THRESHOLDS
+        label = ("good" if chances <= good else "inaccuracy" if chances <= inaccuracy
+                 else "mistake" if chances <= mistake else "blunder")  # fmt: skip
     return Judged(ply, state.to_move, state.action_to_str(played), state.action_to_str(best),
-                  max(0, loss), label, reason, move)  # fmt: skip
+                  max(0, loss), label, reason, move, chances)  # fmt: skip
+
+
+def _chances_lost(state: NumeriState, played: int, best: int, ply: int) -> int:
+    """Per cent of winning chance ``played`` gives up against ``best``: both played out
+    :data:`PLAYOUTS` times on the same dice (a tie for first counts its share)."""
+    seat = state.to_move
+    won = {played: 0.0, best: 0.0}
+    for playout in range(PLAYOUTS):
+        for action in won:
+            scores = play_out(state.apply(action), random.Random(f"{ply}:{playout}"), None)
+            top = max(scores)
+            if scores[seat] == top:
+                won[action] += 1 / scores.count(top)
+    return round(100 * (won[best] - won[played]) / PLAYOUTS)
 
 
 def _punishing_reply(state: State, played: int, best: int) -> tuple[str, str]:
@@ -180,14 +217,14 @@ def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:
     return values
 
 
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
 
 
 def review_to_bytes(found: Review, record: MatchRecord) -> bytes:
     """``found`` as kept beside its match: tied to ``record`` by the record's digest."""
     return msgpack.packb([
         REVIEW_VERSION, _record_digest(record),
-        [[j.ply, j.seat, j.played, j.best, j.loss, j.label, j.reason, j.reason_move]
+        [[j.ply, j.seat, j.played, j.best, j.loss, j.label, j.reason, j.reason_move, j.chances]
          for j in found.decisions],
         list(found.advantage),
     ])  # fmt: skip

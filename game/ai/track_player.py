@@ -140,7 +140,7 @@ def _played_out(
             if playout == DUEL_AFTER:
                 alive = [reference, max(alive[1:], key=standing)]
             finals = {
-                action: _play_out(after[action], random.Random(base + playout), budget)
+                action: play_out(after[action], random.Random(base + playout), budget)
                 for action in alive
             }
             shares = {}
@@ -157,7 +157,7 @@ def _played_out(
     return max(filter(proven, alive), key=standing)
 
 
-def _play_out(state: NumeriState, dice: random.Random, budget: Budget | None) -> tuple[int, ...]:
+def play_out(state: NumeriState, dice: random.Random, budget: Budget | None) -> tuple[int, ...]:
     """The final scores after playing ``state`` to the end, every seat following the
     judgement and the die drawn from ``dice``."""
     weights = WEIGHTS["numeri"]

@@ -231,6 +231,9 @@ class ReviewScene(ReplayScene):
             better = _("better: {move}").format(move=judged.best)
             reason = reason_text(judged)
             text = f"{reason} — {better}" if reason else better
+            if judged.chances:
+                chances = _("winning chances −{n}%").format(n=judged.chances)
+                text = f"{text} · {chances}"
             surface.blit(theme.text(text, round(0.8 * u), palette.text), (x, y + round(1.1 * u)))
 
     def _draw_graph(self, surface: pygame.Surface) -> None:
