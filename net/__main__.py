@@ -79,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
             help="once a missing player's timeout is over",
         )
         command.add_argument("--think", type=float, default=1.0, metavar="S")
+        command.add_argument(
+            "--allow-hints", action="store_true", help="allow hints and dice odds in the match"
+        )
         command.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
         command.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
         command.add_argument("--hold-trace", action="store_true", help=argparse.SUPPRESS)
@@ -174,6 +177,7 @@ def _config(args: argparse.Namespace) -> PeerConfig:
         think_seconds=args.think,
         pace=max(0.0, args.pace),
         autostart=True,
+        allow_coaching=args.allow_hints,
     )
 
 

@@ -32,6 +32,8 @@ class SeatView:
     computer: str
     ready: bool
     present: bool
+    coach: bool = False
+    """This player allows hints and dice odds."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class LinkView:
     paused_since: float | None = None
     can_start: bool = False
     """This peer hosts and the match can start now."""
+    coaching: bool = False
+    """Every person seated allows hints and dice odds: the match has them."""
     code_required: bool = False
     host_fingerprint: str = ""
     """The short form of the host's key, for players to compare with the host's screen."""
@@ -97,6 +101,10 @@ class NetLink:
 
     def set_ready(self, ready: bool) -> None:
         self.request({"k": "ready", "ready": ready})
+
+    def allow_coaching(self, allow: bool) -> None:
+        """Say whether this player allows hints and dice odds in the match."""
+        self.request({"k": "coach", "allow": allow})
 
     def start(self) -> None:
         self.request({"k": "start"})
@@ -215,6 +223,7 @@ class NetLink:
                 s.computer,
                 bool(s.owner in members and members[s.owner].ready),
                 bool(s.owner in members and members[s.owner].present),
+                bool(s.owner in members and members[s.owner].coach),
             )
             for s in log.seats
         )
@@ -235,6 +244,7 @@ class NetLink:
                 waiting=tuple(members[p].name for p in self.peer.waiting_for() if p in members),
                 paused_since=self._paused_since,
                 can_start=self.peer.hosting and log.start_problem() is None,
+                coaching=log.coaching,
                 code_required=log.code_required,
                 host_fingerprint=fingerprint(log.keys[log.host]),
                 error=self._view.error,

@@ -19,8 +19,10 @@ Entry kinds and who makes them (docs/PROTOCOL.md has the fields):
 * ``match`` (first entry, the host): game setup, seats set to computer levels, match id.
 * ``join`` / ``leave`` (the host, for a peer): membership; a ``join`` of a known peer is a
   rejoin.  ``host``: a new host took over after the old one dropped.
-* ``seat``, ``ready`` (lobby), ``start`` (the host), ``computer`` (the host in the lobby; any
-  seated player for a seat whose person is gone, once the host's timeout allows it).
+* ``seat``, ``ready``, ``coach`` (lobby: whether this player allows hints and dice odds;
+  the match has them only if every person seated allows them), ``start`` (the host),
+  ``computer`` (the host in the lobby; any seated player for a seat whose person is gone,
+  once the host's timeout allows it).
 * ``commit``, ``reveal``: the fair dice.  ``act``: an action.  ``offer``: a draw offer (a draw
   is agreed when every seat is a present person and all offered at the same ply).
   ``end``: the match abandoned after a drop.
@@ -63,6 +65,8 @@ class Member:
     addr: str
     present: bool = True
     ready: bool = False
+    coach: bool = False
+    """This member allows hints and dice odds in the match (said in the lobby)."""
 
 
 @dataclass
@@ -443,6 +447,20 @@ class MatchLog:
         self._require(self.phase == LOBBY, "the match has already started")
         self._require(self.seat_of(member.peer) is not None, "take a seat before getting ready")
         member.ready = entry["ready"]
+
+    def _on_coach(self, entry: dict) -> None:
+        member = self.members[entry["peer"]]
+        self._require(self.phase == LOBBY, "hints and odds are allowed or not before the start")
+        self._require(self.seat_of(member.peer) is not None, "only a seated player says so")
+        member.coach = entry["allow"]
+
+    @property
+    def coaching(self) -> bool:
+        """Whether the match has hints and dice odds: every person seated allowed them."""
+        owners = [s.owner for s in self.seats if s.human]
+        return bool(owners) and all(
+            o is not None and o in self.members and self.members[o].coach for o in owners
+        )
 
     def _on_computer(self, entry: dict) -> None:
         peer, index, level = entry["peer"], entry["seat"], entry["level"]

@@ -162,6 +162,7 @@ ENTRY_SCHEMAS: dict[str, dict[str, Field]] = {
     "leave": {"peer": ID, "reason": REASON},
     "seat": {"peer": ID, "seat": SEAT},
     "ready": {"peer": ID, "ready": BOOL},
+    "coach": {"peer": ID, "allow": BOOL},
     "start": {"peer": ID},
     "commit": {"peer": ID, "first": EVENT, "c": _bytes(32)},
     "reveal": {"peer": ID, "event": EVENT, "v": _bytes(32)},

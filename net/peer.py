@@ -39,7 +39,9 @@ from net.messages import PROTOCOL_VERSION
 from net.signing import host_payload, join_payload, vote_payload
 from net.thinking import SeatThinker
 
-REQUESTABLE = {"seat", "ready", "commit", "reveal", "act", "computer", "offer", "end", "start"}
+REQUESTABLE = {
+    "seat", "ready", "coach", "commit", "reveal", "act", "computer", "offer", "end", "start",
+}  # fmt: skip
 """Entry kinds a peer may ask the host to place (the log checks who may make which)."""
 SAME_HOST_FIRST = 6.0
 """Seconds a guest that lost its host keeps trying that host before it votes."""
@@ -80,6 +82,8 @@ class PeerConfig:
     autostart: bool = False
     """As host: start as soon as every seat is taken and every player ready; as guest: be
     ready as soon as seated (headless peers)."""
+    allow_coaching: bool = False
+    """Headless peers: allow hints and dice odds as soon as seated."""
 
 
 class Peer:
@@ -125,6 +129,7 @@ class Peer:
         self._rolls_seen = 0
         self._pending_seen: int | None = None
         self._readied = False
+        self._allowed = False
         self._over_reported = False
         self._joined_seq = -1
         self._history_until = 0
@@ -962,7 +967,19 @@ class Peer:
             and not self._readied
         ):
             self._readied = True
+            if self.config.allow_coaching:  # said before ready: the host may start at once
+                self.request({"k": "coach", "allow": True})
             self.request({"k": "ready", "ready": True})
+        if (
+            self.config.allow_coaching
+            and self.hosting
+            and log.phase == LOBBY
+            and seat is not None
+            and not log.members[self.me].coach
+            and not self._allowed
+        ):
+            self._allowed = True
+            self.request({"k": "coach", "allow": True})
         turn = self.agent.turn(log)
         if turn is not None and (turn.seat, turn.ply) not in self._decided:
             self._begin_turn(turn)

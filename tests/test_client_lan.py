@@ -142,3 +142,32 @@ def test_joining_a_match_under_way_watches_it_from_where_it_stands(
     driver.wait_for_scene("NetResultsScene", seconds=60)
     assert anna.finish() == 0 and server.finish() == 0
     assert driver.scene.match.state.digest() == server.last("over")["digest"]
+
+
+@pytest.mark.parametrize("host_allows", [True, False])
+def test_hints_come_to_a_lan_match_only_when_every_player_allowed_them(
+    driver: Driver, tmp_path: Path, host_allows: bool
+) -> None:
+    extra = ("--ai", "easy", "--allow-hints") if host_allows else ("--ai", "easy")
+    server, port = host(tmp_path, "dama", *extra)
+    driver.press("lan")
+    driver.press("address")
+    for char in f"127.0.0.1:{port}":
+        driver.press(f"key {char}")
+    driver.press("ok")
+    driver.press("ok")  # no join code
+    driver.wait_for_scene("RoomScene")
+    driver.until(lambda: driver.scene.view.my_seat is not None, server)
+    driver.frame()
+    assert driver.scene._coach_label() == "Hints and odds: you do not allow them"
+    driver.press("coach")
+    driver.until(lambda: driver.scene.view.seats[driver.scene.view.my_seat].coach, server)
+    assert driver.scene.view.coaching is host_allows
+    driver.press("ready")
+    driver.wait_for_scene("PlayScene")
+    play = driver.scene
+    assert play.control.coaching is host_allows
+    assert ("hint" in [t.name for t in play.targets]) is host_allows
+    driver.frame(20)  # the match screen drawn in parts meanwhile, and checked
+    server.popen.kill()
+    server.finish()

@@ -365,3 +365,28 @@ def test_the_host_placing_skips_no_check_of_a_guests_signature() -> None:
     table.logs[1].apply(dict(placed_entry))
     assert table.logs[0].heads == table.logs[1].heads
     assert verify(table.log.entries)["ok"]
+
+
+def test_hints_and_odds_only_when_every_seated_person_allowed_them_in_the_lobby() -> None:
+    table = Table("numeri", 3, seats=["", "", "hard"], seated=False)
+    host, anna, bert = table.identities
+    table.put(table.join_entry(host, "host", seat=0))
+    table.put(table.join_entry(anna, "anna", seat=1))
+    table.put(table.join_entry(bert, "bert", role="spectator"))
+    log = table.log
+    assert not log.coaching
+    table.put({"k": "coach", "peer": anna.peer, "allow": True})
+    assert not log.coaching  # the host's person has not said so
+    with pytest.raises(Rejected, match="only a seated player says so"):
+        table.put({"k": "coach", "peer": bert.peer, "allow": True})  # a spectator has no say
+    table.put({"k": "coach", "peer": host.peer, "allow": True})
+    assert log.coaching
+    table.put({"k": "seat", "peer": anna.peer, "seat": -1})  # stands up: her seat is free
+    assert not log.coaching
+    table.put({"k": "seat", "peer": anna.peer, "seat": 1})
+    table.put({"k": "ready", "peer": anna.peer, "ready": True})
+    table.put({"k": "start", "peer": host.peer})
+    assert log.coaching
+    with pytest.raises(Rejected, match="before the start"):
+        table.put({"k": "coach", "peer": anna.peer, "allow": False})  # no change of mind mid-game
+    assert log.coaching

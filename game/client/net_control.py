@@ -51,6 +51,11 @@ class NetControl(MatchControl):
     def here(self, seat: int) -> bool:
         return seat == self.net.my_seat
 
+    @property
+    def coaching(self) -> bool:  # type: ignore[override]
+        """Hints and dice odds only if every person at the match allowed them in the room."""
+        return self.net.coaching
+
     # -- this player's part ---------------------------------------------------------------
 
     def decide(self, action: int) -> bool:

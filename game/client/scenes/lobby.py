@@ -342,6 +342,11 @@ class RoomScene(Scene):
             button(pygame.Rect(left + half + u, y, half, 3 * u), lambda: _("Leave"), self.back,
                    self.palette, name="leave")
         )  # fmt: skip
+        y += 3 * u + u // 2
+        targets.append(
+            button(pygame.Rect(left, y, width, 3 * u), self._coach_label, self._toggle_coach,
+                   self.palette, lambda: self.view.my_seat is not None, "coach")
+        )  # fmt: skip
         self.set_targets(targets)
 
     def _seat_label(self, index: int) -> str:
@@ -374,6 +379,18 @@ class RoomScene(Scene):
         view = self.view
         if view.my_seat is not None:
             self.link.set_ready(not view.seats[view.my_seat].ready)
+
+    def _coach_label(self) -> str:
+        view = self.view
+        mine = view.seats[view.my_seat] if view.my_seat is not None else None
+        if mine is not None and mine.coach:
+            return _("Hints and odds: you allow them")
+        return _("Hints and odds: you do not allow them")
+
+    def _toggle_coach(self) -> None:
+        view = self.view
+        if view.my_seat is not None:
+            self.link.allow_coaching(not view.seats[view.my_seat].coach)
 
     def _start(self) -> None:
         self.link.start()
@@ -413,6 +430,9 @@ class RoomScene(Scene):
             lines.append(_("Host key {fingerprint}").format(fingerprint=view.host_fingerprint))
         if view.spectators:
             lines.append(_("Watching: {names}").format(names=", ".join(view.spectators)))
+        if view.seats:
+            lines.append(_("Hints and odds: on, every player allows them") if view.coaching
+                         else _("Hints and odds: off unless every player allows them"))  # fmt: skip
         if view.error:
             lines = [_("No connection: {reason}").format(reason=view.error)]
         elif view.notices:
