@@ -70,10 +70,8 @@ def test_hosting_from_the_client_and_playing_a_guest_to_the_end(
     assert "rematch" not in [t.name for t in driver.scene.targets]
 
 
-def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
-    driver: Driver, tmp_path: Path
-) -> None:
-    server, port = host(tmp_path, "numeri", "--ai", "easy")
+def _join_on_the_keypad(driver: Driver, port: int, server) -> None:
+    """From the title to a seat in the room of the host at ``port``, its address typed."""
     driver.press("lan")
     driver.press("address")
     for char in f"127.0.0.1:{port}":
@@ -83,6 +81,13 @@ def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
     driver.wait_for_scene("RoomScene")
     driver.until(lambda: driver.scene.view.my_seat is not None, server)
     driver.frame()
+
+
+def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
+    driver: Driver, tmp_path: Path
+) -> None:
+    server, port = host(tmp_path, "numeri", "--ai", "easy")
+    _join_on_the_keypad(driver, port, server)
     driver.press("ready")
     driver.wait_for_scene("PlayScene")
     driver.play_lan_to_the_end()
@@ -150,15 +155,7 @@ def test_hints_come_to_a_lan_match_only_when_every_player_allowed_them(
 ) -> None:
     extra = ("--ai", "easy", "--allow-hints") if host_allows else ("--ai", "easy")
     server, port = host(tmp_path, "dama", *extra)
-    driver.press("lan")
-    driver.press("address")
-    for char in f"127.0.0.1:{port}":
-        driver.press(f"key {char}")
-    driver.press("ok")
-    driver.press("ok")  # no join code
-    driver.wait_for_scene("RoomScene")
-    driver.until(lambda: driver.scene.view.my_seat is not None, server)
-    driver.frame()
+    _join_on_the_keypad(driver, port, server)
     assert driver.scene._coach_label() == "Hints and odds: you do not allow them"
     driver.press("coach")
     driver.until(lambda: driver.scene.view.seats[driver.scene.view.my_seat].coach, server)

@@ -93,10 +93,8 @@ def test_the_setting_decides_where_odds_are_shown(
 
 
 def test_no_odds_in_a_match_whose_control_does_not_coach(tmp_path: Path) -> None:
-    """A LAN match's control does not coach unless its room allowed it."""
-    from game.client.net_control import NetControl
-
-    assert NetControl.coaching is False
+    """A LAN match's control does not coach unless its room allowed it (its LAN side:
+    tests/test_client_lan.py)."""
     drive = Driver(tmp_path)
     drive.app.settings.dice_odds = "on"
     drive.start("ausgeblockt")
