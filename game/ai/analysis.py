@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.ai import sheet_player
-from game.ai.evaluators import DamaEvaluator, MillEvaluator
+from game.ai.evaluators import board_evaluator
 from game.ai.lupo_table import lookup
 from game.ai.players import NODES
 from game.ai.rerolls import keep_values
@@ -69,15 +69,9 @@ def analyse(state: State, nodes: int | None = None) -> list[Scored]:
 
 
 def _searched(state: State, nodes: int | None) -> dict[int, int]:
-    name = state.variant.name
     family = state.variant.game
-    evaluator = (
-        MillEvaluator(ceylonese=name == "mulino:ceylonese")
-        if family == "mulino"
-        else DamaEvaluator(losing=name == "dama:mangia")
-    )
     budget = Budget(nodes if nodes is not None else WIDE * NODES[family]["hard"], None, None)
-    search = AlphaBeta(evaluator, budget)
+    search = AlphaBeta(board_evaluator(state.variant.name), budget)
     search.margin = 2 * WIN  # every root move's exact value, not a bound beneath the best
     found = search.best(state)
     if found.scores is None or len(found.scores) < len(state.legal_actions()):

@@ -146,3 +146,11 @@ class LupoEvaluator:
 
     def forcing(self, state: LupoState) -> bool:
         return False
+
+
+def board_evaluator(name: str) -> MillEvaluator | DamaEvaluator:
+    """The evaluator *hard* searches variant ``name`` with (a Mulino or Dama variant other
+    than Lupo e pecore, which is solved)."""
+    if name.split(":")[0] == "mulino":
+        return MillEvaluator(ceylonese=name == "mulino:ceylonese")
+    return DamaEvaluator(losing=name == "dama:mangia")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.ai import sheet_player, track_player
-from game.ai.evaluators import DamaEvaluator, LupoEvaluator, MillEvaluator
+from game.ai.evaluators import LupoEvaluator, board_evaluator
 from game.ai.lupo_table import lookup
 from game.ai.search import AlphaBeta, Budget
 from game.rules import RulesError
@@ -87,13 +87,7 @@ def choose(
     elif isinstance(state, LupoState):
         decision = _lupo(state, level, rng, budget)
     else:
-        losing = game == "dama:mangia"
-        evaluator = (
-            MillEvaluator(ceylonese=game == "mulino:ceylonese")
-            if family == "mulino"
-            else DamaEvaluator(losing=losing)
-        )
-        decision = _searched(state, level, rng, AlphaBeta(evaluator, budget))
+        decision = _searched(state, level, rng, AlphaBeta(board_evaluator(game), budget))
     return Decision(
         decision.action,
         level,

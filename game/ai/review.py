@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import msgpack
 
 from game.ai.analysis import analyse
-from game.ai.evaluators import DamaEvaluator, MillEvaluator
+from game.ai.evaluators import board_evaluator
 from game.ai.players import NODES
 from game.ai.search import WIN
 from game.ai.sheet_player import connection
@@ -175,12 +175,10 @@ def _punishing_reply(state: State, played: int, best: int) -> tuple[str, str]:
     """What ``played`` lets the opponent do that ``best`` would not: a capture (the one
     taking most) in Dama, a mill in Mulino — as (reason, the reply) — or ("", "")."""
     family, name = state.variant.game, state.variant.name
-    if family == "dama" and name != "dama:lupo":
-        evaluator, reason = DamaEvaluator(losing=name == "dama:mangia"), "allows_capture"
-    elif family == "mulino":
-        evaluator, reason = MillEvaluator(ceylonese=name == "mulino:ceylonese"), "allows_mill"
-    else:
+    if family not in ("dama", "mulino") or name == "dama:lupo":
         return "", ""
+    evaluator = board_evaluator(name)
+    reason = "allows_mill" if family == "mulino" else "allows_capture"
 
     def punishing(after: State) -> dict[str, int]:
         if after.is_terminal() or after.is_chance() or after.to_move == state.to_move:

@@ -6,10 +6,10 @@ A hint is *hard*'s choice with the seed the computer players of the match use fo
 decision (the match's seed plus the decisions made so far) and the thinking-time setting;
 each decision a hint was asked for is noted in the match (:meth:`Match.note_hint`).
 
-Odds are shown to the people at this screen only, when the match's control allows coaching
-(local play; not a LAN match, whose room has not allowed it) and the *dice odds* setting
-says so: ``on``, ``off``, or ``auto`` — shown in matches against the *easy* computer, where
-players are learning, and hidden otherwise.
+Hints and odds are for the people at this screen, when the match's control allows coaching
+(local play; a LAN match only if every player allowed it in the room); odds when the
+*dice odds* setting says so: ``on``, ``off``, or ``auto`` — shown in matches against the
+*easy* computer, where players are learning, and hidden otherwise.
 """
 
 from __future__ import annotations
@@ -54,9 +54,7 @@ class Coach:
     def shows_odds(self) -> bool:
         """Whether this match shows the dice odds at all (the screen keeps room for them)."""
         match = self.control.match
-        if match.variant.game not in ("ausgeblockt", "numeri") or not self.control.coaching:
-            return False
-        if not any(self.control.here(seat) for seat in range(len(match.seats))):
+        if match.variant.game not in ("ausgeblockt", "numeri") or not self.offers_hints():
             return False
         mode = self.app.settings.dice_odds
         if mode == "auto":
@@ -75,10 +73,7 @@ class Coach:
 
     def offers_hints(self) -> bool:
         """Whether this match has a hint button (coaching allowed, a person here)."""
-        match = self.control.match
-        return self.control.coaching and any(
-            self.control.here(seat) for seat in range(len(match.seats))
-        )
+        return self.control.coaching and self.control.people_here() > 0
 
     def can_hint(self, state: State) -> bool:
         """Whether a hint can be asked now: a person here is to decide."""

@@ -9,7 +9,6 @@ held on screen long enough to follow — and keeps the last turn highlighted unt
 
 from __future__ import annotations
 
-import itertools
 from functools import lru_cache
 
 import pygame
@@ -281,10 +280,7 @@ class PlayScene(Scene):
     def _hint_areas(self) -> list[pygame.Rect]:
         """Where the hint's marks go on the board, while it is shown."""
         action = self._shown_hint()
-        if action is None:
-            return []
-        return [area.inflate(self.u // 3, self.u // 3)
-                for area in self.view.hint_areas(self.state, action)]  # fmt: skip
+        return [] if action is None else self.view.move_rings(self.state, action, self.u)
 
     def _shown_hint(self) -> int | None:
         """The hint for the decision on screen, if one was asked and has come."""
@@ -575,19 +571,9 @@ class PlayScene(Scene):
         return self._backdrop
 
     def _draw_hint(self, surface: pygame.Surface) -> None:
-        """A ring round each place the hint's move is made and, for a move across the
-        board, a line along it to a dot where it ends (in the accent colour)."""
         action = self._shown_hint()
-        if action is None:
-            return
-        colour, width = self.palette.accent, max(4, self.u // 3)
-        for area in self._hint_areas():
-            pygame.draw.rect(surface, colour, area, width, border_radius=width * 2)
-        path = self.view.hint_path(self.state, action)
-        for start, end in itertools.pairwise(path):
-            pygame.draw.line(surface, colour, start, end, width)
-        if path:
-            pygame.draw.circle(surface, colour, path[-1], width * 2)
+        if action is not None:
+            self.view.draw_move(surface, self.state, action, self.palette.accent, self.u)
 
     def draw_whole(self, surface: pygame.Surface) -> None:
         """Draw everything (on the screen as clipped, or on another surface: a veiled demo,

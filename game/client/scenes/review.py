@@ -10,7 +10,6 @@ existed, that one in the accent colour with its path.
 
 from __future__ import annotations
 
-import itertools
 import logging
 from concurrent.futures import Future
 
@@ -186,24 +185,17 @@ class ReviewScene(ReplayScene):
         self._draw_graph(surface)
 
     def _draw_marks(self, surface: pygame.Surface) -> None:
+        """The move played in grey and, when a better one existed, that one in the accent
+        colour."""
         judged = self.judged()
         if judged is None:
             return
         state = self.preview.state
-        width = max(3, self.u // 4)
         marks = [(judged.played, self.palette.muted)]
         if judged.label != "best":
             marks.append((judged.best, self.palette.accent))
         for text, colour in marks:
-            action = state.parse_action(text)
-            for area in self.view.hint_areas(state, action):
-                pygame.draw.rect(surface, colour, area.inflate(self.u // 3, self.u // 3), width,
-                                 border_radius=2 * width)  # fmt: skip
-            path = self.view.hint_path(state, action)
-            for start, end in itertools.pairwise(path):
-                pygame.draw.line(surface, colour, start, end, width)
-            if path:
-                pygame.draw.circle(surface, colour, path[-1], 2 * width)
+            self.view.draw_move(surface, state, state.parse_action(text), colour, self.u)
 
     def _draw_verdict(self, surface: pygame.Surface) -> None:
         u, palette = self.u, self.palette

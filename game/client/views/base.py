@@ -3,6 +3,7 @@ decision at hand, and animate what was just played."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -164,6 +165,22 @@ class BoardView:
         """The way a piece goes in ``action`` (its first place, any it passes, its last),
         for a hint's line; [] for an action that moves nothing across the board."""
         return []
+
+    def move_rings(self, state: State, action: int, u: int) -> list[pygame.Rect]:
+        """The rings round the places ``action`` is made, as a hint or a review marks it."""
+        return [area.inflate(u // 3, u // 3) for area in self.hint_areas(state, action)]
+
+    def draw_move(self, surface: pygame.Surface, state: State, action: int, colour, u: int) -> None:
+        """``action`` marked on the board: a ring round each place it is made and, for a
+        move across the board, a line along it to a dot where it ends."""
+        width = max(4, u // 3)
+        for ring in self.move_rings(state, action, u):
+            pygame.draw.rect(surface, colour, ring, width, border_radius=width * 2)
+        path = self.hint_path(state, action)
+        for start, end in itertools.pairwise(path):
+            pygame.draw.line(surface, colour, start, end, width)
+        if path:
+            pygame.draw.circle(surface, colour, path[-1], width * 2)
 
     def counts(self) -> list[tuple[int, str]]:
         """Lines of counts for the side panel, each with the seat it is about (-1: nobody):
