@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.ai import sheet_player
+from game.ai.endgames import probe
 from game.ai.evaluators import board_evaluator
 from game.ai.lupo_table import lookup
 from game.ai.players import NODES
@@ -71,7 +72,7 @@ def analyse(state: State, nodes: int | None = None) -> list[Scored]:
 def _searched(state: State, nodes: int | None) -> dict[int, int]:
     family = state.variant.game
     budget = Budget(nodes if nodes is not None else WIDE * NODES[family]["hard"], None, None)
-    search = AlphaBeta(board_evaluator(state.variant.name), budget)
+    search = AlphaBeta(board_evaluator(state.variant.name), budget, endgames=probe)
     search.margin = 2 * WIN  # every root move's exact value, not a bound beneath the best
     found = search.best(state)
     if found.scores is None or len(found.scores) < len(state.legal_actions()):

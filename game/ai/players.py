@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.ai import sheet_player, track_player
+from game.ai.endgames import probe as endgames_probe
 from game.ai.evaluators import LupoEvaluator, board_evaluator
 from game.ai.lupo_table import lookup
 from game.ai.search import AlphaBeta, Budget
@@ -62,9 +63,11 @@ def choose(
     max_seconds: float | None = None,
     nodes: int | None = None,
     scale: float = 1.0,
+    endgames: bool = True,
 ) -> Decision:
     """The action a computer player of ``level`` takes in ``state``; ``scale`` multiplies
-    the level's search budget (the player's thinking-time setting)."""
+    the level's search budget (the player's thinking-time setting).  *Hard* plays the
+    endgame tables where they reach, unless ``endgames`` is off (to measure what they add)."""
     if level not in LEVELS:
         raise RulesError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     if state.to_move < 0:
@@ -87,7 +90,9 @@ def choose(
     elif isinstance(state, LupoState):
         decision = _lupo(state, level, rng, budget)
     else:
-        decision = _searched(state, level, rng, AlphaBeta(board_evaluator(game), budget))
+        probe = endgames_probe if endgames and level == "hard" else None
+        search = AlphaBeta(board_evaluator(game), budget, endgames=probe)
+        decision = _searched(state, level, rng, search)
     return Decision(
         decision.action,
         level,

@@ -215,7 +215,8 @@ def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:
     return values
 
 
-REVIEW_VERSION = 2
+REVIEW_VERSION = 3
+"""3: endgames judged by the tables."""
 
 
 def review_to_bytes(found: Review, record: MatchRecord) -> bytes:

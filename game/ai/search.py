@@ -9,6 +9,12 @@ An action that leaves the same player to act (a Mulino removal, a Dama huff) is 
 that player's move: the search neither flips sides nor spends depth on it.  At the horizon
 a quiescence search follows the *noisy* actions — captures, removals, mills — so that no
 exchange is cut in half.
+
+With ``endgames`` (a probe such as :func:`game.ai.endgames.probe`) every position the
+search reaches is first looked up: a win or a loss the tables know is exact, scored by the
+plies to the end like a finished game, and not searched further.  A known draw is searched
+as usual, so that among drawing moves the one that sets the opponent problems is chosen;
+no losing move can outscore it.
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import threading
+    from collections.abc import Callable
 
+    from game.ai.endgames import Verdict
     from game.rules import State
 
 WIN = 100_000
@@ -77,10 +85,17 @@ class Outcome:
 
 
 class AlphaBeta:
-    def __init__(self, evaluator: Evaluator, budget: Budget, max_depth: int = 64) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        budget: Budget,
+        max_depth: int = 64,
+        endgames: Callable[[State], Verdict | None] | None = None,
+    ) -> None:
         self.evaluator = evaluator
         self.budget = budget
         self.max_depth = max_depth
+        self.endgames = endgames
         self.margin = 0
         """Root moves within this of the best get exact scores (for the weaker levels)."""
         self.table: dict[object, tuple[int, int, int, int | None]] = {}
@@ -126,6 +141,11 @@ class AlphaBeta:
         result = child.result()
         if result is not None:
             return _terminal(result, player, ply)
+        if self.endgames is not None:
+            verdict = self.endgames(child)
+            if verdict is not None and verdict.outcome:
+                value = verdict.outcome * (WIN - ply - verdict.plies)
+                return value if child.to_move == player else -value
         if child.to_move == player:
             return self._negamax(child, depth, alpha, beta, ply)
         return -self._negamax(child, depth - 1, -beta, -alpha, ply)

@@ -129,46 +129,13 @@ class DamaState(State):
 
     def _generate_legal(self) -> list[int]:
         side = self.side
-        own_men, own_kings = self.men[side], self.kings[side]
-        opp = self.men[1 - side] | self.kings[1 - side]
-        occupied = own_men | own_kings | opp
-        moves: dict[int, tuple[int, int, int]] = {}
-        capturers = 0
-        jumps = JUMPS[side]
-        for start in squares_of(own_men):
-            for over, land in jumps[start]:
-                if opp >> over & 1 and not occupied >> land & 1:
-                    _man_captures(
-                        jumps,
-                        start,
-                        land,
-                        1 << over,
-                        opp,
-                        occupied & ~(1 << start),
-                        (start + 1) + 33 * (land + 1),
-                        33 * 33,
-                        moves,
-                    )
-                    capturers |= 1 << start
-        for start in squares_of(own_kings):
-            before = len(moves)
-            _king_captures(start, start, 0, opp, occupied & ~(1 << start), start + 1, 33, moves)
-            if len(moves) > before:
-                capturers |= 1 << start
-        self._capturers = capturers
-        if not moves or self.huffing:
-            empty = FULL ^ occupied
-            steps = STEPS[side]
-            for start in squares_of(own_men):
-                for to in steps[start]:
-                    if empty >> to & 1:
-                        moves[((start + 1) + 33 * (to + 1)) << 1] = (start, to, 0)
-            for start in squares_of(own_kings):
-                for ray in RAYS[start]:
-                    for to in ray:
-                        if not empty >> to & 1:
-                            break
-                        moves[((start + 1) + 33 * (to + 1)) << 1] = (start, to, 0)
+        moves, self._capturers = moves_of(
+            side,
+            self.men[side],
+            self.kings[side],
+            self.men[1 - side] | self.kings[1 - side],
+            quiet_too=self.huffing,
+        )
         self._moves = moves
         legal = list(moves)
         if self.huff:
@@ -303,6 +270,56 @@ class DamaState(State):
         if self.huff:
             status += ", may huff " + " ".join(str(s + 1) for s in squares_of(self.huff))
         return draw_board(letters), status
+
+
+def moves_of(
+    side: int, own_men: int, own_kings: int, opp: int, quiet_too: bool = False
+) -> tuple[dict[int, tuple[int, int, int]], int]:
+    """The moves of ``side`` with these pieces against the pieces ``opp``: a map from each
+    move's number to (start, end, captured squares), and the squares of the pieces that can
+    capture.  Quiet moves are left out when a capture exists, unless ``quiet_too`` (huffing).
+
+    This is the whole move generator on bare masks: the states use it, and so does the
+    endgame-table builder, which cannot afford a state per position.
+    """
+    occupied = own_men | own_kings | opp
+    moves: dict[int, tuple[int, int, int]] = {}
+    capturers = 0
+    jumps = JUMPS[side]
+    for start in squares_of(own_men):
+        for over, land in jumps[start]:
+            if opp >> over & 1 and not occupied >> land & 1:
+                _man_captures(
+                    jumps,
+                    start,
+                    land,
+                    1 << over,
+                    opp,
+                    occupied & ~(1 << start),
+                    (start + 1) + 33 * (land + 1),
+                    33 * 33,
+                    moves,
+                )
+                capturers |= 1 << start
+    for start in squares_of(own_kings):
+        before = len(moves)
+        _king_captures(start, start, 0, opp, occupied & ~(1 << start), start + 1, 33, moves)
+        if len(moves) > before:
+            capturers |= 1 << start
+    if not moves or quiet_too:
+        empty = FULL ^ occupied
+        steps = STEPS[side]
+        for start in squares_of(own_men):
+            for to in steps[start]:
+                if empty >> to & 1:
+                    moves[((start + 1) + 33 * (to + 1)) << 1] = (start, to, 0)
+        for start in squares_of(own_kings):
+            for ray in RAYS[start]:
+                for to in ray:
+                    if not empty >> to & 1:
+                        break
+                    moves[((start + 1) + 33 * (to + 1)) << 1] = (start, to, 0)
+    return moves, capturers
 
 
 def _man_captures(

@@ -1,0 +1,81 @@
+"""Dama and Mangia la dama with at most four pieces, men and kings.
+
+Positions are seen from the side to move, turned so that it plays upwards as White does
+(the board rotated half a turn for Black: square ``s`` becomes ``31 - s``).  A *signature*
+``(a, b, c, d)`` counts the mover's men and kings and the other side's men and kings; its
+table holds every way of placing them at index
+``((rank(a-men) · C(32, b) + rank(b-kings)) · C(28, c) + rank(c-men)) · C(32, d) + rank(d-kings)``,
+men ranked over the 28 squares they can stand on (never their crowning row) and kings over
+all 32 (:func:`store.subset_rank`); indices where two pieces meet name no position.
+
+The tables assume that capturing is compulsory: Dama with huffing on is left to the search.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from game.ai.endgames.codes import Verdict, decode
+from game.ai.endgames.store import load, subset_rank
+from game.rules.checkerboard import squares_of
+from game.rules.dama import DamaState
+
+MOST_PIECES = 4
+MAN_SQUARES = 28
+SIGNATURES = tuple(
+    (a, b, c, d)
+    for pieces in range(2, MOST_PIECES + 1)
+    for a in range(pieces + 1)
+    for b in range(pieces + 1 - a)
+    for c in range(pieces + 1 - a - b)
+    for d in (pieces - a - b - c,)
+    if a + b and c + d
+)
+"""Every signature, in the order the tables are stored."""
+ASSETS = {"dama:classic": "ai/endgames-dama.xz", "dama:mangia": "ai/endgames-mangia.xz"}
+
+
+def table_size(signature: tuple[int, int, int, int]) -> int:
+    a, b, c, d = signature
+    return comb(MAN_SQUARES, a) * comb(32, b) * comb(MAN_SQUARES, c) * comb(32, d)
+
+
+OFFSETS = {s: sum(table_size(t) for t in SIGNATURES[: SIGNATURES.index(s)]) for s in SIGNATURES}
+TOTAL = sum(table_size(s) for s in SIGNATURES)
+
+_REVERSED_BYTE = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+def rotate(mask: int) -> int:
+    """A 32-square mask turned half a turn: square ``s`` becomes ``31 - s``."""
+    r = _REVERSED_BYTE
+    return r[mask & 255] << 24 | r[mask >> 8 & 255] << 16 | r[mask >> 16 & 255] << 8 | r[mask >> 24]
+
+
+def signature(men: int, kings: int, other_men: int, other_kings: int) -> tuple[int, int, int, int]:
+    return (men.bit_count(), kings.bit_count(), other_men.bit_count(), other_kings.bit_count())
+
+
+def index(men: int, kings: int, other_men: int, other_kings: int) -> int:
+    """Where a position sits in its signature's table; the mover plays upwards."""
+    _, b, c, d = signature(men, kings, other_men, other_kings)
+    at = subset_rank(squares_of(men >> 4))
+    at = at * comb(32, b) + subset_rank(squares_of(kings))
+    at = at * comb(MAN_SQUARES, c) + subset_rank(squares_of(other_men))
+    return at * comb(32, d) + subset_rank(squares_of(other_kings))
+
+
+def probe(state: DamaState) -> Verdict | None:
+    side = state.side
+    pieces = (state.men[side], state.kings[side], state.men[1 - side], state.kings[1 - side])
+    if sum(p.bit_count() for p in pieces) > MOST_PIECES:
+        return None
+    asset = ASSETS.get(state.variant.name)
+    if asset is None or state.huffing or state.huff or state.result() is not None:
+        return None
+    if side == 1:
+        pieces = tuple(rotate(p) for p in pieces)
+    data = load(asset, TOTAL)
+    if data is None:
+        return None
+    return decode(data[OFFSETS[signature(*pieces)] + index(*pieces)])

@@ -1,0 +1,77 @@
+"""Mulino after placing: 3 against 3, 4 against 3 and 3 against 4 pieces.
+
+Positions are seen from the side to move (the *mover*): a table ``(m, o)`` holds every way of
+putting ``m`` mover pieces and ``o`` other pieces on the 24 points, at index
+``rank(mover) · C(24, o) + rank(other)`` (:func:`store.subset_rank` of each set, taken over
+all 24 points, so that indices where the two sets meet name no position).  Only positions
+where the mover is to move (not to remove) are stored: :func:`probe` looks one action ahead
+for a removal or a ceylonese extra action.
+
+Classic and misto play the same once both hands are empty and share a file; ceylonese, where
+a mill made while moving grants an extra move after the removal, has its own.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from game.ai.endgames.codes import Verdict, decode, verdict_of
+from game.ai.endgames.store import load, subset_rank
+from game.rules.mulino import NORMAL, MulinoState, points_of
+
+SIZES = ((3, 3), (4, 3), (3, 4))
+"""The tables, in the order they are stored: (mover pieces, other pieces)."""
+ASSETS = {
+    "mulino:classic": "ai/endgames-mulino.xz",
+    "mulino:misto": "ai/endgames-mulino.xz",
+    "mulino:ceylonese": "ai/endgames-ceylonese.xz",
+}
+
+
+def table_size(mover: int, other: int) -> int:
+    return comb(24, mover) * comb(24, other)
+
+
+OFFSETS = {size: sum(table_size(*s) for s in SIZES[: SIZES.index(size)]) for size in SIZES}
+TOTAL = sum(table_size(*size) for size in SIZES)
+
+
+def index(mover: int, other: int) -> int:
+    """Where the position with these masks (mover to move) sits in its table."""
+    return subset_rank(points_of(mover)) * comb(24, other.bit_count()) + subset_rank(
+        points_of(other)
+    )
+
+
+def probe(state: MulinoState) -> Verdict | None:
+    if state.hand != (0, 0):
+        return None
+    mover, other = state.men[state.side], state.men[1 - state.side]
+    size = (mover.bit_count(), other.bit_count())
+    if size not in OFFSETS or state.variant.name not in ASSETS or state.result() is not None:
+        return None
+    if state.stage != NORMAL:
+        return _after_one_action(state)
+    data = load(ASSETS[state.variant.name], TOTAL)
+    if data is None:
+        return None
+    return decode(data[OFFSETS[size] + index(mover, other)])
+
+
+def _after_one_action(state: MulinoState) -> Verdict | None:
+    """A removal or an extra action is due: the best of the positions it can lead to."""
+    best: Verdict | None = None
+    for action in state.legal_actions():
+        child = state.apply(action)
+        result = child.result()
+        if result is not None:
+            verdict = verdict_of(result, state.side, 1)
+        else:
+            found = probe(child)
+            if found is None:
+                return None
+            same = child.to_move == state.side
+            verdict = found.later() if same else found.flipped()
+        if best is None or verdict.preference > best.preference:
+            best = verdict
+    return best

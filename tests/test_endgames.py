@@ -1,0 +1,303 @@
+"""The endgame tables (game/ai/endgames): what they say agrees with the rules engine — one
+move ahead on sampled positions, by a direct search where it can reach the end, and, for the
+smallest Dama endgames, by solving them again here from the rules alone — and *hard*, which
+plays them, converts won endgames in exactly the tables' distance."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+from game.ai import endgames
+from game.ai.analysis import analyse
+from game.ai.endgames import LOSS, WIN, Verdict, probe
+from game.ai.endgames import dama as dama_tables
+from game.ai.endgames import mulino as mulino_tables
+from game.ai.endgames.codes import verdict_of
+from game.ai.endgames.store import load
+from game.ai.players import choose
+from game.ai.review import FORCED
+from game.rules import State, variant
+from game.rules.checkerboard import squares_of
+from game.rules.dama import DamaState
+from game.rules.mulino import POINTS, MulinoState
+
+
+def _after(state: State, action: int) -> Verdict:
+    """What ``action`` leads to for the side playing it, by the rules and the tables."""
+    child, side = state.apply(action), state.to_move
+    result = child.result()
+    if result is not None:
+        return verdict_of(result, side, 1)
+    found = probe(child)
+    assert found is not None, f"no table for {child}"
+    return found.later() if child.to_move == side else found.flipped()
+
+
+def _children_verdict(state: State) -> Verdict:
+    """The best the side to act can reach in one action, the rest told by the tables."""
+    return max((_after(state, a) for a in state.legal_actions()), key=lambda v: v.preference)
+
+
+def _searched(state: State, depth: int) -> Verdict | None:
+    """The value by plain minimax over the rules, when every line is decided within
+    ``depth`` plies (None otherwise): no table is asked."""
+    if depth == 0:
+        return None
+    side, wins, losses, undecided = state.to_move, [], [], False
+    for action in state.legal_actions():
+        child = state.apply(action)
+        result = child.result()
+        if result is not None:
+            verdict = verdict_of(result, side, 1)
+        else:
+            found = _searched(child, depth - 1)
+            if found is None:
+                undecided = True
+                continue
+            verdict = found.later() if child.to_move == side else found.flipped()
+        if verdict.outcome == WIN:
+            wins.append(verdict.plies)
+        elif verdict.outcome == LOSS:
+            losses.append(verdict.plies)
+        else:
+            undecided = True
+    if wins:
+        return Verdict(WIN, min(wins))
+    if undecided:
+        return None
+    return Verdict(LOSS, max(losses))
+
+
+def _mulino(name: str, rng: random.Random, mover: int, other: int) -> MulinoState:
+    """A random position after placing, the side to move holding ``mover`` pieces."""
+    while True:
+        points = [POINTS[p] for p in rng.sample(range(24), mover + other)]
+        side = rng.randrange(2)
+        mine, theirs = " ".join(points[:mover]), " ".join(points[mover:])
+        white, black = (mine, theirs) if side == 0 else (theirs, mine)
+        state = MulinoState.setup(variant(name), white, black, side=side)
+        if state.result() is None:
+            return state
+
+
+def _dama(name: str, rng: random.Random, signature: tuple[int, int, int, int]) -> DamaState:
+    """A random position of ``signature`` (the side to move's men and kings, the other's)."""
+    while True:
+        side = rng.randrange(2)
+        squares = rng.sample(range(32), sum(signature))
+        groups = []
+        for count in signature:
+            groups.append(sum(1 << s for s in squares[:count]))
+            squares = squares[count:]
+        mover_men, mover_kings, other_men, other_kings = groups
+        men = (mover_men, other_men) if side == 0 else (other_men, mover_men)
+        kings = (mover_kings, other_kings) if side == 0 else (other_kings, mover_kings)
+        crowned = (men[0] & 0xF) | (men[1] & (0xF << 28))
+        if crowned:
+            continue
+        state = DamaState.from_pieces(variant(name), men, kings, side)
+        if state.result() is None:
+            return state
+
+
+@pytest.mark.parametrize("name", ["mulino:classic", "mulino:ceylonese"])
+@pytest.mark.parametrize("size", mulino_tables.SIZES)
+def test_mulino_tables_agree_with_the_rules_one_move_ahead(name: str, size) -> None:
+    rng = random.Random(f"{name}{size}")
+    for _ in range(120):
+        state = _mulino(name, rng, *size)
+        assert probe(state) == _children_verdict(state), state
+
+
+@pytest.mark.parametrize("name", ["dama:classic", "dama:mangia"])
+def test_dama_tables_agree_with_the_rules_one_move_ahead(name: str) -> None:
+    rng = random.Random(name)
+    for signature in dama_tables.SIGNATURES:
+        for _ in range(12):
+            state = _dama(name, rng, signature)
+            assert probe(state) == _children_verdict(state), (signature, state)
+
+
+@pytest.mark.parametrize(
+    ("size", "depth", "short_ones"),
+    # Three flying against four never ends within 3 plies (the tables' shortest is a win in
+    # 11): there the search must agree that nothing is decided.
+    [((3, 3), 2, 5), ((4, 3), 3, 5), ((3, 4), 3, 0)],
+)
+def test_mulino_tables_agree_with_a_direct_search(size, depth: int, short_ones: int) -> None:
+    """Positions the tables say end within the search's reach get exactly that value from
+    the search; for the others the search finds nothing shorter."""
+    rng = random.Random(f"search{size}")
+    sample = [_mulino("mulino:classic", rng, *size) for _ in range(400)]
+    verdicts = [probe(state) for state in sample]
+    short = [s for s, v in zip(sample, verdicts, strict=True) if v.outcome and v.plies <= depth]
+    long = [s for s, v in zip(sample, verdicts, strict=True) if not v.outcome or v.plies > depth]
+    assert len(short) >= short_ones and len(long) >= 5
+    for state in short[:10]:
+        assert _searched(state, depth) == probe(state), state
+    for state in long[:10]:
+        assert _searched(state, depth) is None, (state, probe(state))
+
+
+@pytest.mark.parametrize("name", ["dama:classic", "dama:mangia"])
+def test_dama_tables_agree_with_a_direct_search(name: str) -> None:
+    rng = random.Random(f"search{name}")
+    decided = 0
+    for signature in [s for s in dama_tables.SIGNATURES if sum(s) <= 3]:
+        for _ in range(6):
+            state = _dama(name, rng, signature)
+            table, searched = probe(state), _searched(state, 4)
+            assert table is not None
+            if table.outcome and table.plies <= 4:
+                assert searched == table, state
+                decided += 1
+            else:
+                assert searched is None, (state, table, searched)
+    assert decided > 10
+
+
+@pytest.mark.parametrize("name", ["dama:classic", "dama:mangia"])
+def test_two_piece_dama_solved_again_from_the_rules_alone_matches_every_entry(name: str) -> None:
+    """Every position with one piece each, solved here by iterating the rules' own moves to
+    a fixed point: the tables must hold exactly these values."""
+    states = {}
+    for signature in [s for s in dama_tables.SIGNATURES if sum(s) == 2]:
+        a, _, c, _ = signature
+        for mine in range(32):
+            for theirs in range(32):
+                if mine == theirs or (a and mine < 4) or (c and theirs >= 28):
+                    continue
+                for side in (0, 1):
+                    own = (mine if side == 0 else 31 - mine, theirs if side == 0 else 31 - theirs)
+                    men = [0, 0]
+                    kings = [0, 0]
+                    (men if a else kings)[side] |= 1 << own[0]
+                    (men if c else kings)[1 - side] |= 1 << own[1]
+                    state = DamaState.from_pieces(variant(name), tuple(men), tuple(kings), side)
+                    states[state.men, state.kings, state.side] = state
+    values: dict[tuple, Verdict | None] = dict.fromkeys(states)
+    for _ in range(60):  # longer than any two-piece game
+        changed = False
+        for key, state in states.items():
+            verdict = _value_from(state, values)
+            if verdict != values[key]:
+                values[key], changed = verdict, True
+        if not changed:
+            break
+    for key, state in states.items():
+        if state.result() is None:  # the finished ones are the rules' to tell, not the tables'
+            assert probe(state) == (values[key] or Verdict(0)), state
+
+
+def _value_from(state: DamaState, values: dict) -> Verdict | None:
+    """One step of value iteration: the best verdict the known children give, None (not yet
+    known) while a child that might matter is unknown."""
+    if state.result() is not None:
+        return verdict_of(state.result(), state.side, 0)
+    side, best, unknown = state.side, None, False
+    for action in state.legal_actions():
+        child = state.apply(action)
+        result = child.result()
+        if result is not None and child.men[1 - side] | child.kings[1 - side] == 0:
+            verdict = verdict_of(result, side, 1)
+        else:
+            known = values.get((child.men, child.kings, child.side))
+            if known is None:
+                unknown = True
+                continue
+            verdict = known.flipped()
+        if best is None or verdict.preference > best.preference:
+            best = verdict
+    if best is not None and best.outcome == WIN:
+        return best
+    return None if unknown or best is None else best
+
+
+def _longest_win(candidates, at_least: int):
+    found = [(probe(s).plies, i, s) for i, s in enumerate(candidates)]
+    wins = [f for f in found if probe(f[2]).outcome == WIN and f[0] >= at_least]
+    assert wins, "no long enough win in the sample"
+    return max(wins)[2]
+
+
+def _play_out(state: State, tables_for: set[int]) -> tuple[State, int]:
+    plies = 0
+    while not state.is_terminal():
+        seat = state.to_move
+        state = state.apply(choose(state, "hard", seed=plies, endgames=seat in tables_for).action)
+        plies += 1
+    return state, plies
+
+
+def test_hard_wins_a_won_three_against_three_mulino_in_the_tables_distance() -> None:
+    rng = random.Random("convert mulino")
+    start = _longest_win([_mulino("mulino:classic", rng, 3, 3) for _ in range(400)], 9)
+    distance, winner = probe(start).plies, start.to_move
+    end, plies = _play_out(start, {0, 1})
+    assert end.result().winners() == (winner,)
+    assert plies == distance  # both sides perfect: the winner hurries, the loser delays
+
+
+def test_hard_wins_a_won_king_endgame_in_dama_in_the_tables_distance() -> None:
+    rng = random.Random("convert dama")
+    start = _longest_win([_dama("dama:classic", rng, (0, 3, 0, 1)) for _ in range(400)], 9)
+    distance, winner = probe(start).plies, start.to_move
+    end, plies = _play_out(start, {0, 1})
+    assert end.result().winners() == (winner,)
+    assert plies == distance
+
+
+def test_a_position_outside_the_tables_is_left_to_the_search() -> None:
+    state = MulinoState.setup(variant("mulino:classic"), "a1 d1 g1 b2 d2", "a7 d7 g7 b6")
+    assert probe(state) is None
+    placing = MulinoState.setup(variant("mulino:classic"), "a1 d1", "a7 d7", hand=(1, 1))
+    assert probe(placing) is None
+    huffing = DamaState.from_pieces(
+        variant("dama:classic", options={"huffing": True}), (1 << 20, 0), (0, 1 << 3)
+    )
+    assert probe(huffing) is None
+
+
+def test_a_missing_or_damaged_table_leaves_the_computer_playing_by_search(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert load("ai/no-such-table.xz", 10) is None
+    assert load("ai/lupo.bin", 10) is None  # not lzma: reported, not raised
+    monkeypatch.setitem(mulino_tables.ASSETS, "mulino:classic", "ai/no-such-table.xz")
+    state = MulinoState.setup(variant("mulino:classic"), "a1 d1 b2", "a7 d7 g7")
+    with caplog.at_level(logging.WARNING):
+        assert endgames.probe(state) is None
+        decision = choose(state, "hard", seed=1)
+    assert decision.action in state.legal_actions()
+    assert "playing by search alone" in caplog.text
+
+
+def test_the_review_judges_endgame_moves_by_the_tables() -> None:
+    """3 against 3, won for the side to move: the analysis the review and the hint stand on
+    puts the tables' fastest win first, as a forced win, and a move that throws the win away
+    last, as a forced loss (which the review labels a blunder that misses the win)."""
+    rng = random.Random("review endgame")
+    for _ in range(200):
+        state = _mulino("mulino:classic", rng, 3, 3)
+        won = probe(state)
+        if won.outcome != WIN or won.plies < 5:
+            continue
+        losing = [a for a in state.legal_actions() if _after(state, a).outcome == LOSS]
+        if losing:
+            break
+    else:
+        pytest.fail("no won position with a losing move in the sample")
+    scored = {s.action: s.score for s in analyse(state)}
+    best = max(scored, key=scored.get)
+    assert scored[best] >= FORCED and _after(state, best) == won
+    assert scored[losing[0]] <= -FORCED
+
+
+def test_table_indices_cover_every_entry_once() -> None:
+    assert sum(mulino_tables.table_size(*s) for s in mulino_tables.SIZES) == mulino_tables.TOTAL
+    seen = {dama_tables.index(1 << 4, 0, 1 << 0, 0), dama_tables.index(1 << 31, 0, 1 << 27, 0)}
+    assert seen == {0, 27 * 28 + 27}
+    assert squares_of(dama_tables.rotate(1 | 1 << 5)) == (26, 31)
