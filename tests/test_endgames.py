@@ -301,3 +301,15 @@ def test_table_indices_cover_every_entry_once() -> None:
     seen = {dama_tables.index(1 << 4, 0, 1 << 0, 0), dama_tables.index(1 << 31, 0, 1 << 27, 0)}
     assert seen == {0, 27 * 28 + 27}
     assert squares_of(dama_tables.rotate(1 | 1 << 5)) == (26, 31)
+
+
+def test_a_result_the_quiet_ply_rule_could_overturn_is_left_to_the_search() -> None:
+    rng = random.Random("quiet")
+    state = _longest_win([_dama("dama:classic", rng, (0, 3, 0, 1)) for _ in range(200)], 9)
+    distance = probe(state).plies
+    fields = state.to_fields()
+    fields[4] = 80 - distance  # the quiet plies so far: the win would end on the 80th
+    late = DamaState.from_fields(state.variant, fields)
+    assert probe(late) is None
+    fields[4] = 79 - distance
+    assert probe(DamaState.from_fields(state.variant, fields)) == probe(state)

@@ -3,7 +3,9 @@
 python tools/bench.py engine  [--seconds S] [--seed N]   rules engine playouts, pydraughts beside
 python tools/bench.py frames  [--repeat N] [--size WxH]  frame times (1920x1080), headless and X11
 python tools/bench.py startup [--runs N]                 process start to first interactive frame
-python tools/bench.py ai      [--games N]                strength, think time, speed of each level
+python tools/bench.py ai      [--games N]                strength, think time, speed of each level,
+                                                         and hard with the endgame tables against
+                                                         hard without them
 python tools/bench.py net     [--frames N]               LAN latency (2 and 4 peers; 4 players and
                                                          32 spectators), dice, per-entry signature
                                                          costs, discovery, fuzzed frames (in process
@@ -45,7 +47,15 @@ def main(argv: list[str] | None = None) -> int:
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     ai.add_argument("--partial", type=Path, help="write the results so far to this file")
     ai.add_argument(
-        "--only", help="only variants whose names start so (comma-separated), e.g. dama:,numeri"
+        "--only",
+        help="only variants whose names start so (comma-separated), e.g. dama:,numeri; "
+        "'endgames' for the endgame-table games",
+    )
+    ai.add_argument(
+        "--endgame-positions",
+        type=int,
+        default=100,
+        help="won endgame positions per game, each played both ways round (default 100)",
     )
     net = commands.add_parser("net", help="LAN latency, fair dice, discovery and a fuzz run")
     net.add_argument("--frames", type=int, default=200_000, help="fuzzed frames (default 200000)")
@@ -123,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai
 
-        report = bench_ai(args.games, args.partial, args.only)
+        if args.endgame_positions < 1:
+            parser.error("--endgame-positions must be positive")
+        report = bench_ai(args.games, args.partial, args.only, args.endgame_positions)
     else:
         from tools.benchmarks.startup import bench_startup
 

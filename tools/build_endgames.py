@@ -43,7 +43,7 @@ def build_mulino(ceylonese: bool) -> np.ndarray:
     size33 = mulino.table_size(3, 3)
     graph = mulino_graph.Graph({(3, 3): 0}, size33)
     mulino_graph.add_table(graph, ranks, (3, 3), None, ceylonese)
-    three_three = solve(*graph.arrays())
+    three_three = solve(graph.solvable())
     _log(f"3-3 solved: {_summary(three_three)}")
     sizes = ((4, 3), (3, 4))
     offsets = {(4, 3): 0, (3, 4): mulino.table_size(4, 3)}
@@ -51,9 +51,7 @@ def build_mulino(ceylonese: bool) -> np.ndarray:
     for size in sizes:
         mulino_graph.add_table(graph, ranks, size, three_three, ceylonese)
         _log(f"{size} graph built")
-    arrays = graph.arrays()
-    del graph
-    rest = solve(*arrays, progress=_level)
+    rest = solve(graph.solvable(), progress=_level)
     _log(f"4-3 and 3-4 solved: {_summary(rest)}")
     return np.concatenate([three_three, rest])
 
@@ -62,8 +60,7 @@ def build_dama(mangia: bool, processes: int) -> np.ndarray:
     solved: dict[tuple[int, int, int, int], np.ndarray] = {}
     for group in dama_graph.groups():
         began = time.perf_counter()
-        arrays = dama_graph.build_group(group, solved, mangia, processes)
-        codes = solve(*arrays, stuck_wins=mangia)
+        codes = solve(dama_graph.build_group(group, solved, mangia, processes), stuck_wins=mangia)
         at = 0
         for sig in group:
             solved[sig] = codes[at : at + dama.table_size(sig)]

@@ -1,7 +1,8 @@
 """``python tools/bench.py ai``: how strong each level is, how long it thinks, how fast.
 
 For every variant: hard against medium, medium against easy and easy against a random
-player, ``games`` games each, the stronger side's seat alternating (with 3–4 players the
+player (and, in :mod:`tools.benchmarks.endgames`, hard with the endgame tables against hard
+without them), ``games`` games each, the stronger side's seat alternating (with 3–4 players the
 stronger level holds one seat, rotating, and the weaker one the others).  Reported from the
 stronger side: wins, draws, losses; per level the mean and largest think time per decision
 and the search nodes per second.  Dice come from seeded generators, so a run is repeatable.
@@ -56,12 +57,15 @@ def play_game(setup_fields: list, strong: str, weak: str, game: int) -> dict:
     }
 
 
-def bench_ai(games: int, partial: Path | None, only: str | None = None) -> dict:
+def bench_ai(
+    games: int, partial: Path | None, only: str | None = None, endgame_positions: int = 100
+) -> dict:
     from game.rules import every_setup
     from tools.benchmarks.common import machine
+    from tools.benchmarks.endgames import bench_endgames
 
-    prefixes = tuple(only.split(",")) if only else ("",)
-    setups = [v for v in every_setup() if v.name.startswith(prefixes)]
+    prefixes = tuple(p for p in only.split(",") if p != "endgames") if only else ("",)
+    setups = [v for v in every_setup() if prefixes and v.name.startswith(prefixes)]
     tasks = [
         (v, strong, weak, g) for v in setups for strong, weak in PAIRINGS for g in range(games)
     ]
@@ -78,7 +82,10 @@ def bench_ai(games: int, partial: Path | None, only: str | None = None) -> dict:
                         _report(results, machine(), games, began, done, len(futures)), indent=2
                     )
                 )
-    return _report(results, machine(), games, began, len(tasks), len(tasks))
+    report = _report(results, machine(), games, began, len(tasks), len(tasks))
+    if only is None or "endgames" in only.split(","):
+        report["endgames"] = bench_endgames(endgame_positions)
+    return report
 
 
 def _add(results: dict, game: dict) -> None:

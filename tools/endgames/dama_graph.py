@@ -19,7 +19,7 @@ from game.ai.endgames.codes import LOSS_BASE, WIN_BASE
 from game.ai.endgames.dama import MAN_SQUARES, SIGNATURES, index, rotate, signature, table_size
 from game.rules.checkerboard import FAR_ROW, WHITE
 from game.rules.dama import moves_of
-from tools.endgames.retrograde import flip_codes
+from tools.endgames.retrograde import MoveGraph, flip_codes
 
 
 def groups() -> list[tuple[tuple[int, int, int, int], ...]]:
@@ -107,9 +107,9 @@ def build_group(
     solved: dict[tuple[int, int, int, int], np.ndarray],
     mangia: bool,
     processes: int,
-) -> tuple[np.ndarray, ...]:
-    """(valid, parents, children, option parents, option codes) of a group, for
-    :func:`retrograde.solve`; offsets in the group follow the order of ``group``."""
+) -> MoveGraph:
+    """A group's moves for :func:`retrograde.solve`; offsets in the group follow the order
+    of ``group``."""
     global _MANGIA
     _GROUP_OFFSETS.clear()
     at = 0
@@ -133,4 +133,4 @@ def build_group(
     children = np.frombuffer(columns[2], np.int64).astype(np.int32)
     option_parents = np.frombuffer(columns[3], np.int64).astype(np.int32)
     option_codes = flip_codes(np.frombuffer(columns[4], np.uint8), 1)
-    return valid, parents, children, option_parents, option_codes
+    return MoveGraph(valid, parents, children, option_parents, option_codes)

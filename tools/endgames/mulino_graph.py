@@ -9,7 +9,7 @@ import numpy as np
 
 from game.ai.endgames.mulino import table_size
 from game.rules.mulino import ADJACENT, MILLS, MILLS_AT
-from tools.endgames.retrograde import flip_codes, later_codes
+from tools.endgames.retrograde import MoveGraph, flip_codes, later_codes
 
 POINTS = 24
 
@@ -74,16 +74,15 @@ class Graph:
         self.option_parents.append(parents.astype(np.int32))
         self.option_codes.append(codes.astype(np.uint8))
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The graph as :func:`retrograde.solve` takes it; the graph lets go of its parts
-        (the largest group holds some 600 million edges)."""
+    def solvable(self) -> MoveGraph:
+        """The graph as :func:`retrograde.solve` takes it, the parts joined and let go."""
 
         def join(parts: list[np.ndarray], dtype: type) -> np.ndarray:
             joined = np.concatenate(parts, dtype=dtype) if parts else np.zeros(0, dtype)
             parts.clear()
             return joined
 
-        return (
+        return MoveGraph(
             self.valid,
             join(self.parents, np.int32),
             join(self.children, np.int32),

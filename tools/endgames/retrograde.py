@@ -15,6 +15,7 @@ nothing changes any more is a draw.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -59,18 +60,36 @@ def _count(indices: np.ndarray, size: int) -> np.ndarray:
     return counts
 
 
+@dataclass
+class MoveGraph:
+    """A group's positions (``valid`` marks the indices that are positions), its edges and
+    its options (see the module's docstring)."""
+
+    valid: np.ndarray
+    parents: np.ndarray | None
+    children: np.ndarray | None
+    option_parents: np.ndarray
+    option_codes: np.ndarray
+
+    def take_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """The edges, handed over: the graph forgets them, so that the solver can let go of
+        the ones it no longer needs (the largest group has some 700 million)."""
+        assert self.parents is not None and self.children is not None, "edges already taken"
+        edges = self.parents, self.children
+        self.parents = self.children = None
+        return edges
+
+
 def solve(
-    valid: np.ndarray,
-    parents: np.ndarray,
-    children: np.ndarray,
-    option_parents: np.ndarray,
-    option_codes: np.ndarray,
+    graph: MoveGraph,
     stuck_wins: bool = False,
     progress: Callable[[int, int, int], None] | None = None,
 ) -> np.ndarray:
-    """The table codes of a group: ``valid`` marks the indices that are positions.  A
-    position without any move is lost (won, with ``stuck_wins``, as in Mangia la dama).
-    ``progress`` is told after each level: the level, the positions unsolved, the edges kept."""
+    """The table codes of a group, its edges consumed.  A position without any move is lost
+    (won, with ``stuck_wins``, as in Mangia la dama).  ``progress`` is told after each level:
+    the level, the positions unsolved, the edges kept."""
+    valid, option_parents, option_codes = graph.valid, graph.option_parents, graph.option_codes
+    parents, children = graph.take_edges()
     size = len(valid)
     best_win = np.full(size, NEVER, np.int16)
     latest_loss = np.zeros(size, np.int16)
@@ -98,6 +117,7 @@ def solve(
     wins_seen = np.zeros(size, np.int32)
     last_option = int(max(best_win[best_win < NEVER].max(initial=0), latest_loss.max()))
     level = 0
+    compacted_at = int(unresolved.sum())
     while fresh_won.any() or fresh_lost.any() or level < last_option:
         level += 1
         if level > MAX_PLIES:
@@ -115,11 +135,15 @@ def solve(
         lost |= fresh_lost
         plies[fresh_won | fresh_lost] = level
         unresolved &= ~(fresh_won | fresh_lost)
+        unresolved_count = int(unresolved.sum())
         if progress is not None:
-            progress(level, int(unresolved.sum()), len(parents))
-        if level % 4 == 0:  # edges out of solved positions are no longer needed
+            progress(level, unresolved_count, len(parents))
+        if unresolved_count < 0.75 * compacted_at:  # drop the edges out of solved positions
+            compacted_at = unresolved_count
             keep = unresolved[parents]
-            parents, children = parents[keep], children[keep]
+            parents = parents[keep]
+            children = children[keep]
+            del keep
 
     codes = np.full(size, ABSENT, np.uint8)
     codes[valid] = DRAW

@@ -12,8 +12,10 @@ What the tables leave out: the draw rules that depend on a position's history.  
 report is a win under the repetition rule too (the winner's fastest line never repeats a
 position), but the quiet-ply rules (100 plies without a removal in Mulino, 80 without a
 capture or a man move in Dama) can turn a long win into a draw when the counter has already
-run: the win is certain whenever the quiet plies so far plus the table's distance stay under
-the limit.  Tables hold nothing for Dama with huffing on.
+run.  The result is certain whenever the quiet plies so far plus the table's distance stay
+under the limit (the longest distances are 35 plies in Mulino and 65 in Dama); when they do
+not, :func:`probe` answers None and leaves the position to the search, which sees the rule.
+Tables hold nothing for Dama with huffing on.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import TYPE_CHECKING
 
 from game.ai.endgames import dama, mulino
 from game.ai.endgames.codes import LOSS, WIN, Verdict
+from game.rules import dama as dama_rules
+from game.rules import mulino as mulino_rules
 from game.rules.dama import DamaState
 from game.rules.mulino import MulinoState
 
@@ -32,9 +36,14 @@ __all__ = ["LOSS", "WIN", "Verdict", "probe"]
 
 
 def probe(state: State) -> Verdict | None:
-    """The tables' verdict on ``state`` for the side to act, or None outside them."""
+    """The tables' verdict on ``state`` for the side to act, or None outside them (or where
+    the quiet-ply rule could overturn it)."""
     if isinstance(state, MulinoState):
-        return mulino.probe(state)
-    if isinstance(state, DamaState):
-        return dama.probe(state)
-    return None
+        verdict, limit = mulino.probe(state), mulino_rules.QUIET_PLY_LIMIT
+    elif isinstance(state, DamaState):
+        verdict, limit = dama.probe(state), dama_rules.QUIET_PLY_LIMIT
+    else:
+        return None
+    if verdict is not None and verdict.outcome and state.quiet + verdict.plies >= limit:
+        return None
+    return verdict
