@@ -138,3 +138,59 @@ def test_a_numeri_move_is_judged_by_the_winning_chance_it_gave_up() -> None:
                         if judged.chances <= inaccuracy else "mistake"
                         if judged.chances <= mistake else "blunder")  # fmt: skip
             assert judged.label == expected
+
+
+def _ausgeblockt_until_a_choice_of_cells() -> tuple[list[str], object]:
+    """A seeded match of *hard* against itself up to a marking with a real choice: several
+    cells, one of them clearly better than passing (the actions so far and the state)."""
+    import random as rnd
+
+    from game.ai.players import choose
+    from game.ai.sheet_chances import win_chance
+    from game.dice import random_action
+    from game.rules import start
+    from game.rules.ausgeblockt import MARK, PASS
+
+    state = start(variant("ausgeblockt", options={"first": "1"}))
+    rng, actions = rnd.Random(5), []
+    while not state.is_terminal():
+        if state.is_chance():
+            action = random_action(state, rng)
+        else:
+            if state.stage == MARK and len(state.legal_actions()) > 3:
+                seat = state.to_move
+                gains = [win_chance(state.apply(a), seat) for a in state.legal_actions()]
+                if max(gains) - win_chance(state.apply(PASS), seat) > 0.05:
+                    return actions, state
+            action = choose(state, "hard", seed=1).action
+        actions.append(state.action_to_str(action))
+        state = state.apply(action)
+    raise AssertionError("the match ended without such a marking")
+
+
+def test_an_ausgeblockt_pass_that_gives_up_a_good_mark_costs_winning_chances() -> None:
+    from game.ai.review import CHANCE_THRESHOLDS
+    from game.ai.sheet_chances import win_chance
+
+    actions, state = _ausgeblockt_until_a_choice_of_cells()
+    record = MatchRecord(state.variant, (*actions, "pass"))
+    judged = review(record, {state.to_move}).decisions[-1]
+    assert judged.played == "pass" and judged.best != "pass"
+    best = state.parse_action(judged.best)
+    seat = state.to_move
+    expected = round(100 * (win_chance(state.apply(best), seat) - win_chance(state.apply(49), seat)))
+    assert judged.chances == expected > CHANCE_THRESHOLDS[0]
+    assert judged.label in ("inaccuracy", "mistake", "blunder")
+
+
+def test_the_ausgeblockt_chance_model_prefers_the_side_nearer_its_goal() -> None:
+    from game.ai.sheet_chances import win_chance
+    from game.rules import start
+
+    opening = start(variant("ausgeblockt", options={"first": "1"}))
+    first, second = win_chance(opening, 0), win_chance(opening, 1)
+    assert abs(first + second - 1) < 1e-9 and 0.5 <= first < 0.65  # the turn helps a little
+    fields = opening.to_fields()
+    fields[0][0] |= 1 << 36 | 1 << 30  # b6 and c5: X two cells on from b7 towards c1
+    ahead = type(opening).from_fields(opening.variant, fields)
+    assert win_chance(ahead, 0) > first > win_chance(ahead, 1) + 0.01

@@ -9,9 +9,10 @@ blunder whatever the units.  The reason is what the move lets the opponent do th
 one would not — a capture (``allows_capture``), a mill (``allows_mill``) — or the forced
 win missed (``misses_win``), the forced loss met (``loses``).
 
-In Numeri, where the dice decide as much as the moves, a move other than the judgement's
-best is labelled by the winning chance it gave up, both moves played out on the same dice
-(:data:`CHANCE_THRESHOLDS`); the review shows that change.
+In the dice games, where the dice decide as much as the moves, a move other than the
+judgement's best is labelled by the winning chance it gave up (:data:`CHANCE_THRESHOLDS`):
+in Numeri both moves played out on the same dice, in Ausgeblockt by the model of
+:mod:`game.ai.sheet_chances`; the review shows that change.
 
 The advantage is the computer's view of the position before each action, for the first seat,
 in the analysis's units (chance events keep the value before them): what the graph draws.
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 import msgpack
 
+from game.ai import sheet_chances
 from game.ai.analysis import analyse
 from game.ai.evaluators import board_evaluator
 from game.ai.players import NODES
@@ -46,7 +48,8 @@ PLAYOUTS = 96
 """Playouts per move compared for Numeri's change of winning chances (on the same dice for
 both moves: the difference is about ±4 points at one standard error)."""
 CHANCE_THRESHOLDS = (4, 8, 15)
-"""Numeri: the most winning chance (per cent) a good move, an inaccuracy, a mistake give up."""
+"""The dice games: the most winning chance (per cent) a good move, an inaccuracy, a mistake
+give up."""
 FORCED = WIN - 1000
 """Scores beyond this are forced results."""
 
@@ -67,8 +70,8 @@ class Judged:
     reason: str = ""
     reason_move: str = ""
     chances: int | None = None
-    """Numeri: the winning chance (per cent) the move gave up against the better one, by
-    playouts on common dice (None where not worked out: the best move, the other games)."""
+    """The dice games: the winning chance (per cent) the move gave up against the better one
+    (None where not worked out: the best move, the board games)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,10 +149,14 @@ def _judge(
     if label in ("mistake", "blunder") and not reason:
         reason, move = _punishing_reply(state, played, best)
     chances = None
-    if isinstance(state, NumeriState) and played != best:
+    if isinstance(state, NumeriState | AusgeblocktState) and played != best:
         # The judgement names the better move; how much the move cost is the winning chance
-        # it gave up, played out: that labels it (a move the playouts find no worse is good).
-        chances = max(0, _chances_lost(state, played, best, ply))
+        # it gave up — played out in Numeri, by the fitted model in Ausgeblockt — and that
+        # labels it (a move found no worse is good).
+        if isinstance(state, NumeriState):
+            chances = max(0, _chances_lost(state, played, best, ply))
+        else:
+            chances = max(0, sheet_chances.chances_lost(state, played, best, loss / 100))
         good, inaccuracy, mistake = CHANCE_THRESHOLDS
         label = ("good" if chances <= good else "inaccuracy" if chances <= inaccuracy
                  else "mistake" if chances <= mistake else "blunder")  # fmt: skip
@@ -216,7 +223,7 @@ def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:
 
 
 REVIEW_VERSION = 3
-"""3: endgames judged by the tables."""
+"""3: endgames judged by the tables, Ausgeblockt's winning chances."""
 
 
 def review_to_bytes(found: Review, record: MatchRecord) -> bytes:

@@ -1,0 +1,72 @@
+"""Ausgeblockt's winning chances, as the review shows them: a logistic model of how many
+cells each side still needs and whose turn it is, fitted to games of *hard* against *hard*
+(``python tools/fit_sheet_chances.py``; its figures are in docs/PERFORMANCE.md).
+
+Playing the game out from each decision, as the review does for Numeri, would take minutes
+per decision here (every turn of a playout solves the reroll plan); the model answers at
+once, and a decision's cost is the difference between the chances after the better move and
+after the one played.  A choice of dice to roll again changes no cell yet: its cost is the
+expected worth it gives up (in cells, from the reroll plan) times what one cell is worth in
+winning chance at that moment.
+"""
+
+from __future__ import annotations
+
+import math
+
+from game.ai.sheet_player import BLOCKED, connection
+from game.rules.ausgeblockt import DECIDE, MARK, AusgeblocktState
+
+COEFFICIENTS = (0.0, 0.0, 0.0, 0.0)
+"""Weights of the features of :func:`features`: the lead in cells, the lead as a share of
+the cells both still need, the turn (+1 for the seat's own), and a constant."""
+
+
+def features(state: AusgeblocktState, seat: int, seat_to_move: bool) -> list[float] | None:
+    """The model's inputs for ``seat``; None when the connection distances already decide
+    (a side joined or blocked)."""
+    mine = connection(state.starts(seat), state.cells[seat], state.cells[1 - seat])
+    theirs = connection(state.starts(1 - seat), state.cells[1 - seat], state.cells[seat])
+    if not 0 < mine < BLOCKED or not 0 < theirs < BLOCKED:
+        return None
+    return _features(mine, theirs, seat_to_move)
+
+
+def _features(mine: int, theirs: int, seat_to_move: bool) -> list[float]:
+    lead = theirs - mine
+    return [float(lead), lead / (mine + theirs), 1.0 if seat_to_move else -1.0, 1.0]
+
+
+def _logistic(x: list[float]) -> float:
+    return 1 / (1 + math.exp(-sum(w * v for w, v in zip(COEFFICIENTS, x, strict=True))))
+
+
+def win_chance(state: AusgeblocktState, seat: int) -> float:
+    """The chance that ``seat`` wins from ``state`` (a draw counts half)."""
+    result = state.result()
+    if result is not None:
+        winners = result.winners()
+        return 1.0 if winners == (seat,) else 0.5 if len(winners) > 1 else 0.0
+    mine = connection(state.starts(seat), state.cells[seat], state.cells[1 - seat])
+    theirs = connection(state.starts(1 - seat), state.cells[1 - seat], state.cells[seat])
+    if mine >= BLOCKED or theirs >= BLOCKED:
+        return 0.5 if mine >= BLOCKED and theirs >= BLOCKED else float(theirs >= BLOCKED)
+    return _logistic(_features(mine, theirs, state.side == seat))
+
+
+def chances_lost(state: AusgeblocktState, played: int, best: int, worth_lost: float) -> int:
+    """Per cent of winning chance ``played`` gives up against ``best`` for the seat deciding
+    in ``state``; ``worth_lost`` is the analysis's difference of their worth, in cells."""
+    seat = state.to_move
+    if state.stage == MARK:
+        after_best, after_played = state.apply(best), state.apply(played)
+        return round(100 * (win_chance(after_best, seat) - win_chance(after_played, seat)))
+    assert state.stage == DECIDE
+    mine = connection(state.starts(seat), state.cells[seat], state.cells[1 - seat])
+    theirs = connection(state.starts(1 - seat), state.cells[1 - seat], state.cells[seat])
+    if not 1 < mine < BLOCKED or not 0 < theirs < BLOCKED:
+        return 0  # a cell more or less changes nothing the model can tell
+    one_cell = _logistic(_features(mine - 1, theirs, False)) - _logistic(
+        _features(mine, theirs, False)
+    )
+    return round(100 * worth_lost * one_cell)
