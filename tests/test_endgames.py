@@ -16,13 +16,14 @@ from game.ai.endgames import LOSS, WIN, Verdict, probe
 from game.ai.endgames import dama as dama_tables
 from game.ai.endgames import mulino as mulino_tables
 from game.ai.endgames.codes import verdict_of
+from game.ai.endgames.samples import random_dama, random_mulino
 from game.ai.endgames.store import load
 from game.ai.players import choose
 from game.ai.review import FORCED
 from game.rules import State, variant
 from game.rules.checkerboard import squares_of
 from game.rules.dama import DamaState
-from game.rules.mulino import POINTS, MulinoState
+from game.rules.mulino import MulinoState
 
 
 def _after(state: State, action: int) -> Verdict:
@@ -71,44 +72,12 @@ def _searched(state: State, depth: int) -> Verdict | None:
     return Verdict(LOSS, max(losses))
 
 
-def _mulino(name: str, rng: random.Random, mover: int, other: int) -> MulinoState:
-    """A random position after placing, the side to move holding ``mover`` pieces."""
-    while True:
-        points = [POINTS[p] for p in rng.sample(range(24), mover + other)]
-        side = rng.randrange(2)
-        mine, theirs = " ".join(points[:mover]), " ".join(points[mover:])
-        white, black = (mine, theirs) if side == 0 else (theirs, mine)
-        state = MulinoState.setup(variant(name), white, black, side=side)
-        if state.result() is None:
-            return state
-
-
-def _dama(name: str, rng: random.Random, signature: tuple[int, int, int, int]) -> DamaState:
-    """A random position of ``signature`` (the side to move's men and kings, the other's)."""
-    while True:
-        side = rng.randrange(2)
-        squares = rng.sample(range(32), sum(signature))
-        groups = []
-        for count in signature:
-            groups.append(sum(1 << s for s in squares[:count]))
-            squares = squares[count:]
-        mover_men, mover_kings, other_men, other_kings = groups
-        men = (mover_men, other_men) if side == 0 else (other_men, mover_men)
-        kings = (mover_kings, other_kings) if side == 0 else (other_kings, mover_kings)
-        crowned = (men[0] & 0xF) | (men[1] & (0xF << 28))
-        if crowned:
-            continue
-        state = DamaState.from_pieces(variant(name), men, kings, side)
-        if state.result() is None:
-            return state
-
-
 @pytest.mark.parametrize("name", ["mulino:classic", "mulino:ceylonese"])
 @pytest.mark.parametrize("size", mulino_tables.SIZES)
 def test_mulino_tables_agree_with_the_rules_one_move_ahead(name: str, size) -> None:
     rng = random.Random(f"{name}{size}")
     for _ in range(120):
-        state = _mulino(name, rng, *size)
+        state = random_mulino(name, rng, *size)
         assert probe(state) == _children_verdict(state), state
 
 
@@ -117,7 +86,7 @@ def test_dama_tables_agree_with_the_rules_one_move_ahead(name: str) -> None:
     rng = random.Random(name)
     for signature in dama_tables.SIGNATURES:
         for _ in range(12):
-            state = _dama(name, rng, signature)
+            state = random_dama(name, rng, signature)
             assert probe(state) == _children_verdict(state), (signature, state)
 
 
@@ -131,7 +100,7 @@ def test_mulino_tables_agree_with_a_direct_search(size, depth: int, short_ones: 
     """Positions the tables say end within the search's reach get exactly that value from
     the search; for the others the search finds nothing shorter."""
     rng = random.Random(f"search{size}")
-    sample = [_mulino("mulino:classic", rng, *size) for _ in range(400)]
+    sample = [random_mulino("mulino:classic", rng, *size) for _ in range(400)]
     verdicts = [probe(state) for state in sample]
     short = [s for s, v in zip(sample, verdicts, strict=True) if v.outcome and v.plies <= depth]
     long = [s for s, v in zip(sample, verdicts, strict=True) if not v.outcome or v.plies > depth]
@@ -148,7 +117,7 @@ def test_dama_tables_agree_with_a_direct_search(name: str) -> None:
     decided = 0
     for signature in [s for s in dama_tables.SIGNATURES if sum(s) <= 3]:
         for _ in range(6):
-            state = _dama(name, rng, signature)
+            state = random_dama(name, rng, signature)
             table, searched = probe(state), _searched(state, 4)
             assert table is not None
             if table.outcome and table.plies <= 4:
@@ -234,7 +203,7 @@ def _play_out(state: State, tables_for: set[int]) -> tuple[State, int]:
 
 def test_hard_wins_a_won_three_against_three_mulino_in_the_tables_distance() -> None:
     rng = random.Random("convert mulino")
-    start = _longest_win([_mulino("mulino:classic", rng, 3, 3) for _ in range(400)], 9)
+    start = _longest_win([random_mulino("mulino:classic", rng, 3, 3) for _ in range(400)], 9)
     distance, winner = probe(start).plies, start.to_move
     end, plies = _play_out(start, {0, 1})
     assert end.result().winners() == (winner,)
@@ -243,7 +212,7 @@ def test_hard_wins_a_won_three_against_three_mulino_in_the_tables_distance() -> 
 
 def test_hard_wins_a_won_king_endgame_in_dama_in_the_tables_distance() -> None:
     rng = random.Random("convert dama")
-    start = _longest_win([_dama("dama:classic", rng, (0, 3, 0, 1)) for _ in range(400)], 9)
+    start = _longest_win([random_dama("dama:classic", rng, (0, 3, 0, 1)) for _ in range(400)], 9)
     distance, winner = probe(start).plies, start.to_move
     end, plies = _play_out(start, {0, 1})
     assert end.result().winners() == (winner,)
@@ -281,7 +250,7 @@ def test_the_review_judges_endgame_moves_by_the_tables() -> None:
     last, as a forced loss (which the review labels a blunder that misses the win)."""
     rng = random.Random("review endgame")
     for _ in range(200):
-        state = _mulino("mulino:classic", rng, 3, 3)
+        state = random_mulino("mulino:classic", rng, 3, 3)
         won = probe(state)
         if won.outcome != WIN or won.plies < 5:
             continue
@@ -305,7 +274,7 @@ def test_table_indices_cover_every_entry_once() -> None:
 
 def test_a_result_the_quiet_ply_rule_could_overturn_is_left_to_the_search() -> None:
     rng = random.Random("quiet")
-    state = _longest_win([_dama("dama:classic", rng, (0, 3, 0, 1)) for _ in range(200)], 9)
+    state = _longest_win([random_dama("dama:classic", rng, (0, 3, 0, 1)) for _ in range(200)], 9)
     distance = probe(state).plies
     fields = state.to_fields()
     fields[4] = 80 - distance  # the quiet plies so far: the win would end on the 80th

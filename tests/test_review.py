@@ -178,7 +178,9 @@ def test_an_ausgeblockt_pass_that_gives_up_a_good_mark_costs_winning_chances() -
     assert judged.played == "pass" and judged.best != "pass"
     best = state.parse_action(judged.best)
     seat = state.to_move
-    expected = round(100 * (win_chance(state.apply(best), seat) - win_chance(state.apply(49), seat)))
+    expected = round(
+        100 * (win_chance(state.apply(best), seat) - win_chance(state.apply(49), seat))
+    )
     assert judged.chances == expected > CHANCE_THRESHOLDS[0]
     assert judged.label in ("inaccuracy", "mistake", "blunder")
 

@@ -27,37 +27,17 @@ def random_won_position(name: str, rng: random.Random):
     from game.ai.endgames import WIN, probe
     from game.ai.endgames import dama as dama_tables
     from game.ai.endgames import mulino as mulino_tables
-    from game.rules import variant
-    from game.rules.dama import DamaState
-    from game.rules.mulino import POINTS, MulinoState
+    from game.ai.endgames.samples import random_dama, random_mulino
 
-    chosen = variant(name)
     while True:
-        side = rng.randrange(2)
         if name.startswith("mulino"):
-            mover, other = rng.choice(mulino_tables.SIZES)
-            points = [POINTS[p] for p in rng.sample(range(24), mover + other)]
-            mine, theirs = " ".join(points[:mover]), " ".join(points[mover:])
-            white, black = (mine, theirs) if side == 0 else (theirs, mine)
-            state = MulinoState.setup(chosen, white, black, side=side)
+            state = random_mulino(name, rng, *rng.choice(mulino_tables.SIZES))
         else:
-            sig = rng.choice([s for s in dama_tables.SIGNATURES if sum(s) >= 3])
-            squares = rng.sample(range(32), sum(sig))
-            sets = []
-            for count in sig:
-                sets.append(sum(1 << s for s in squares[:count]))
-                squares = squares[count:]
-            mover_men, mover_kings, other_men, other_kings = sets
-            men = (mover_men, other_men) if side == 0 else (other_men, mover_men)
-            kings = (mover_kings, other_kings) if side == 0 else (other_kings, mover_kings)
-            if men[0] & 0xF or men[1] & (0xF << 28):
-                continue  # a man on its crowning row
-            state = DamaState.from_pieces(chosen, men, kings, side)
-        if state.result() is not None:
-            continue
+            sizes = [s for s in dama_tables.SIGNATURES if sum(s) >= 3]
+            state = random_dama(name, rng, rng.choice(sizes))
         verdict = probe(state)
         if verdict is not None and verdict.outcome and verdict.plies > 2:
-            winner = side if verdict.outcome == WIN else 1 - side
+            winner = state.to_move if verdict.outcome == WIN else 1 - state.to_move
             return state, winner, verdict.plies
 
 
