@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def play(game: int, seed: int) -> list[tuple[list[float], int]]:
-    """(features for X, whether X won) at each turn's start of one game; draws left out."""
+    """(features, whether that side won) for both sides at each turn's start of one game
+    (both, so that the fit needs no constant); draws left out."""
     from game.ai.players import choose
     from game.ai.sheet_chances import features
     from game.dice import random_action
@@ -39,14 +40,14 @@ def play(game: int, seed: int) -> list[tuple[list[float], int]]:
     while not state.is_terminal():
         if state.is_chance():
             if state.stage == ROLL and state.attempts == 0 and state.chain < 0:
-                seen.append(features(state, 0, state.side == 0))
+                seen += [(features(state, s, state.side == s), s) for s in (0, 1)]
             state = state.apply(random_action(state, rng))
         else:
             state = state.apply(choose(state, "hard", seed=game).action)
     winners = state.result().winners()
     if len(winners) != 1:
         return []
-    return [(x, int(winners == (0,))) for x in seen if x is not None]
+    return [(x, int(winners == (seat,))) for x, seat in seen if x is not None]
 
 
 def fit(samples: list[tuple[list[float], int]], steps: int = 25) -> list[float]:

@@ -17,9 +17,11 @@ import math
 from game.ai.sheet_player import BLOCKED, connection
 from game.rules.ausgeblockt import DECIDE, MARK, AusgeblocktState
 
-COEFFICIENTS = (0.0, 0.0, 0.0, 0.0)
+COEFFICIENTS = (0.2943, 2.5184, 0.3513)
 """Weights of the features of :func:`features`: the lead in cells, the lead as a share of
-the cells both still need, the turn (+1 for the seat's own), and a constant."""
+the cells both still need, and the turn (+1 for the seat's own, −1 for the other's).  The
+sheet is point-symmetric, so there is no constant: level distances with the turn unknown are
+an even game."""
 
 
 def features(state: AusgeblocktState, seat: int, seat_to_move: bool) -> list[float] | None:
@@ -34,7 +36,7 @@ def features(state: AusgeblocktState, seat: int, seat_to_move: bool) -> list[flo
 
 def _features(mine: int, theirs: int, seat_to_move: bool) -> list[float]:
     lead = theirs - mine
-    return [float(lead), lead / (mine + theirs), 1.0 if seat_to_move else -1.0, 1.0]
+    return [float(lead), lead / (mine + theirs), 1.0 if seat_to_move else -1.0]
 
 
 def _logistic(x: list[float]) -> float:
