@@ -141,13 +141,13 @@ class AlphaBeta:
         result = child.result()
         if result is not None:
             return _terminal(result, player, ply)
+        if child.to_move == player:  # a removal or a huff to come: the tables ask past it
+            return self._negamax(child, depth, alpha, beta, ply)
         if self.endgames is not None:
             verdict = self.endgames(child)
             if verdict is not None and verdict.outcome:
-                value = verdict.outcome * (WIN - ply - verdict.plies)
-                return value if child.to_move == player else -value
-        if child.to_move == player:
-            return self._negamax(child, depth, alpha, beta, ply)
+                self.budget.spend()  # a position looked up is a node like one searched
+                return -verdict.outcome * (WIN - ply - verdict.plies)
         return -self._negamax(child, depth - 1, -beta, -alpha, ply)
 
     def _negamax(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:

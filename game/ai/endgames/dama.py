@@ -6,7 +6,7 @@ Positions are seen from the side to move, turned so that it plays upwards as Whi
 table holds every way of placing them at index
 ``((rank(a-men) · C(32, b) + rank(b-kings)) · C(28, c) + rank(c-men)) · C(32, d) + rank(d-kings)``,
 men ranked over the 28 squares they can stand on (never their crowning row) and kings over
-all 32 (:func:`store.subset_rank`); indices where two pieces meet name no position.
+all 32 (:func:`store.mask_rank`); indices where two pieces meet name no position.
 
 The tables assume that capturing is compulsory: Dama with huffing on is left to the search.
 """
@@ -16,8 +16,7 @@ from __future__ import annotations
 from math import comb
 
 from game.ai.endgames.codes import Verdict, decode
-from game.ai.endgames.store import load, subset_rank
-from game.rules.checkerboard import squares_of
+from game.ai.endgames.store import load, mask_rank
 from game.rules.dama import DamaState
 
 MOST_PIECES = 4
@@ -43,6 +42,8 @@ def table_size(signature: tuple[int, int, int, int]) -> int:
 OFFSETS = {s: sum(table_size(t) for t in SIGNATURES[: SIGNATURES.index(s)]) for s in SIGNATURES}
 TOTAL = sum(table_size(s) for s in SIGNATURES)
 
+_MAN_SETS = tuple(comb(MAN_SQUARES, k) for k in range(MOST_PIECES + 1))
+_KING_SETS = tuple(comb(32, k) for k in range(MOST_PIECES + 1))
 _REVERSED_BYTE = tuple(int(f"{b:08b}"[::-1], 2) for b in range(256))
 
 
@@ -58,11 +59,10 @@ def signature(men: int, kings: int, other_men: int, other_kings: int) -> tuple[i
 
 def index(men: int, kings: int, other_men: int, other_kings: int) -> int:
     """Where a position sits in its signature's table; the mover plays upwards."""
-    _, b, c, d = signature(men, kings, other_men, other_kings)
-    at = subset_rank(squares_of(men >> 4))
-    at = at * comb(32, b) + subset_rank(squares_of(kings))
-    at = at * comb(MAN_SQUARES, c) + subset_rank(squares_of(other_men))
-    return at * comb(32, d) + subset_rank(squares_of(other_kings))
+    at = mask_rank(men >> 4)
+    at = at * _KING_SETS[kings.bit_count()] + mask_rank(kings)
+    at = at * _MAN_SETS[other_men.bit_count()] + mask_rank(other_men)
+    return at * _KING_SETS[other_kings.bit_count()] + mask_rank(other_kings)
 
 
 def probe(state: DamaState) -> Verdict | None:

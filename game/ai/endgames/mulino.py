@@ -2,7 +2,7 @@
 
 Positions are seen from the side to move (the *mover*): a table ``(m, o)`` holds every way of
 putting ``m`` mover pieces and ``o`` other pieces on the 24 points, at index
-``rank(mover) · C(24, o) + rank(other)`` (:func:`store.subset_rank` of each set, taken over
+``rank(mover) · C(24, o) + rank(other)`` (:func:`store.mask_rank` of each set, taken over
 all 24 points, so that indices where the two sets meet name no position).  Only positions
 where the mover is to move (not to remove) are stored: :func:`probe` looks one action ahead
 for a removal or a ceylonese extra action.
@@ -16,8 +16,8 @@ from __future__ import annotations
 from math import comb
 
 from game.ai.endgames.codes import Verdict, decode, verdict_of
-from game.ai.endgames.store import load, subset_rank
-from game.rules.mulino import NORMAL, MulinoState, points_of
+from game.ai.endgames.store import load, mask_rank
+from game.rules.mulino import NORMAL, MulinoState
 
 SIZES = ((3, 3), (4, 3), (3, 4))
 """The tables, in the order they are stored: (mover pieces, other pieces)."""
@@ -36,11 +36,12 @@ OFFSETS = {size: sum(table_size(*s) for s in SIZES[: SIZES.index(size)]) for siz
 TOTAL = sum(table_size(*size) for size in SIZES)
 
 
+_SETS = tuple(comb(24, k) for k in range(25))
+
+
 def index(mover: int, other: int) -> int:
     """Where the position with these masks (mover to move) sits in its table."""
-    return subset_rank(points_of(mover)) * comb(24, other.bit_count()) + subset_rank(
-        points_of(other)
-    )
+    return mask_rank(mover) * _SETS[other.bit_count()] + mask_rank(other)
 
 
 def probe(state: MulinoState) -> Verdict | None:

@@ -28,7 +28,15 @@ def load(asset: str, size: int) -> bytes | None:
     return data
 
 
-def subset_rank(points: tuple[int, ...] | list[int]) -> int:
-    """The rank of a set of points, listed in increasing order, among all sets of as many
-    points in colexicographic order — which is the order of their bit masks as numbers."""
-    return sum(comb(point, k + 1) for k, point in enumerate(points))
+@cache
+def mask_rank(mask: int) -> int:
+    """The rank of the set of points of ``mask`` among all sets of as many points in
+    colexicographic order — which is the order of their masks as numbers.  Cached: the
+    search asks for the same few thousand masks again and again."""
+    rank, count = 0, 0
+    while mask:
+        low = mask & -mask
+        count += 1
+        rank += comb(low.bit_length() - 1, count)
+        mask ^= low
+    return rank
