@@ -11,8 +11,9 @@ a quiescence search follows the *noisy* actions â€” captures, removals, mills â€
 exchange is cut in half.
 
 With ``endgames`` (a probe such as :func:`game.ai.endgames.probe`) every position the
-search reaches is first looked up: a win or a loss the tables know is exact, scored by the
-plies to the end like a finished game, and not searched further.  A known draw is searched
+search reaches where the turn has passed is first looked up: a win or a loss the tables know
+is exact, scored by the plies to the end like a finished game, not searched further, and
+counted as one node of the budget.  A known draw is searched
 as usual, so that among drawing moves the one that sets the opponent problems is chosen;
 no losing move can outscore it.
 """
