@@ -41,6 +41,7 @@ from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.results import ResultsScene
 from game.client.turns import actor
+from game.ai.review import Judged
 from game.dice import random_action
 from game.rules import State, variant
 from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP
@@ -155,7 +156,8 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
             PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
         ("ausgeblockt-odds", _odds),
         ("dama-classic-hint", _hint),
-        ("dama-classic-review", _review),
+        ("dama-classic-review", _review_of("dama:classic", lambda j: j.label == "blunder")),
+        ("ausgeblockt-review", _review_of("ausgeblockt", lambda j: bool(j.chances))),
         ("dama-classic-replay", _replay_step),
         ("lan-list", _lan_list),
         # Last: these make the app a kiosk.
@@ -200,20 +202,25 @@ def _hint(app: App) -> None:
     play.invalidate()
 
 
-def _review(app: App) -> None:
-    """The review of a finished Dama match at its person's first blunder, with the graph."""
-    from game.client.scenes.review import ReviewScene
+def _review_of(name: str, shown: Callable[[Judged], bool]) -> Callable[[App], None]:
+    """The review of a finished match of ``name`` at the first decision that is ``shown``,
+    with the graph."""
 
-    review = ReviewScene.of_match(app, finished("dama:classic", 2))
-    app.push(review)
-    deadline = time.monotonic() + 120
-    while review.review is None and time.monotonic() < deadline:
-        app.frame(0.05)
-        time.sleep(0.05)
-    found = review.review.decisions if review.review else ()
-    worst = next((j for j in found if j.label == "blunder"), found[0] if found else None)
-    if worst is not None:
-        review.go(worst.ply)
+    def shoot(app: App) -> None:
+        from game.client.scenes.review import ReviewScene
+
+        review = ReviewScene.of_match(app, finished(name, 2))
+        app.push(review)
+        deadline = time.monotonic() + 120
+        while review.review is None and time.monotonic() < deadline:
+            app.frame(0.05)
+            time.sleep(0.05)
+        found = review.review.decisions if review.review else ()
+        first = next((j for j in found if shown(j)), found[0] if found else None)
+        if first is not None:
+            review.go(first.ply)
+
+    return shoot
 
 
 def _in_contrast(app: App, scene) -> None:

@@ -15,7 +15,8 @@ in Numeri both moves played out on the same dice, in Ausgeblockt by the model of
 :mod:`game.ai.sheet_chances`; the review shows that change.
 
 The advantage is the computer's view of the position before each action, for the first seat,
-in the analysis's units (chance events keep the value before them): what the graph draws.
+in the analysis's units — in Ausgeblockt the winning chance, from −1000 (lost) to 1000 (won)
+— (chance events keep the value before them): what the graph draws.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from game.ai.analysis import analyse
 from game.ai.evaluators import board_evaluator
 from game.ai.players import NODES
 from game.ai.search import WIN
-from game.ai.sheet_player import connection
 from game.ai.track_player import judge, play_out
 from game.ai.weights import WEIGHTS
 from game.rules import MatchRecord, State
@@ -212,10 +212,8 @@ def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:
             values.append(values[-1] if values else 0)
         elif isinstance(state, NumeriState):
             values.append(round(100 * judge(state, 0, WEIGHTS["numeri"])))
-        elif isinstance(state, AusgeblocktState):  # how many cells fewer the first seat needs
-            mine = connection(state.starts(0), state.cells[0], state.cells[1])
-            theirs = connection(state.starts(1), state.cells[1], state.cells[0])
-            values.append(100 * (min(theirs, 20) - min(mine, 20)))
+        elif isinstance(state, AusgeblocktState):  # the winning chance, ±1000 for certain
+            values.append(round(2000 * (sheet_chances.win_chance(state, 0, turn=False) - 0.5)))
         else:
             best = best_scores[index]
             values.append(best if state.to_move == 0 else -best)

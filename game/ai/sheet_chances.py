@@ -34,17 +34,19 @@ def features(state: AusgeblocktState, seat: int, seat_to_move: bool) -> list[flo
     return _features(mine, theirs, seat_to_move)
 
 
-def _features(mine: int, theirs: int, seat_to_move: bool) -> list[float]:
+def _features(mine: int, theirs: int, seat_to_move: bool | None) -> list[float]:
     lead = theirs - mine
-    return [float(lead), lead / (mine + theirs), 1.0 if seat_to_move else -1.0]
+    turn = 0.0 if seat_to_move is None else 1.0 if seat_to_move else -1.0
+    return [float(lead), lead / (mine + theirs), turn]
 
 
 def _logistic(x: list[float]) -> float:
     return 1 / (1 + math.exp(-sum(w * v for w, v in zip(COEFFICIENTS, x, strict=True))))
 
 
-def win_chance(state: AusgeblocktState, seat: int) -> float:
-    """The chance that ``seat`` wins from ``state`` (a draw counts half)."""
+def win_chance(state: AusgeblocktState, seat: int, turn: bool = True) -> float:
+    """The chance that ``seat`` wins from ``state`` (a draw counts half); with ``turn`` off,
+    whose turn it is left out — steady from turn to turn, as the review's graph wants it."""
     result = state.result()
     if result is not None:
         winners = result.winners()
@@ -53,7 +55,7 @@ def win_chance(state: AusgeblocktState, seat: int) -> float:
     theirs = connection(state.starts(1 - seat), state.cells[1 - seat], state.cells[seat])
     if mine >= BLOCKED or theirs >= BLOCKED:
         return 0.5 if mine >= BLOCKED and theirs >= BLOCKED else float(theirs >= BLOCKED)
-    return _logistic(_features(mine, theirs, state.side == seat))
+    return _logistic(_features(mine, theirs, state.side == seat if turn else None))
 
 
 def chances_lost(state: AusgeblocktState, played: int, best: int, worth_lost: float) -> int:
