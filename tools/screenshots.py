@@ -31,6 +31,7 @@ from dataclasses import replace
 
 import pygame
 
+from game.ai.review import Judged
 from game.client import sprites
 from game.client.app import App, Paths
 from game.client.kiosk_config import KioskConfig
@@ -41,7 +42,6 @@ from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.results import ResultsScene
 from game.client.turns import actor
-from game.ai.review import Judged
 from game.dice import random_action
 from game.rules import State, variant
 from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP
