@@ -7,7 +7,7 @@ text in the player's language through the catalogue.
 from __future__ import annotations
 
 from game.i18n import _
-from game.rules import VARIANTS, Result, State
+from game.rules import VARIANTS, Reason, Result, State
 
 
 def variant_title(name: str) -> str:
@@ -30,20 +30,20 @@ def variant_subtitle(name: str) -> str:
     return subtitles[name]
 
 
-def reason_text(reason: str) -> str:
+def reason_text(reason: Reason) -> str:
     """Why a game ended, as one short sentence."""
     reasons = {
-        "connected": _("The three start cells are joined."),
-        "both_blocked": _("Both players are blocked."),
-        "end_spaces": _("The three yellow end spaces are taken."),
-        "no_moves": _("No legal move was left."),
-        "no_pieces": _("No piece was left."),
-        "breakthrough": _("The wolf broke through."),
-        "pieces": _("Fewer than three pieces were left."),
-        "repetition": _("The same position came up a third time."),
-        "quiet_plies": _("Too many moves went by without a capture or progress."),
-        "agreement": _("The players agreed a draw."),
-        "resignation": _("A player resigned."),
+        Reason.CONNECTED: _("The three start cells are joined."),
+        Reason.BOTH_BLOCKED: _("Both players are blocked."),
+        Reason.END_SPACES: _("The three yellow end spaces are taken."),
+        Reason.NO_MOVES: _("No legal move was left."),
+        Reason.NO_PIECES: _("No piece was left."),
+        Reason.BREAKTHROUGH: _("The wolf broke through."),
+        Reason.PIECES: _("Fewer than three pieces were left."),
+        Reason.REPETITION: _("The same position came up a third time."),
+        Reason.QUIET_PLIES: _("Too many moves went by without a capture or progress."),
+        Reason.AGREEMENT: _("The players agreed a draw."),
+        Reason.RESIGNATION: _("A player resigned."),
     }
     return reasons[reason]
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from game.rules import AGREED_DRAW, IllegalActionError, MatchRecord, RulesError, State, start
+from game.rules import AGREED_DRAW, ActionError, MatchRecord, RulesError, State, start
 from game.rules.core import resigning_seat
 from game.rules.registry import VARIANTS
 from game.rules.variants import Variant, variant_from_fields
@@ -558,10 +558,10 @@ class MatchLog:
         state = self.state
         try:
             action = state.parse_action(text)
-        except IllegalActionError as error:
+        except ActionError as error:
             if index != state.to_move:
                 raise Rejected(f"out of turn: seat {index + 1} sent {text!r}") from error
-            raise Rejected(f"illegal action {text!r}: {error.reason}") from error
+            raise Rejected(str(error)) from error
         if action == AGREED_DRAW:
             raise Rejected("a draw is agreed by offers from every player, not played")
         resigning = resigning_seat(action)

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules import TERMINAL, IllegalActionError, Outcome, new_game, perft, variant
+from game.rules import (
+    TERMINAL,
+    AmbiguousActionError,
+    IllegalActionError,
+    MalformedActionError,
+    Outcome,
+    RulesError,
+    new_game,
+    perft,
+    variant,
+)
 from game.rules.checkerboard import parse_square
 from game.rules.dama import DamaState
 
@@ -84,7 +94,7 @@ def test_multiple_capture_must_be_completed() -> None:
     state = position(white_men="c3", black_men="d4 f6 a7")
     assert legal(state) == [cap("c3", "e5", "g7")]
     with pytest.raises(IllegalActionError):
-        state.parse_action(cap("c3", "e5") + "x")
+        state.parse_action(cap("c3", "e5"))
     after = play(state, cap("c3", "e5", "g7"))
     assert after.men == (mask("g7"), mask("a7"))
 
@@ -92,6 +102,15 @@ def test_multiple_capture_must_be_completed() -> None:
 def test_short_capture_notation_when_unambiguous() -> None:
     state = position(white_men="c3", black_men="d4 f6 a7")
     assert state.parse_action(cap("c3", "g7")) == state.parse_action(cap("c3", "e5", "g7"))
+
+
+def test_short_capture_notation_that_fits_two_routes_is_ambiguous() -> None:
+    state = position(white_men="c1", black_men="b2 b4 d2 d4")
+    routes = {cap("c1", "a3", "c5"), cap("c1", "e3", "c5")}
+    assert routes <= set(legal(state))
+    with pytest.raises(AmbiguousActionError, match="write every landing square") as raised:
+        state.parse_action(cap("c1", "c5"))
+    assert all(route in str(raised.value) for route in routes)
 
 
 def test_promotion_at_the_far_row() -> None:
@@ -188,7 +207,9 @@ def test_huffing_follows_a_capturer_that_moved() -> None:
 
 def test_illegal_and_malformed_actions_are_named() -> None:
     state = new_game("dama")
-    with pytest.raises(IllegalActionError, match="'zz'"):
+    with pytest.raises(MalformedActionError, match="'zz'"):
+        state.parse_action("zz")
+    with pytest.raises(RulesError):  # every error of the engine is one
         state.parse_action("zz")
     with pytest.raises(IllegalActionError, match="no White piece on 18"):
         state.parse_action("18-14")

@@ -56,7 +56,7 @@ def test_random_playouts_keep_every_invariant(setup: Variant, seed: int) -> None
         pytest.fail(f"no end within {ACTION_BOUND} actions")
     result = state.result()
     assert result is not None and len(result.outcomes) == state.players
-    assert state.legal_actions() == [] and state.chance_outcomes() == []
+    assert state.legal_actions() == () and state.chance_outcomes() == []
     assert record.replay().digest() == state.digest()
     assert MatchRecord.from_text(record.to_text()) == record
     assert MatchRecord.decode(record.encode()) == record

@@ -15,7 +15,7 @@ import sys
 from game.dice import random_action
 from game.rules import (
     VARIANTS,
-    IllegalActionError,
+    ActionError,
     MatchRecord,
     ReplayError,
     RulesError,
@@ -118,7 +118,7 @@ def run(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         return run(sys.argv[1:] if argv is None else argv)
-    except (IllegalActionError, ReplayError) as error:
+    except (ActionError, ReplayError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except RulesError as error:

@@ -26,6 +26,7 @@ from game.rules.core import (
     CHANCE,
     TERMINAL,
     DecodeError,
+    Reason,
     Result,
     State,
     check_int,
@@ -33,6 +34,8 @@ from game.rules.core import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from game.rules.variants import Variant
 
 DICE = 5
@@ -245,10 +248,10 @@ class AusgeblocktState(State):
             wanted ^= low
         return cells
 
-    def _generate_legal(self) -> list[int]:
+    def _generate_legal(self) -> tuple[int, ...]:
         if self.stage == DECIDE:
-            return [STOP, *reroll_choices(self.dice)]
-        return [*self._markable(), PASS]
+            return (STOP, *reroll_choices(self.dice))
+        return (*self._markable(), PASS)
 
     # -- applying -------------------------------------------------------------------------
 
@@ -321,9 +324,9 @@ class AusgeblocktState(State):
         cells_t = (cells[0], cells[1])
         state = _make(self.variant, self.sheet, cells_t, side, ROLL, (), (), 0, cell, None)
         if joins(self.starts(side), cells[side]):
-            state._result = Result.win_for(side, 2, "connected")
+            state._result = Result.win_for(side, 2, Reason.CONNECTED)
         elif state.is_blocked(0) and state.is_blocked(1):
-            state._result = Result.draw(2, "both_blocked")
+            state._result = Result.draw(2, Reason.BOTH_BLOCKED)
         elif not mark_options(self.dice)[self.sheet.symbols[cell]]:  # a normal mark
             state.side, state.chain = 1 - side, -1
         return state
@@ -356,7 +359,7 @@ class AusgeblocktState(State):
             return dice_code(faces) + (REROLL_BASE if word[0] == "r" else 0)
         return parse_cell(word)
 
-    def _why_illegal(self, action: int, legal: list[int]) -> str:
+    def _why_illegal(self, action: int, legal: Sequence[int]) -> str:
         if self.stage == DECIDE and action < REROLL_BASE:
             return "first stop rolling, or name the dice to roll again"
         if self.stage == DECIDE:

@@ -20,7 +20,7 @@ class Concluded(State):
 
     def __init__(self, before: State, action: int, result: Result) -> None:
         self.variant = before.variant
-        self._legal = []
+        self._legal = ()
         self.before = before
         self.action = action
         self._result = result

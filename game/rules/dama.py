@@ -29,7 +29,7 @@ from game.rules.checkerboard import (
 from game.rules.core import (
     TERMINAL,
     DecodeError,
-    IllegalActionError,
+    Reason,
     Result,
     State,
     check_int,
@@ -37,6 +37,8 @@ from game.rules.core import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from game.rules.variants import Variant
 
 QUIET_PLY_LIMIT = 80
@@ -118,7 +120,9 @@ class DamaState(State):
                 loser = self.side
                 winner = loser if self.mangia else 1 - loser
                 has_pieces = self.men[loser] | self.kings[loser]
-                self._result = Result.win_for(winner, 2, "no_moves" if has_pieces else "no_pieces")
+                self._result = Result.win_for(
+                    winner, 2, Reason.NO_MOVES if has_pieces else Reason.NO_PIECES
+                )
                 return TERMINAL
         return self.side
 
@@ -127,7 +131,7 @@ class DamaState(State):
 
     # -- legal actions --------------------------------------------------------------------
 
-    def _generate_legal(self) -> list[int]:
+    def _generate_legal(self) -> tuple[int, ...]:
         side = self.side
         moves, self._capturers = moves_of(
             side,
@@ -137,10 +141,9 @@ class DamaState(State):
             quiet_too=self.huffing,
         )
         self._moves = moves
-        legal = list(moves)
         if self.huff:
-            legal = list(squares_of(self.huff)) + legal
-        return legal
+            return (*squares_of(self.huff), *moves)
+        return tuple(moves)
 
     # -- applying -------------------------------------------------------------------------
 
@@ -182,14 +185,14 @@ class DamaState(State):
         quiet = self.quiet + 1
         state = _make(self.variant, men_t, kings_t, other, huff, quiet, history, None)
         if history.count(key) >= 3:
-            draw = "repetition"
+            draw = Reason.REPETITION
         elif quiet >= QUIET_PLY_LIMIT:
-            draw = "quiet_plies"
+            draw = Reason.QUIET_PLIES
         else:
             return state
         if state.to_move != TERMINAL:  # a move that leaves no reply decides the game
             state._result = Result.draw(2, draw)
-            state._legal = []
+            state._legal = ()
         return state
 
     # -- notation -------------------------------------------------------------------------
@@ -205,26 +208,26 @@ class DamaState(State):
         if parsed is None:
             return None
         path, capture = parsed
-        code = path_code(path, capture)
-        if capture and len(path) == 2 and code not in self.legal_actions():
-            # "22x6" for the only capture from 22 that ends on 6, as PDN allows.
-            matches = [
-                a
-                for a in self.legal_actions()
-                if a >= SQUARES
-                and a & 1
-                and decode_path(a)[0][0] == path[0]
-                and decode_path(a)[0][-1] == path[1]
-            ]
-            if len(matches) == 1:
-                return matches[0]
-            if matches:
-                raise IllegalActionError(
-                    text, "ambiguous: write every landing square (" + self._listing(matches) + ")"
-                )
-        return code
+        return path_code(path, capture)
 
-    def _why_illegal(self, action: int, legal: list[int]) -> str:
+    def _readings(self, action: int) -> tuple[int, ...]:
+        """``22x6`` for the capture from 22 that ends on 6 through squares left out, as PDN
+        allows."""
+        if action < SQUARES:
+            return ()
+        path, capture = decode_path(action)
+        if not capture or len(path) != 2:
+            return ()
+        return tuple(
+            a
+            for a in self.legal_actions()
+            if a >= SQUARES
+            and a & 1
+            and decode_path(a)[0][0] == path[0]
+            and decode_path(a)[0][-1] == path[1]
+        )
+
+    def _why_illegal(self, action: int, legal: Sequence[int]) -> str:
         if action < SQUARES:
             return "no piece here may be huffed"
         path, capture = decode_path(action)

@@ -31,6 +31,7 @@ from game.rules.core import (
     CHANCE,
     TERMINAL,
     DecodeError,
+    Reason,
     Result,
     State,
     check_int,
@@ -96,7 +97,7 @@ class LupoState(State):
             self._legal = self._generate_legal()
             if not self._legal:
                 winner = self.wolf_seat if self.sheep_turn else 1 - self.wolf_seat
-                self._result = Result.win_for(winner, 2, "no_moves")
+                self._result = Result.win_for(winner, 2, Reason.NO_MOVES)
                 return TERMINAL
         return 1 - self.wolf_seat if self.sheep_turn else self.wolf_seat
 
@@ -106,20 +107,20 @@ class LupoState(State):
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
         return [(0, Fraction(1, 2)), (1, Fraction(1, 2))] if self.stage == LOT else []
 
-    def _generate_legal(self) -> list[int]:
+    def _generate_legal(self) -> tuple[int, ...]:
         if self.stage == PLACE:
-            return [s for s in range(SQUARES) if not self.sheep >> s & 1]
+            return tuple(s for s in range(SQUARES) if not self.sheep >> s & 1)
         occupied = self.sheep | 1 << self.wolf
         if self.sheep_turn:
-            return [
+            return tuple(
                 path_code((s, t), False)
                 for s in squares_of(self.sheep)
                 for t in STEPS[WHITE][s]
                 if not occupied >> t & 1
-            ]
-        return [
+            )
+        return tuple(
             path_code((self.wolf, t), False) for t in NEIGHBOURS[self.wolf] if not occupied >> t & 1
-        ]
+        )
 
     def _successor(self, action: int) -> LupoState:
         variant = self.variant
@@ -135,7 +136,7 @@ class LupoState(State):
         result = None
         if coords(wolf)[1] < min(coords(s)[1] for s in squares_of(sheep)):
             assert self.wolf_seat is not None
-            result = Result.win_for(self.wolf_seat, 2, "breakthrough")
+            result = Result.win_for(self.wolf_seat, 2, Reason.BREAKTHROUGH)
         return _make(variant, sheep, wolf, self.wolf_seat, PLAY, not self.sheep_turn, result)
 
     def _action_text(self, action: int) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from game.rules.core import (
     TERMINAL,
     DecodeError,
+    Reason,
     Result,
     State,
     check_int,
@@ -24,6 +25,8 @@ from game.rules.core import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from game.rules.variants import Variant
 
 POINTS = (
@@ -169,7 +172,7 @@ class MulinoState(State):
             # Placements, removals and passes always exist: no action means no move.
             self._legal = self._generate_legal()
             if not self._legal:
-                self._result = Result.win_for(1 - self.side, 2, "no_moves")
+                self._result = Result.win_for(1 - self.side, 2, Reason.NO_MOVES)
                 return TERMINAL
         return self.side
 
@@ -178,14 +181,14 @@ class MulinoState(State):
 
     # -- legal actions --------------------------------------------------------------------
 
-    def _generate_legal(self) -> list[int]:
+    def _generate_legal(self) -> tuple[int, ...]:
         side = self.side
         own = self.men[side]
         empty = FULL ^ own ^ self.men[1 - side]
         if self.stage == REMOVE:
             opp = self.men[1 - side]
             removable = (opp & ~pieces_in_mills(opp)) or opp
-            return list(_LOW_REMOVALS[removable & 0xFFF] + _HIGH_REMOVALS[removable >> 12])
+            return _LOW_REMOVALS[removable & 0xFFF] + _HIGH_REMOVALS[removable >> 12]
         if self.hand[side]:
             actions = list(_LOW_POINTS[empty & 0xFFF] + _HIGH_POINTS[empty >> 12])
             if self.variant.name == "mulino:misto":
@@ -197,7 +200,7 @@ class MulinoState(State):
             actions = _steps(own, empty)
         if self.stage == EXTRA:
             actions.append(PASS)
-        return actions
+        return tuple(actions)
 
     # -- applying -------------------------------------------------------------------------
 
@@ -213,7 +216,14 @@ class MulinoState(State):
             men_t = (men[0], men[1])
             if men[other].bit_count() + hand[other] < 3:
                 return _make(
-                    variant, men_t, hand, side, NORMAL, 0, (), Result.win_for(side, 2, "pieces")
+                    variant,
+                    men_t,
+                    hand,
+                    side,
+                    NORMAL,
+                    0,
+                    (),
+                    Result.win_for(side, 2, Reason.PIECES),
                 )
             if variant.name == "mulino:ceylonese" and hand == (0, 0):
                 return _make(variant, men_t, hand, side, EXTRA, 0, (), None)
@@ -251,7 +261,7 @@ class MulinoState(State):
             return _make(self.variant, men, hand, side, EXTRA, 0, (), None)
         key = position_key(men, hand, side)
         history = (key,) if irreversible else (*self.history, key)
-        result = Result.draw(2, "repetition") if history.count(key) >= 3 else None
+        result = Result.draw(2, Reason.REPETITION) if history.count(key) >= 3 else None
         return _make(self.variant, men, hand, side, EXTRA, 0, history, result)
 
     def _next_turn(
@@ -272,14 +282,14 @@ class MulinoState(State):
         history = (key,) if irreversible else (*self.history, key)
         state = _make(self.variant, men, hand, side, NORMAL, quiet, history, None)
         if history.count(key) >= 3:
-            draw = "repetition"
+            draw = Reason.REPETITION
         elif quiet >= QUIET_PLY_LIMIT:
-            draw = "quiet_plies"
+            draw = Reason.QUIET_PLIES
         else:
             return state
         if state.to_move != TERMINAL:  # a move that leaves no reply wins, even here
             state._result = Result.draw(2, draw)
-            state._legal = []
+            state._legal = ()
         return state
 
     # -- notation -------------------------------------------------------------------------
@@ -307,7 +317,7 @@ class MulinoState(State):
             return MOVE_BASE + 24 * POINT_INDEX[a] + POINT_INDEX[b]
         return None
 
-    def _why_illegal(self, action: int, legal: list[int]) -> str:
+    def _why_illegal(self, action: int, legal: Sequence[int]) -> str:
         if self.stage == REMOVE:
             return f"a mill was closed: remove an opponent piece first ({self._listing(legal)})"
         if action == PASS:

@@ -18,6 +18,7 @@ from game.rules.core import (
     TERMINAL,
     DecodeError,
     Outcome,
+    Reason,
     Result,
     State,
     check_int,
@@ -25,6 +26,8 @@ from game.rules.core import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from game.rules.variants import Variant
 
 STAR = 6
@@ -98,11 +101,11 @@ class NumeriState(State):
         free = ~occupied & ((1 << self.track.length) - 1) & ~((1 << (at + 1)) - 1)
         return (free & -free).bit_length() - 1 if free else None
 
-    def _generate_legal(self) -> list[int]:
+    def _generate_legal(self) -> tuple[int, ...]:
         own = self.pawns[self.side]
         occupied = self.occupied
         if self.die == STAR:
-            return [p for p in PAWNS if self._destination(occupied, own[p - 1]) is not None]
+            return tuple(p for p in PAWNS if self._destination(occupied, own[p - 1]) is not None)
         legal = []
         if self._destination(occupied, own[self.die - 1]) is not None:
             legal.append(self.die)
@@ -116,7 +119,7 @@ class NumeriState(State):
                     after = (occupied & ~(1 << at) if at != OFF else occupied) | 1 << dest
                     if self._destination(after, own[second - 1]) is not None:
                         legal.append(10 * first + second)
-        return legal
+        return tuple(legal)
 
     # -- applying -------------------------------------------------------------------------
 
@@ -205,7 +208,7 @@ class NumeriState(State):
             return 10 * int(a) + int(b)
         return None
 
-    def _why_illegal(self, action: int, legal: list[int]) -> str:
+    def _why_illegal(self, action: int, legal: Sequence[int]) -> str:
         die = "the star" if self.die == STAR else f"a {self.die}"
         if action > 9:
             if not self.unlocked:
@@ -311,7 +314,7 @@ def _scores(track: Track, pawns: tuple[tuple[int, ...], ...]) -> tuple[int, ...]
 def _final_result(scores: tuple[int, ...]) -> Result:
     best = max(scores)
     outcomes = tuple(Outcome.WIN if s == best else Outcome.LOSS for s in scores)
-    return Result(outcomes, "end_spaces", scores)
+    return Result(outcomes, Reason.END_SPACES, scores)
 
 
 def _make(

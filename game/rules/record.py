@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import msgpack
 
 from game.rules.codec import unpack
-from game.rules.core import DecodeError, IllegalActionError, RulesError, State
+from game.rules.core import ActionError, DecodeError, RulesError, State
 from game.rules.registry import VARIANTS, start, variant
 from game.rules.variants import Variant, variant_from_fields
 
@@ -52,7 +52,7 @@ class MatchRecord:
         for number, text in enumerate(self.actions, 1):
             try:
                 state = state.apply(state.parse_action(text))
-            except IllegalActionError as error:
+            except ActionError as error:
                 raise ReplayError(f"action {number} ({text!r}): {error.reason}") from error
             yield state
 
