@@ -42,7 +42,6 @@ does I/O beyond reading its constant board data: dice come from outside.  ``enco
 replays a whole match.  ``docs/NOTATION.md`` documents every game's notation.
 """
 
-
 from game.rules.codec import decode_action, decode_state, encode_action
 from game.rules.core import (
     AGREED_DRAW,
