@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from game.i18n import _
 from game.rules import VARIANTS, Reason, Result, State
+from game.rules.lupo import LupoState
 
 
 def variant_title(name: str) -> str:
@@ -17,17 +18,7 @@ def variant_title(name: str) -> str:
 
 def variant_subtitle(name: str) -> str:
     """A few words in the player's language on what the game is: "losing draughts"."""
-    subtitles = {
-        "ausgeblockt": _("Blocked out and ripped off!"),
-        "numeri": _("the numbers race"),
-        "dama:classic": _("draughts with flying kings"),
-        "dama:mangia": _("losing draughts"),
-        "dama:lupo": _("wolf and sheep"),
-        "mulino:classic": _("nine men's morris"),
-        "mulino:misto": _("morris: place or move"),
-        "mulino:ceylonese": _("morris with extra turns"),
-    }
-    return subtitles[name]
+    return _(VARIANTS[name].subtitle)
 
 
 def reason_text(reason: Reason) -> str:
@@ -60,7 +51,7 @@ def result_headline(result: Result, seat_names: list[str]) -> str:
 
 def seat_names(state: State) -> list[str]:
     """What each seat is called in this game: its colour, its mark or its role."""
-    state = getattr(state, "before", state)  # a concluded game keeps the last position
+    state = state.last_position
     game = state.variant.name
     if game == "ausgeblockt":
         return [_("Crosses"), _("Circles")]
@@ -68,7 +59,7 @@ def seat_names(state: State) -> list[str]:
         colours = [_("Red"), _("Blue"), _("Green"), _("Yellow")]
         return colours[: state.players]
     if game == "dama:lupo":
-        wolf = getattr(state, "wolf_seat", None)
+        wolf = state.wolf_seat if isinstance(state, LupoState) else None
         if wolf is None:
             return [_("Player 1"), _("Player 2")]
         return [_("Wolf") if seat == wolf else _("Sheep") for seat in range(2)]

@@ -582,6 +582,7 @@ class MatchLog:
     def _on_offer(self, entry: dict) -> None:
         self._require(self.phase == PLAYING, "the match is not being played")
         self._require(self.seat_of(entry["peer"]) is not None, "only players offer draws")
+        self._require(self.state.variant.spec.agreed_draws, "this game has no draw by agreement")
         if entry["ply"] != self.ply:
             raise Rejected(f"out of sequence: offer at ply {entry['ply']}, ply {self.ply} is next")
         self._offers.add(entry["peer"])

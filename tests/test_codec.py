@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 from game.dice import random_action
 from game.rules import (
     AGREED_DRAW,
+    VARIANTS,
     DecodeError,
     IllegalActionError,
     MatchRecord,
     Outcome,
+    Reason,
     ReplayError,
     RulesError,
     Variant,
@@ -140,14 +142,14 @@ def test_record_text_round_trip_and_replay_errors() -> None:
         MatchRecord.from_text('[Variant "chess"]\n')
 
 
-def test_draw_by_agreement_and_resignation_end_any_running_game() -> None:
+def test_resignation_ends_any_running_game_and_an_agreed_draw_those_that_have_it() -> None:
     state = play(new_game("numeri", players=3), "first2 d3")
     resigned = play(state, "resign2")
     assert resigned.result().outcomes == (Outcome.WIN, Outcome.LOSS, Outcome.WIN)
-    assert resigned.result().reason == "resignation"
+    assert resigned.result().reason is Reason.RESIGNATION
     agreed = play(new_game("mulino"), "a1 draw")
     assert agreed.result().outcomes == (Outcome.DRAW, Outcome.DRAW)
-    assert agreed.before.men[0] == 1  # the board stays for display
+    assert agreed.last_position.men[0] == 1  # the board stays for display
     assert decode_state(agreed.encode()).digest() == agreed.digest()
     with pytest.raises(IllegalActionError, match="game is over"):
         agreed.parse_action("d1")
@@ -156,4 +158,23 @@ def test_draw_by_agreement_and_resignation_end_any_running_game() -> None:
     with pytest.raises(IllegalActionError):
         new_game("dama").parse_action("resign3")
     record = MatchRecord(new_game("dama").variant, ("22-18", "draw"))
-    assert record.replay().result().reason == "agreement"
+    assert record.replay().result().reason is Reason.AGREEMENT
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_a_draw_is_agreed_only_where_the_rules_have_one(name: str) -> None:
+    """RULES.md: Dama, Mangia la dama and the three Mulino have draws by agreement; the dice
+    games and Lupo e pecore, which always end in a result, do not."""
+    state = new_game(name)
+    while state.is_chance():
+        state = state.apply(state.chance_outcomes()[0][0])
+    assert VARIANTS[name].agreed_draws == (
+        name.startswith(("dama", "mulino")) and name != "dama:lupo"
+    )
+    if VARIANTS[name].agreed_draws:
+        assert state.apply(state.parse_action("draw")).result().reason is Reason.AGREEMENT
+    else:
+        with pytest.raises(IllegalActionError, match="no draw by agreement"):
+            state.apply(state.parse_action("draw"))
+        with pytest.raises(ReplayError, match="no draw by agreement"):
+            MatchRecord(state.variant, ("draw",)).replay()

@@ -24,9 +24,9 @@ def test_dama_exports_pdn_with_numbered_moves_and_result() -> None:
 
 
 def test_lupo_keeps_lot_and_placing_as_comments() -> None:
-    match = played("dama:lupo", "wolf2 @18 29-25 draw")
+    match = played("dama:lupo", "wolf2 @18 29-25 resign1")
     text = export_text(match, when=0)
-    assert "{wolf2} {@18} 1. 29-25 1/2-1/2" in text
+    assert "{wolf2} {@18} 1. 29-25 0-1" in text
 
 
 def test_other_games_export_their_record_and_result() -> None:

@@ -12,28 +12,16 @@ from babel.messages.pofile import read_po
 from game import i18n
 from game.client.rules_text import rules_text
 from game.names import reason_text, result_headline, variant_subtitle, variant_title
-from game.rules import VARIANTS, Outcome, Result, every_setup, variant
+from game.rules import VARIANTS, Outcome, Reason, Result, every_setup, variant
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "assets" / "locale"
 TRANSLATED = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT_LANGUAGE]
-REASONS = [
-    "connected",
-    "both_blocked",
-    "end_spaces",
-    "no_moves",
-    "no_pieces",
-    "breakthrough",
-    "pieces",
-    "repetition",
-    "quiet_plies",
-    "agreement",
-    "resignation",
-]
 
 
 def texts_in_code() -> set[str]:
-    """Every literal passed to ``_()`` or ``i18n.in_language()`` anywhere under ``game/``."""
+    """Every literal passed to ``_()`` or ``i18n.in_language()`` anywhere under ``game/``, and
+    the variants' subtitles (catalogue keys the client translates)."""
     found = set()
     for path in (ROOT / "game").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -42,7 +30,7 @@ def texts_in_code() -> set[str]:
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             if name in ("_", "in_language") and isinstance(node.args[0], ast.Constant):
                 found.add(node.args[0].value)
-    return found
+    return found | {spec.subtitle for spec in VARIANTS.values()}
 
 
 @pytest.fixture(autouse=True)
@@ -85,7 +73,7 @@ def test_every_variant_and_reason_has_a_name() -> None:
     for language in i18n.LANGUAGES:
         i18n.set_language(language)
         assert all(variant_title(name) and variant_subtitle(name) for name in VARIANTS)
-        assert all(reason_text(reason) for reason in REASONS)
+        assert all(reason_text(reason) for reason in Reason)
 
 
 def test_games_keep_their_italian_names_in_every_language() -> None:

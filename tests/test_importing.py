@@ -26,7 +26,7 @@ def test_every_exported_record_reads_back_as_the_same_record(name: str) -> None:
         if not match.state.is_terminal() and seed % 4 == 1:
             seat = match.state.to_move if match.state.to_move >= 0 else 0
             match.play(resign_action(seat))
-        if not match.state.is_terminal() and seed % 4 == 2 and game.game in ("dama", "mulino"):
+        if not match.state.is_terminal() and seed % 4 == 2 and game.spec.agreed_draws:
             match.play(match.state.parse_action("draw"))
         record = import_record(export_text(match))
         assert record.variant == match.record.variant
@@ -83,6 +83,7 @@ def test_a_mulino_move_list_in_a1_g7_notation() -> None:
         ("a1 d7 g1 d6 d1 g7\n", 1, "'g7'"),  # a mill closed: a removal must come first
         ('[Variant "numeri"]\n[Players "two"]\n', 2, "Players must be a number"),
         ('[Variant "ausgeblockt"]\n\nfirst1 =11134 stop a9\n', 3, "'a9'"),
+        ('[GameType "Lupo e pecore"]\n\n{wolf1} {@18} 1. 29-25 1/2-1/2', 3, "no draw by agreement"),
     ],
 )
 def test_a_broken_record_is_refused_with_its_line_and_reason(

@@ -165,6 +165,16 @@ def test_a_draw_is_agreed_when_every_player_offers_at_the_same_ply() -> None:
     assert table.log.phase == "over" and table.log.record.actions[-1] == "draw"
 
 
+def test_an_offer_of_a_draw_in_a_game_without_one_is_refused() -> None:
+    """A guest cannot end a Numeri match it is losing by offering a draw that the others'
+    clients would take for agreed."""
+    table = Table("numeri", 2)
+    table.start()
+    with pytest.raises(Rejected, match="no draw by agreement"):
+        table.put({"k": "offer", "peer": table.peers[1], "ply": 0})
+    assert table.log.phase == "playing"
+
+
 def test_the_lobby_checks_seats_and_readiness() -> None:
     table = Table("numeri", 3, seats=["", "", "hard"], seated=False)
     host, anna, late = table.identities

@@ -79,6 +79,12 @@ def _host_entry(table: Table, candidate: int, votes: list) -> dict:
     return {"k": "host", "peer": table.peers[candidate], "addr": "", "votes": votes}
 
 
+def _commitment(table: Table, seat: int) -> dict:
+    """Seat ``seat``'s commitment to its dice of the match's first chance event."""
+    chain = table.identities[seat].chain(MATCH, 1, table.log.chain_length)
+    return {"k": "commit", "peer": table.peers[seat], "first": 1, "c": chain.commitment}
+
+
 # -- 1a: an entry in another's name ----------------------------------------------------
 
 
@@ -675,8 +681,8 @@ def test_votes_for_another_candidate_or_another_log_are_refused() -> None:
     table = Table("numeri", 4)
     table.start()
     other_branch = _fork(table)
-    table.put({"k": "offer", "peer": table.peers[3], "ply": 0})
-    other_branch.put({"k": "offer", "peer": table.peers[2], "ply": 0})
+    table.put(_commitment(table, 3))
+    other_branch.put(_commitment(other_branch, 2))
     mine = [table.vote(1, 1), table.vote(2, 1)]
     for third in (
         table.vote(3, 2),  # for another candidate
@@ -722,7 +728,7 @@ def test_the_old_host_places_nothing_after_a_host_change() -> None:
     table = Table("numeri", 3)
     table.start()
     table.put(_host_entry(table, 1, [table.vote(1, 1), table.vote(2, 1)]))
-    entry = {"k": "offer", "peer": table.peers[2], "ply": 0}
+    entry = _commitment(table, 2)
     made = signed(table.log, table.identities[2], entry, table.log.next_n(table.peers[2]))
     _refused_everywhere(table, placed(table.log, table.identities[0], made), "not placed here")
     table.put(entry)

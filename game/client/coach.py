@@ -54,7 +54,7 @@ class Coach:
     def shows_odds(self) -> bool:
         """Whether this match shows the dice odds at all (the screen keeps room for them)."""
         match = self.control.match
-        if match.variant.game not in ("ausgeblockt", "numeri") or not self.offers_hints():
+        if not match.variant.spec.players_roll or not self.offers_hints():
             return False
         mode = self.app.settings.dice_odds
         if mode == "auto":

@@ -16,7 +16,7 @@ import logging
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
-from game.client.turns import actor, roller
+from game.client.turns import actor
 from game.i18n import _
 from game.rules import AGREED_DRAW, RulesError, State, resign_action
 from game.session.match import Match
@@ -30,14 +30,6 @@ log = logging.getLogger(__name__)
 
 LOT_PAUSE = 0.8
 """Seconds before a lot is drawn, so that players see it happen."""
-DRAW_BY_AGREEMENT = (
-    "dama:classic",
-    "dama:mangia",
-    "mulino:classic",
-    "mulino:misto",
-    "mulino:ceylonese",
-)
-"""The variants in which players may agree a draw (RULES.md §3a, §3b, §4a)."""
 
 
 class MatchControl:
@@ -199,7 +191,7 @@ class LocalControl(MatchControl):
         return True
 
     def can_roll(self, state: State) -> bool:
-        seat = roller(state)
+        seat = state.roller
         return seat is not None and self.here(seat) and state is self.match.state
 
     def roll(self) -> None:
@@ -215,7 +207,7 @@ class LocalControl(MatchControl):
 
     def draws_by_agreement(self) -> bool:
         people = all(seat.is_human for seat in self.match.seats)
-        return people and self.match.variant.name in DRAW_BY_AGREEMENT
+        return people and self.match.variant.spec.agreed_draws
 
     def accept_draw(self) -> None:
         self.match.play(AGREED_DRAW)

@@ -5,26 +5,12 @@ from __future__ import annotations
 
 from game.client.views.base import Step
 from game.rules import State
-from game.rules.ausgeblockt import ROLL as SHEET_ROLL
-from game.rules.ausgeblockt import AusgeblocktState
-from game.rules.numeri import ROLL as TRACK_ROLL
-from game.rules.numeri import NumeriState
 from game.session.match import Match
-
-
-def roller(state: State) -> int | None:
-    """The seat that throws the dice of the chance event ``state``; None for a lot drawn
-    on its own (who begins), and when no dice are to be thrown."""
-    if isinstance(state, AusgeblocktState) and state.stage == SHEET_ROLL:
-        return state.side
-    if isinstance(state, NumeriState) and state.stage == TRACK_ROLL:
-        return state.side
-    return None
 
 
 def actor(state: State) -> int | None:
     """The seat whose decision or throw ``state`` waits for (None: a lot, or the end)."""
-    return state.to_move if state.to_move >= 0 else roller(state)
+    return state.to_move if state.to_move >= 0 else state.roller
 
 
 def step_at(match: Match, index: int) -> Step:

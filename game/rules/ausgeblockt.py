@@ -203,6 +203,10 @@ class AusgeblocktState(State):
             return TERMINAL
         return CHANCE if self.stage in (LOT, ROLL) else self.side
 
+    @property
+    def roller(self) -> int | None:
+        return self.side if self.stage == ROLL and self._result is None else None
+
     def result(self) -> Result | None:
         return self._result
 

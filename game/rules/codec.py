@@ -10,7 +10,7 @@ import msgpack
 
 from game.rules.concluded import Concluded
 from game.rules.core import ENCODING_VERSION, DecodeError, RulesError, State, check_int
-from game.rules.registry import STATE_CLASSES, VARIANTS, find_variant
+from game.rules.registry import VARIANTS, find_variant
 from game.rules.variants import Variant, variant_from_fields
 
 MAX_ENCODING = 1 << 20
@@ -47,7 +47,7 @@ def state_from_fields(chosen: Variant, fields: object) -> State:
             if not isinstance(concluded, Concluded):
                 raise DecodeError("not a concluding action")
             return concluded
-        cls = STATE_CLASSES[chosen.name]
+        cls = chosen.spec.state_class
         return cls.from_fields(chosen, fields)  # type: ignore[attr-defined]
     except DecodeError:
         raise

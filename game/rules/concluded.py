@@ -32,6 +32,10 @@ class Concluded(State):
     def result(self) -> Result:
         return self._result
 
+    @property
+    def last_position(self) -> State:
+        return self.before
+
     def to_fields(self) -> list:
         return ["concluded", self.action, self.before.to_fields()]
 

@@ -206,6 +206,18 @@ class State:
         """At a chance node: every outcome with its exact probability (they sum to 1)."""
         return []
 
+    @property
+    def roller(self) -> Seat | None:
+        """At a chance node, the seat whose dice these are (it throws them); None for a lot
+        drawn on its own (who begins) and when no dice are to be thrown."""
+        return None
+
+    @property
+    def last_position(self) -> State:
+        """The position last played on: the state itself, or for a game the players ended
+        (agreed draw, resignation) the position they ended it in, for the board to show."""
+        return self
+
     def result(self) -> Result | None:
         """The result once the game is over, else None."""
         raise NotImplementedError
@@ -285,6 +297,8 @@ class State:
             raise IllegalActionError(self._meta_text(action), "the game is over")
         seat = resigning_seat(action)
         if action == AGREED_DRAW:
+            if not self.variant.spec.agreed_draws:
+                raise IllegalActionError("draw", "this game has no draw by agreement")
             return Concluded(self, action, Result.draw(self.players, Reason.AGREEMENT))
         if seat is not None and 0 <= seat < self.players:
             outcomes = tuple(

@@ -80,6 +80,10 @@ class NumeriState(State):
             return TERMINAL
         return self.side if self.stage == CHOOSE else CHANCE
 
+    @property
+    def roller(self) -> int | None:
+        return self.side if self.stage == ROLL and self._result is None else None
+
     def result(self) -> Result | None:
         return self._result
 

@@ -47,13 +47,31 @@ def _read_option_text(text: str, default: OptionValue) -> OptionValue:
 
 @dataclass(frozen=True, slots=True)
 class VariantSpec:
-    """A playable game variant: its name, who can play it, its options and its start."""
+    """A playable game variant and what it can do: its name, who can play it, its options,
+    its states, and the capabilities the client, the computer players and the network ask
+    about instead of testing the variant's name (as OpenSpiel's ``GameType`` does)."""
 
     name: str
     title: str
+    """The game's proper name, the same in every language: "Mangia la dama"."""
+    subtitle: str
+    """A few words on what the game is, in English: the catalogue key the client translates."""
     players: tuple[int, ...]
     options: tuple[OptionSpec, ...]
-    start: Callable[[Variant], State] = field(repr=False)
+    state_class: type[State] = field(repr=False)
+    agreed_draws: bool
+    """Whether the players may end a running game as a draw by agreement (RULES.md §3, §4);
+    the engine refuses :data:`~game.rules.core.AGREED_DRAW` where they may not."""
+    players_roll: bool
+    """Whether the players throw dice in turn (a chance event with a
+    :attr:`~game.rules.core.State.roller`), not only a lot drawn at the start."""
+    two_colours: bool
+    """Whether the two seats are the board's White and Black (the board games but Lupo e
+    pecore, whose roles are drawn)."""
+
+    def start(self, chosen: Variant) -> State:
+        """The starting state of ``chosen``, a set-up variant of this spec."""
+        return self.state_class.initial(chosen)  # type: ignore[attr-defined]
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
@@ -80,6 +98,13 @@ class Variant:
     @property
     def game(self) -> str:
         return self.name.split(":")[0]
+
+    @property
+    def spec(self) -> VariantSpec:
+        """What this variant's game is and can do."""
+        from game.rules.registry import VARIANTS  # here: every game imports this module
+
+        return VARIANTS[self.name]
 
     def to_fields(self) -> list:
         return [self.name, self.players, [[k, v] for k, v in self.options]]

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from game.rules import Outcome
+from game.rules import VARIANTS, Outcome, Variant
 from game.session.match import Match
 
-PDN_GAME_TYPE = {
-    "dama:classic": "Dama",
-    "dama:mangia": "Mangia la dama",
-    "dama:lupo": "Lupo e pecore",
-}
+PDN_GAME_TYPE = {name: spec.title for name, spec in VARIANTS.items() if name.startswith("dama:")}
+"""PDN's GameType tag of each Dama game: its proper name."""
+
+
+def export_suffix(chosen: Variant) -> str:
+    """The file name suffix of an exported match of ``chosen``."""
+    return ".pdn" if chosen.name in PDN_GAME_TYPE else ".txt"
 
 
 def export_text(match: Match, when: float | None = None) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from game.rules import MatchRecord, RulesError, State, resign_action, variant
+from game.rules import ActionError, MatchRecord, RulesError, State, resign_action, variant
 from game.session.export import PDN_GAME_TYPE
 
 GAME_OF_PDN_TYPE = {game_type: name for name, game_type in PDN_GAME_TYPE.items()}
@@ -190,9 +190,8 @@ def _replayed(game, tokens: list[_Token], result: _Token | None) -> MatchRecord:
         try:
             action = state.parse_action(token.text)
             after = state.apply(action)
-        except RulesError as error:
-            reason = getattr(error, "reason", str(error))
-            raise RecordImportError(token.line, f"{token.text!r}: {reason}") from error
+        except ActionError as error:
+            raise RecordImportError(token.line, f"{token.text!r}: {error.reason}") from error
         actions.append(state.action_to_str(action))
         state = after
     if result is not None and not state.is_terminal() and result.text != "*":

@@ -901,7 +901,7 @@ def setup_seat_colour(name: str, seat: int, palette: theme.Palette) -> theme.Col
     dice games."""
     from game.client.views.marks import LIGHT_AND_DARK
 
-    if name.split(":")[0] in ("dama", "mulino") and name != "dama:lupo":
+    if VARIANTS[name].two_colours:
         return LIGHT_AND_DARK[seat % 2]
     return palette.seats[seat % len(palette.seats)]
 

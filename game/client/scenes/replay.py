@@ -15,7 +15,7 @@ from game.client.views import view_for
 from game.client.widgets import button
 from game.i18n import _
 from game.names import action_text, reason_text, result_headline, seat_names, variant_title
-from game.session.export import export_text
+from game.session.export import export_suffix, export_text
 from game.session.match import Match
 from game.session.saves import FINISHED, Finished, atomic_write, plain
 
@@ -143,7 +143,7 @@ class ReplayScene(Scene):
 
     def export(self) -> None:
         match = self.entry.match
-        name = self.entry.path.stem + (".pdn" if match.variant.game == "dama" else ".txt")
+        name = self.entry.path.stem + export_suffix(match.variant)
         path = self.app.paths.data / "exports" / name
         try:
             atomic_write(path, export_text(match, self.entry.saved_at).encode("utf-8"))

@@ -102,7 +102,7 @@ class ResultsScene(Scene):
             side = min(height - 12 * u, width // 2)
             self.picture_at = (2 * u, 10 * u)
             buttons_at = (width - 16 * u, height - 12 * u)
-        final = getattr(self.match.state, "before", self.match.state)
+        final = self.match.state.last_position
         shown = len(self.match.record.actions)
         self.picture = draw_position(self.app, final, (side, side), last_turn(self.match, shown))
         row = pygame.Rect(*buttons_at, 14 * u, 3 * u)
@@ -220,7 +220,7 @@ class ResultsScene(Scene):
         reason = theme.text(self.detail(), round(1.2 * u), self.palette.text)
         surface.blit(reason, (2 * u, 8 * u))
         surface.blit(self.picture, self.picture_at)
-        final = getattr(self.match.state, "before", self.match.state)
+        final = self.match.state.last_position
         if isinstance(final, NumeriState):
             names = seat_names(self.match.state)
             if self.portrait:

@@ -69,9 +69,8 @@ class BoardView:
     @property
     def state(self) -> State:
         """The position to draw: after a resignation or an agreed draw, the board as it was
-        left (the concluded state keeps it as ``before``)."""
-        state = self.play.state
-        return getattr(state, "before", state)
+        left."""
+        return self.play.state.last_position
 
     # -- hooks ----------------------------------------------------------------------------
 
