@@ -21,7 +21,9 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from game.rules import RulesError, variant
 from game.rules.variants import options_from_text
@@ -41,7 +43,7 @@ a benchmark times the match."""
 _held: list[str] = []
 
 
-def _emit(kind: str, data: dict) -> None:
+def _emit(kind: str, data: dict[str, Any]) -> None:
     stamp = {"at": time.monotonic()} if _TRACE["on"] else {}
     _held.append(json.dumps({"event": kind, **data, **stamp}, ensure_ascii=False))
     if not _TRACE["hold"] or kind in _AT_ONCE:
@@ -191,7 +193,7 @@ async def _run_peer(args: argparse.Namespace) -> int:
         raise _UsageError(str(error)) from error
     advertiser: Advertiser | None = None
     terminal = config.level is None and config.role == "player"
-    peer = Peer(identity, config, _observer(lambda: peer, terminal, lambda: advertiser))
+    peer: Peer = Peer(identity, config, _observer(lambda: peer, terminal, lambda: advertiser))
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
@@ -199,7 +201,7 @@ async def _run_peer(args: argparse.Namespace) -> int:
     try:
         if args.command == "host":
             port = await _host(peer, args)
-            if not args.no_advertise:
+            if not args.no_advertise and peer.log is not None:  # host() made the log
                 advertiser = Advertiser(args.interface)
                 await advertiser.start(config.name, port, txt_record(peer.log))
                 _emit("advertised", {"port": port})
@@ -278,11 +280,13 @@ async def _resolve(
     return listing.address, listing.port, bytes.fromhex(listing.key)
 
 
-def _observer(peer_of, terminal: bool, advertiser_of):
+def _observer(
+    peer_of: Callable[[], Peer], terminal: bool, advertiser_of: Callable[[], Advertiser | None]
+) -> Callable[[str, dict[str, Any]], None]:
     """What a headless peer prints, and what it does at its turn and on changes."""
     quiet = {"entry"} if _TRACE["on"] else {"entry", "sent", "pending"}
 
-    def observe(kind: str, data: dict) -> None:
+    def observe(kind: str, data: dict[str, Any]) -> None:
         peer: Peer = peer_of()
         if kind == "entry":
             advertiser = advertiser_of()

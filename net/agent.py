@@ -9,7 +9,7 @@ while it hosts) is to act, so the peer can ask its player for a decision.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from net.fairdice import HashChain
 
@@ -33,13 +33,13 @@ class Turn:
 class Agent:
     identity: Identity
     _chains: dict[tuple[str, int], HashChain] = field(default_factory=dict)
-    _sent: set[tuple] = field(default_factory=set)
+    _sent: set[tuple[Any, ...]] = field(default_factory=set)
 
     @property
     def peer(self) -> str:
         return self.identity.peer
 
-    def dice_requests(self, log: MatchLog) -> list[dict]:
+    def dice_requests(self, log: MatchLog) -> list[dict[str, Any]]:
         """The commit and reveal this peer is to send now (each only once)."""
         first = log.commit_due(self.peer)
         if first is not None and ("commit", first) in self._sent:
@@ -59,7 +59,7 @@ class Agent:
                 return [{"k": "reveal", "event": event, "v": value}]
         return []
 
-    def reveal_ahead(self, log: MatchLog, after: State) -> list[dict]:
+    def reveal_ahead(self, log: MatchLog, after: State) -> list[dict[str, Any]]:
         """The reveal to send right behind this peer's move that leads to ``after``, when
         that opens a chance event every peer of the dice group has committed to: the value
         is fixed already, so sending it a moment early shows nothing, and the event does

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from typing import Any
 
 from net.framing import FrameDecoder, FrameError, encode
 from net.messages import MessageError, validate
@@ -52,7 +53,7 @@ class Connection:
     ) -> None:
         self._reader, self._writer = reader, writer
         self._decoder = FrameDecoder()
-        self._inbox: list[dict] = []
+        self._inbox: list[dict[str, Any]] = []
         self._rate, self._burst = rate, burst
         self._tokens, self._filled = burst, time.monotonic()
         self._pings = 0
@@ -72,7 +73,7 @@ class Connection:
             raise Closed(f"cannot reach {host}:{port}: {error or 'timed out'}") from error
         return cls(reader, writer, HOST_RATE, HOST_BURST)
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` (never blocks; a dead line is noticed by the reader)."""
         self.send_frame(encode(message))
 
@@ -87,7 +88,7 @@ class Connection:
         with contextlib.suppress(OSError, RuntimeError, ConnectionError):
             await self._writer.drain()
 
-    async def receive(self, timeout: float = IDLE_TIMEOUT) -> dict:
+    async def receive(self, timeout: float = IDLE_TIMEOUT) -> dict[str, Any]:
         """The next valid message (pings are answered here and not returned); anything the
         other side sends in the meantime, pings included, restarts ``timeout``."""
         while True:
@@ -96,7 +97,7 @@ class Connection:
                 return message
             await self._fill(time.monotonic() + timeout, "no word from the other side for too long")
 
-    async def receive_by(self, deadline: float) -> dict:
+    async def receive_by(self, deadline: float) -> dict[str, Any]:
         """The next valid message by ``deadline`` (a :func:`time.monotonic` time), which
         nothing extends: pings are answered, but a peer that only pings is closed at it."""
         while True:
@@ -105,7 +106,7 @@ class Connection:
                 return message
             await self._fill(deadline, "no answer by the deadline")
 
-    def _next(self) -> dict | None:
+    def _next(self) -> dict[str, Any] | None:
         """The first message of the inbox that is for the caller (answering pings)."""
         while self._inbox:
             message = self._inbox.pop(0)

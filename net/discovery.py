@@ -23,7 +23,7 @@ import re
 import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ifaddr
 from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
@@ -77,7 +77,7 @@ class Listing:
     fingerprint: str
     """The short form of ``key`` people compare by eye with the host's screen."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @property
@@ -303,7 +303,7 @@ class Browser:
         self.skipped = 0
         self._zc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
-        self._pending: set[asyncio.Task] = set()
+        self._pending: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
         self._zc = _zeroconf(self.interface)

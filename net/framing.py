@@ -10,6 +10,7 @@ value that is not a typed map, containers or strings past the limits — raises
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 import msgpack
 
@@ -29,7 +30,7 @@ class FrameError(ValueError):
     """Bytes from a peer that are not a valid frame; the message says why."""
 
 
-def encode(message: dict) -> bytes:
+def encode(message: dict[str, Any]) -> bytes:
     """One frame carrying ``message`` (which must have a string ``"t"``)."""
     if not isinstance(message.get("t"), str):
         raise FrameError("a message is a map with a string 't' (its type)")
@@ -39,7 +40,7 @@ def encode(message: dict) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
-def decode_body(body: bytes) -> dict:
+def decode_body(body: bytes) -> dict[str, Any]:
     """The message in one frame body."""
     try:
         message = msgpack.unpackb(body, raw=False, strict_map_key=True, **LIMITS)
@@ -56,7 +57,7 @@ class FrameDecoder:
     def __init__(self) -> None:
         self._buffer = bytearray()
 
-    def feed(self, data: bytes) -> list[dict]:
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
         self._buffer += data
         messages = []
         while len(self._buffer) >= _HEADER.size:

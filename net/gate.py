@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from game.i18n import _, ngettext
 
@@ -238,7 +239,7 @@ def install_quiet_handler(
     dropped silently; everything else goes to the default handler, real bugs included."""
     last = [-float("inf")]
 
-    def handle(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         error = context.get("exception")
         if isinstance(error, OSError) and error.errno in SHORTAGE:
             now = clock()

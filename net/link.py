@@ -13,8 +13,9 @@ import asyncio
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from game.rules import RulesError, Variant
 from net.connection import Closed
@@ -90,7 +91,7 @@ class NetLink:
     def decide(self, action_text: str) -> None:
         self._loop.call_soon_threadsafe(self.peer.decide, action_text)
 
-    def request(self, entry: dict) -> None:
+    def request(self, entry: dict[str, Any]) -> None:
         self._loop.call_soon_threadsafe(self.peer.request, entry)
 
     def resign(self) -> None:
@@ -132,13 +133,13 @@ class NetLink:
 
     # -- on the network thread -----------------------------------------------------------
 
-    def _call(self, function: Callable):
-        async def run():
+    def _call(self, function: Callable[[], Any]) -> Any:
+        async def run() -> Any:
             return function()
 
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(5.0)
 
-    def _submit(self, coroutine) -> None:
+    def _submit(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         asyncio.run_coroutine_threadsafe(coroutine, self._loop)
 
     def _make_peer(self) -> Peer:
@@ -150,10 +151,11 @@ class NetLink:
         except (OSError, RulesError) as error:
             self._fail(str(error))
             return
-        if self.advertise:
+        log = self.peer.log
+        if self.advertise and log is not None:  # host() made the log
             try:
                 self._advertiser = Advertiser(self.config.interface)
-                await self._advertiser.start(self.config.name, port, txt_record(self.peer.log))
+                await self._advertiser.start(self.config.name, port, txt_record(log))
             except Exception as error:  # no multicast here: joining by address still works
                 self._advertiser = None
                 self._notice(f"the match is not announced on the LAN ({error})")
@@ -185,15 +187,14 @@ class NetLink:
         await self.peer.close("left the match")
         await _cancel_the_rest()
 
-    def _observe(self, kind: str, data: dict) -> None:
+    def _observe(self, kind: str, data: dict[str, Any]) -> None:
         if kind in ("notice", "rejected", "error"):
             self._notice(data.get("text") or data.get("reason", ""))
         if kind == "error":
             self._fail(data["text"])
-        if kind == "entry" and self._advertiser is not None and self.peer.hosting:
-            asyncio.get_running_loop().create_task(
-                self._advertiser.update(txt_record(self.peer.log))
-            )
+        log = self.peer.log
+        if kind == "entry" and self._advertiser is not None and self.peer.hosting and log:
+            asyncio.get_running_loop().create_task(self._advertiser.update(txt_record(log)))
         if kind in ("entry", "host", "paused", "resumed", "over", "match", "touch"):
             self._refresh()
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.rules import AGREED_DRAW, ActionError, MatchRecord, RulesError, State, start
 from game.rules.core import resigning_seat
@@ -103,7 +104,7 @@ class _Commitment:
 
 
 class MatchLog:
-    def __init__(self, opening: dict) -> None:
+    def __init__(self, opening: dict[str, Any]) -> None:
         entry = _checked(opening)
         if entry["k"] != "match":
             raise Rejected("a match log begins with a match entry")
@@ -122,7 +123,7 @@ class MatchLog:
             raise Rejected("the match entry's key is not its host's")
         self.keys: dict[str, bytes] = {self.host: entry["key"]}
         """Every member's public key by peer id: what each signature is checked with."""
-        self.entries: list[dict] = []
+        self.entries: list[dict[str, Any]] = []
         self.heads: list[str] = []
         """``heads[n]`` fingerprints the first n + 1 entries: peers compare logs by it."""
         self._last_n: dict[str, int] = {}
@@ -246,7 +247,7 @@ class MatchLog:
         for number, seat in enumerate(self.seats, 1):
             if seat.human and seat.owner is None:
                 return f"seat {number} is still free"
-            if seat.human and seat.owner != self.host:
+            if seat.human and seat.owner is not None and seat.owner != self.host:
                 member = self.members[seat.owner]
                 if not (member.present and member.ready):
                     return f"{member.name} is not ready"
@@ -257,11 +258,11 @@ class MatchLog:
 
     # -- applying ------------------------------------------------------------------------
 
-    def apply(self, entry: dict) -> None:
+    def apply(self, entry: dict[str, Any]) -> None:
         """Apply ``entry`` if it follows from the log; raise :class:`Rejected` otherwise."""
         self._apply(_checked(entry), check_author=True, check_placing=True)
 
-    def place(self, entry: dict, host: Identity, *, own: bool = False) -> dict:
+    def place(self, entry: dict[str, Any], host: Identity, *, own: bool = False) -> dict[str, Any]:
         """As the host holding ``host``: sign the placing of ``entry`` next in this log and
         apply it; returns the placed entry.  The placing signature is made here, so it is
         not checked again, nor the author's for an ``own`` entry the host has just signed:
@@ -270,7 +271,7 @@ class MatchLog:
         self._apply(entry, check_author=not own, check_placing=False)
         return entry
 
-    def _apply(self, entry: dict, *, check_author: bool, check_placing: bool) -> None:
+    def _apply(self, entry: dict[str, Any], *, check_author: bool, check_placing: bool) -> None:
         kind = entry["k"]
         if kind == "match":
             raise Rejected("a match log has one match entry, the first")
@@ -287,11 +288,15 @@ class MatchLog:
             self.keys[entry["peer"]] = entry["key"]
         self._settle()
 
-    def author(self, entry: dict) -> str:
+    def author(self, entry: dict[str, Any]) -> str:
         """Who made ``entry``: the host for ``match``, ``join`` and ``leave``, else its peer."""
         if entry["k"] == "match":
-            return entry["host"]
-        return self.host if entry["k"] in HOST_MADE else entry["peer"]
+            first: str = entry["host"]
+            return first
+        if entry["k"] in HOST_MADE:
+            return self.host
+        peer: str = entry["peer"]
+        return peer
 
     def head_bytes(self, at: int) -> bytes:
         """The head of the first ``at`` entries (:data:`NO_HEAD` for none)."""
@@ -302,7 +307,7 @@ class MatchLog:
         return self._last_n.get(peer, 0) + 1
 
     def _authenticate(
-        self, entry: dict, head: str, check_author: bool, check_placing: bool
+        self, entry: dict[str, Any], head: str, check_author: bool, check_placing: bool
     ) -> None:
         """Refuse ``entry`` unless its author signed it, after what the author had seen,
         in order, and the host placed it here (making the log's ``head``): nobody can make
@@ -328,7 +333,7 @@ class MatchLog:
         if not verify(self.keys.get(orderer, b""), placing, entry["hs"]):
             raise Rejected(f"forged entry: the {entry['k']} was not placed here by the host")
 
-    def _on_join(self, entry: dict) -> None:
+    def _on_join(self, entry: dict[str, Any]) -> None:
         peer, key = entry["peer"], entry["key"]
         if peer_id(key) != peer:
             raise Rejected("join: the peer id is not its key's")
@@ -358,7 +363,7 @@ class MatchLog:
             free = [i for i, s in enumerate(self.seats) if s.human and s.owner is None]
             self.seats[entry["seat"] if entry["seat"] in free else free[0]].owner = peer
 
-    def _on_leave(self, entry: dict) -> None:
+    def _on_leave(self, entry: dict[str, Any]) -> None:
         member = self.members[entry["peer"]]
         if not member.present:
             raise Rejected(f"{member.name} is not connected")
@@ -369,7 +374,7 @@ class MatchLog:
                 if seat.owner == member.peer:
                     seat.owner = None
 
-    def _on_host(self, entry: dict) -> None:
+    def _on_host(self, entry: dict[str, Any]) -> None:
         peer = entry["peer"]
         member = self.members.get(peer)
         if member is None or member.role != "player":
@@ -407,7 +412,7 @@ class MatchLog:
         players = {m.peer for m in self.members.values() if m.role == "player" and m.present}
         return frozenset(players | {self.host})
 
-    def _check_votes(self, entry: dict) -> set[str]:
+    def _check_votes(self, entry: dict[str, Any]) -> set[str]:
         """The distinct voters of a ``host`` entry, each vote checked against its signer's
         key, the host it replaces and the entries it held."""
         electorate, counted = self.voters(), set()
@@ -422,7 +427,7 @@ class MatchLog:
             counted.add(voter)
         return counted
 
-    def _on_seat(self, entry: dict) -> None:
+    def _on_seat(self, entry: dict[str, Any]) -> None:
         peer, wanted = entry["peer"], entry["seat"]
         member = self.members[peer]
         self._require(self.phase == LOBBY, "seats are chosen before the match starts")
@@ -442,13 +447,13 @@ class MatchLog:
             self.seats[wanted].owner = peer
         member.ready = False
 
-    def _on_ready(self, entry: dict) -> None:
+    def _on_ready(self, entry: dict[str, Any]) -> None:
         member = self.members[entry["peer"]]
         self._require(self.phase == LOBBY, "the match has already started")
         self._require(self.seat_of(member.peer) is not None, "take a seat before getting ready")
         member.ready = entry["ready"]
 
-    def _on_coach(self, entry: dict) -> None:
+    def _on_coach(self, entry: dict[str, Any]) -> None:
         member = self.members[entry["peer"]]
         self._require(self.phase == LOBBY, "hints and odds are allowed or not before the start")
         self._require(self.seat_of(member.peer) is not None, "only a seated player says so")
@@ -462,7 +467,7 @@ class MatchLog:
             o is not None and o in self.members and self.members[o].coach for o in owners
         )
 
-    def _on_computer(self, entry: dict) -> None:
+    def _on_computer(self, entry: dict[str, Any]) -> None:
         peer, index, level = entry["peer"], entry["seat"], entry["level"]
         if index >= len(self.seats):
             raise Rejected(f"this match has {len(self.seats)} seats")
@@ -484,17 +489,17 @@ class MatchLog:
         if all(s.computer for s in self.seats if s.owner == owner):
             self._leave_dice(owner)
 
-    def _on_start(self, entry: dict) -> None:
+    def _on_start(self, entry: dict[str, Any]) -> None:
         self._require(self.phase == LOBBY, "the match has already started")
         self._require(entry["peer"] == self.host, "only the host starts the match")
         problem = self.start_problem()
         if problem is not None:
             raise Rejected(problem)
         self.phase = PLAYING
-        self.dice_group = {s.owner for s in self.seats if s.human} | {self.host}
+        self.dice_group = {s.owner for s in self.seats if s.human and s.owner} | {self.host}
         self.electorate = frozenset(self.dice_group)
 
-    def _on_commit(self, entry: dict) -> None:
+    def _on_commit(self, entry: dict[str, Any]) -> None:
         peer, first = entry["peer"], entry["first"]
         if self.phase == LOBBY:
             self._require(
@@ -522,7 +527,7 @@ class MatchLog:
             return True
         return member is not None and member.present and self.seat_of(peer) is not None
 
-    def _on_reveal(self, entry: dict) -> None:
+    def _on_reveal(self, entry: dict[str, Any]) -> None:
         peer, event, value = entry["peer"], entry["event"], entry["v"]
         self._require(self.pending_event is not None, "no chance event is pending")
         if event != self.next_event:
@@ -547,7 +552,7 @@ class MatchLog:
         self.reveals[peer] = value
         self.highest_revealed = max(self.highest_revealed, event)
 
-    def _on_act(self, entry: dict) -> None:
+    def _on_act(self, entry: dict[str, Any]) -> None:
         peer, index, ply, text = entry["peer"], entry["seat"], entry["ply"], entry["a"]
         self._require(self.phase == PLAYING, "the match is not being played")
         if ply != self.ply:
@@ -579,7 +584,7 @@ class MatchLog:
             )
         self._advance(action, after)
 
-    def _on_offer(self, entry: dict) -> None:
+    def _on_offer(self, entry: dict[str, Any]) -> None:
         self._require(self.phase == PLAYING, "the match is not being played")
         self._require(self.seat_of(entry["peer"]) is not None, "only players offer draws")
         self._require(self.state.variant.spec.agreed_draws, "this game has no draw by agreement")
@@ -587,7 +592,7 @@ class MatchLog:
             raise Rejected(f"out of sequence: offer at ply {entry['ply']}, ply {self.ply} is next")
         self._offers.add(entry["peer"])
 
-    def _on_end(self, entry: dict) -> None:
+    def _on_end(self, entry: dict[str, Any]) -> None:
         self._require(self.phase == PLAYING, "the match is not being played")
         self._require(self._plays(entry["peer"]), "only a player of the match can end it")
         self._require(self.paused, "a match is ended early only while it waits for a player")
@@ -667,7 +672,7 @@ class MatchLog:
             raise Rejected(reason)
 
 
-def entry_digest(previous: str, entry: dict) -> str:
+def entry_digest(previous: str, entry: dict[str, Any]) -> str:
     """The fingerprint of a log ending in ``entry`` whose earlier part had ``previous``:
     BLAKE2b over the previous one and the entry (without the host's placing signature,
     which signs this fingerprint) packed with its keys in order."""
@@ -675,7 +680,9 @@ def entry_digest(previous: str, entry: dict) -> str:
     return digest(bytes.fromhex(previous) + packed(content))[:16].hex()
 
 
-def signed(log: MatchLog | None, identity: Identity, entry: dict, n: int) -> dict:
+def signed(
+    log: MatchLog | None, identity: Identity, entry: dict[str, Any], n: int
+) -> dict[str, Any]:
     """``entry`` with its author's counter ``n``, the length of ``log`` (what the author has
     seen) and the author's signature: a request ready to send."""
     at = len(log) if log is not None else 0
@@ -685,7 +692,7 @@ def signed(log: MatchLog | None, identity: Identity, entry: dict, n: int) -> dic
     return {**entry, "sig": identity.sign(entry_payload(match, at, head, entry))}
 
 
-def placed(log: MatchLog | None, identity: Identity, entry: dict) -> dict:
+def placed(log: MatchLog | None, identity: Identity, entry: dict[str, Any]) -> dict[str, Any]:
     """``entry`` with the host's signature placing it next in ``log``."""
     position = len(log) if log is not None else 0
     previous = log.heads[-1] if log is not None else ""
@@ -694,7 +701,7 @@ def placed(log: MatchLog | None, identity: Identity, entry: dict) -> dict:
     return {**entry, "hs": identity.sign(order_payload(match, position, head))}
 
 
-def _checked(entry: object) -> dict:
+def _checked(entry: object) -> dict[str, Any]:
     if not isinstance(entry, dict):
         raise Rejected("an entry is a map")
     try:
@@ -703,7 +710,7 @@ def _checked(entry: object) -> dict:
         raise Rejected(str(error)) from error
 
 
-def replay(entries: list[dict]) -> MatchLog:
+def replay(entries: list[dict[str, Any]]) -> MatchLog:
     """The log made of ``entries``; raises :class:`Rejected` naming the first bad one."""
     if not entries:
         raise Rejected("the record has no entries")

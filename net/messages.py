@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 PROTOCOL_VERSION = 2
 HEX_ID = 32  # characters of a peer id, match id or state digest (16 bytes in hex)
@@ -180,7 +181,9 @@ ORDERED: dict[str, Field] = {"hs": SIGNATURE}
 """The host's signature placing the entry in the log (absent from a request)."""
 
 
-def _check(what: str, message: dict, schema: dict[str, Field], tag: str) -> dict:
+def _check(
+    what: str, message: dict[str, Any], schema: dict[str, Field], tag: str
+) -> dict[str, Any]:
     extra = set(message) - set(schema) - {tag}
     if extra:
         raise MessageError(f"{what}: unexpected field {sorted(map(str, extra))[0]!r}")
@@ -194,12 +197,12 @@ def _check(what: str, message: dict, schema: dict[str, Field], tag: str) -> dict
     return message
 
 
-def validate(message: dict) -> dict:
+def validate(message: dict[str, Any]) -> dict[str, Any]:
     """``message`` if it has exactly the fields of its type, each well formed (and, for the
     messages that carry one, a well-formed entry)."""
     kind = message.get("t")
     schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
-    if schema is None:
+    if schema is None or not isinstance(kind, str):
         raise MessageError(f"unknown message type {kind!r}")
     _check(kind, message, schema, "t")
     if "e" in schema:
@@ -207,7 +210,7 @@ def validate(message: dict) -> dict:
     return message
 
 
-def validate_entry(entry: dict, request: bool = False) -> dict:
+def validate_entry(entry: dict[str, Any], request: bool = False) -> dict[str, Any]:
     """``entry`` if it is a well-formed log entry, signed by its author and, unless it is a
     ``request`` not yet placed, by the host."""
     if not isinstance(entry, dict):

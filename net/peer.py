@@ -22,8 +22,9 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from game.rules import RulesError, State, Variant
 from game.rules.registry import fingerprint
@@ -56,7 +57,7 @@ CATCH_UP_PER_ENTRY, CATCH_UP_MOST = 0.005, 30.0
 """Seconds a catch-up may take beyond the handshake's, per entry claimed and at most."""
 DIVERGED = "this peer's match log differs from the host's"
 
-Observer = Callable[[str, dict], None]
+Observer = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass
@@ -110,22 +111,22 @@ class Peer:
         self._became_host = asyncio.Event()
         self._gone_since: dict[str, float] = {}
         self._owing_since: dict[str, float] = {}
-        self._unlogged_joins: dict[str, dict] = {}
+        self._unlogged_joins: dict[str, dict[str, Any]] = {}
         self._grace_until = 0.0
         self._n = 0
         self._standing: str | None = None
         """The host this peer stands against as candidate, collecting votes."""
-        self._votes: dict[str, list] = {}
+        self._votes: dict[str, list[Any]] = {}
         self._voters: dict[str, Connection] = {}
         """The lines of the players whose votes this candidate holds, until it hosts them."""
         self._voted_for: str | None = None
         self._thinker = SeatThinker(config.think_seconds)
-        self._thinking: dict[tuple[int, int], asyncio.Task] = {}
+        self._thinking: dict[tuple[int, int], asyncio.Task[Any]] = {}
         self._decided: set[tuple[int, int]] = set()
         self._waiting_turn: Turn | None = None
         self._was_paused = False
-        self._tasks: set[asyncio.Task] = set()
-        self._drop_watch: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._drop_watch: asyncio.Task[Any] | None = None
         self._rolls_seen = 0
         self._pending_seen: int | None = None
         self._readied = False
@@ -133,7 +134,7 @@ class Peer:
         self._over_reported = False
         self._joined_seq = -1
         self._history_until = 0
-        self._probe: asyncio.Task | None = None
+        self._probe: asyncio.Task[Any] | None = None
         self._host_address: tuple[str, str] | None = None
         """The address this peer joined its first host at (tried first when it is lost)."""
         """Where this peer's latest join is in the log (a ``leave`` of it after that, relayed
@@ -192,7 +193,9 @@ class Peer:
         self._after_change()
         return self.listen_port
 
-    def _join_entry(self, peer: str, key: bytes, nonce: bytes, addr: str, **wish) -> dict:
+    def _join_entry(
+        self, peer: str, key: bytes, nonce: bytes, addr: str, **wish: Any
+    ) -> dict[str, Any]:
         """This host's own join (``wish`` empty), or a guest's with its hello and proof."""
         log = self.log
         assert log is not None
@@ -214,7 +217,7 @@ class Peer:
         self._host_address = (address, str(port))
         self._spawn(self._follow(connection))
 
-    def request(self, entry: dict) -> None:
+    def request(self, entry: dict[str, Any]) -> None:
         """Ask for ``entry`` (without ``peer``) to be logged: as host at once, as guest by
         sending it, signed, to the host."""
         log = self.log
@@ -246,17 +249,17 @@ class Peer:
 
     # -- signing -------------------------------------------------------------------------
 
-    def _signed(self, entry: dict) -> dict:
+    def _signed(self, entry: dict[str, Any]) -> dict[str, Any]:
         log = self.log
         assert log is not None
         self._n = max(self._n, log.next_n(self.me) - 1) + 1
         return signed(log, self.identity, entry, self._n)
 
-    def _make(self, entry: dict) -> None:
+    def _make(self, entry: dict[str, Any]) -> None:
         """As host: sign ``entry`` as its author and place it (raises :class:`Rejected`)."""
         self._place(self._signed(entry), own=True)
 
-    def _place(self, entry: dict, own: bool = False) -> None:
+    def _place(self, entry: dict[str, Any], own: bool = False) -> None:
         """As host: place a signed ``entry`` (``own`` if signed just now) in the log and
         relay it to everyone."""
         log = self.log
@@ -300,7 +303,7 @@ class Peer:
         finally:
             self._drop(connection)
 
-    async def _introduce(self, connection: Connection) -> tuple[dict, str] | None:
+    async def _introduce(self, connection: Connection) -> tuple[dict[str, Any], str] | None:
         """The newcomer's hello and the proof that it holds its key: (hello, peer id)."""
         deadline = time.monotonic() + HANDSHAKE_TIMEOUT  # for hello and proof: pings move nothing
         hello = await connection.receive_by(deadline)
@@ -346,7 +349,7 @@ class Peer:
         hello = {**hello, "proof": proof["sig"], "challenge": nonce}
         return hello, peer_id(hello["key"])
 
-    async def _admit(self, connection: Connection, hello: dict, peer: str) -> str | None:
+    async def _admit(self, connection: Connection, hello: dict[str, Any], peer: str) -> str | None:
         """Check a proven newcomer and bring it up to date; None if refused."""
         log = self.log
         assert log is not None
@@ -448,7 +451,9 @@ class Peer:
         voters = log.voters()
         return 2 * len(self._in_touch() & voters) >= len(voters)
 
-    def _handle_request(self, peer: str, entry: dict, connection: Connection | None) -> None:
+    def _handle_request(
+        self, peer: str, entry: dict[str, Any], connection: Connection | None
+    ) -> None:
         log = self.log
         if log is None or not self.hosting:  # stepping down: its lines are being closed
             if connection is not None:
@@ -476,7 +481,7 @@ class Peer:
             return
         self._after_change()
 
-    def _check_drop_timeout(self, entry: dict) -> None:
+    def _check_drop_timeout(self, entry: dict[str, Any]) -> None:
         log = self.log
         assert log is not None
         if entry["k"] not in ("computer", "end") or log.phase != PLAYING:
@@ -496,7 +501,7 @@ class Peer:
                     f"decide after {self.config.drop_timeout:.1f} s"
                 )
 
-    def _broadcast(self, message: dict, last: str | None = None) -> None:
+    def _broadcast(self, message: dict[str, Any], last: str | None = None) -> None:
         """Send ``message`` to every peer connected here, peer ``last`` (an entry's author,
         who knows it already) after the others."""
         frame = encode(message)
@@ -600,7 +605,7 @@ class Peer:
         self.observe("standing", {"against": old})
         self._count_votes()
 
-    async def _take_vote(self, connection: Connection, hello: dict, peer: str) -> bool:
+    async def _take_vote(self, connection: Connection, hello: dict[str, Any], peer: str) -> bool:
         """A player's vote for this peer as the new host; holds the connection until the
         vote is carried (True) or this peer stops standing (False, the voter is released)."""
         log = self.log
@@ -745,7 +750,7 @@ class Peer:
             await connection.close(fatal.reason)
             self.finished.set()
 
-    def _apply_relayed(self, seq: int, entry: dict) -> None:
+    def _apply_relayed(self, seq: int, entry: dict[str, Any]) -> None:
         if self.log is None:
             if seq != 0:
                 raise _Fatal("the host's log does not begin with the match")
@@ -781,7 +786,7 @@ class Peer:
         self._entry_applied(entry)
         self._after_change()
 
-    def _check_fork(self, seq: int, entry: dict) -> None:
+    def _check_fork(self, seq: int, entry: dict[str, Any]) -> None:
         """While taking a new host's log in place of this peer's own (which held entries a
         deposed host placed after the others had moved on): the two may part only where the
         others voted a new host in; anywhere else the host showed two logs."""
@@ -927,7 +932,7 @@ class Peer:
             missing |= set(log.voters()) - reached
         return sorted(missing)
 
-    def _entry_applied(self, entry: dict) -> None:
+    def _entry_applied(self, entry: dict[str, Any]) -> None:
         log = self.log
         assert log is not None
         kind = entry["k"]
@@ -1104,7 +1109,7 @@ class Peer:
         """Where the others can reach this peer: its interface, else its first LAN address."""
         return f"{self.config.interface or lan_addresses()[0]}:{self.listen_port}"
 
-    def _spawn(self, coroutine) -> asyncio.Task:
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -14,6 +14,7 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import msgpack
 
@@ -46,7 +47,7 @@ def save(path: Path, log: MatchLog) -> None:
             os.unlink(temporary)
 
 
-def load(path: Path) -> list[dict]:
+def load(path: Path) -> list[dict[str, Any]]:
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -66,7 +67,7 @@ def load(path: Path) -> list[dict]:
     return entries
 
 
-def verify(entries: list[dict]) -> dict:
+def verify(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """Replay ``entries``; a report with ``ok`` and what was checked, or the first fault."""
     try:
         log = replay(entries)

@@ -8,13 +8,15 @@ sorted (:func:`packed`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgpack
 
 NO_HEAD = bytes(16)
 """The head before the first entry."""
 
 
-def packed(entry: dict) -> bytes:
+def packed(entry: dict[str, Any]) -> bytes:
     """An entry's canonical bytes: msgpack with its keys in order, the signatures left out
     as the caller says."""
     return msgpack.packb(dict(sorted(entry.items())), use_bin_type=True)
@@ -24,7 +26,7 @@ def _number(value: int) -> bytes:
     return value.to_bytes(8, "big")
 
 
-def entry_payload(match: str, at: int, head_at: bytes, entry: dict) -> bytes:
+def entry_payload(match: str, at: int, head_at: bytes, entry: dict[str, Any]) -> bytes:
     """What an entry's author signs: the entry (without ``sig`` and ``hs``) after the first
     ``at`` entries of the log, whose head is ``head_at``."""
     content = {k: v for k, v in entry.items() if k not in ("sig", "hs")}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.ai.worker import Thinker
 
@@ -38,7 +38,7 @@ class SeatThinker:
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
         self._thinker: Thinker | None = None
-        self._current: Future | None = None
+        self._current: Future[Any] | None = None
         self._closed = False
 
     async def decide(self, state: State, level: str, seed: int) -> int | None:

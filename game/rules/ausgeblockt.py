@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 from math import factorial, prod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.rules.boards import COW, SHEET_SIZE, START_O, START_X, Sheet, default_sheet
 from game.rules.core import (
@@ -378,7 +378,7 @@ class AusgeblocktState(State):
 
     # -- encoding and display -------------------------------------------------------------
 
-    def to_fields(self) -> list:
+    def to_fields(self) -> list[Any]:
         result = self._result.to_fields() if self._result else None
         return [
             list(self.cells),
@@ -392,7 +392,7 @@ class AusgeblocktState(State):
         ]
 
     @classmethod
-    def from_fields(cls, variant: Variant, fields: list) -> AusgeblocktState:
+    def from_fields(cls, variant: Variant, fields: list[Any]) -> AusgeblocktState:
         cells, side, stage, dice, kept, attempts, chain, result = check_list(
             fields, 8, "ausgeblockt state"
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgpack
 
 from game.rules.concluded import Concluded
-from game.rules.core import ENCODING_VERSION, DecodeError, RulesError, State, check_int
+from game.rules.core import ENCODING_VERSION, DecodeError, RulesError, State, check_int, check_list
 from game.rules.registry import VARIANTS, find_variant
 from game.rules.variants import Variant, variant_from_fields
 
@@ -48,7 +48,7 @@ def state_from_fields(chosen: Variant, fields: object) -> State:
                 raise DecodeError("not a concluding action")
             return concluded
         cls = chosen.spec.state_class
-        return cls.from_fields(chosen, fields)  # type: ignore[attr-defined]
+        return cls.from_fields(chosen, check_list(fields, None, f"state of {chosen.name}"))
     except DecodeError:
         raise
     except (RulesError, TypeError, ValueError, KeyError, IndexError) as error:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.rules.core import TERMINAL, State
 
@@ -36,7 +36,7 @@ class Concluded(State):
     def last_position(self) -> State:
         return self.before
 
-    def to_fields(self) -> list:
+    def to_fields(self) -> list[Any]:
         return ["concluded", self.action, self.before.to_fields()]
 
     def _action_text(self, action: int) -> str:

@@ -19,7 +19,7 @@ import enum
 import hashlib
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import msgpack
 
@@ -154,11 +154,11 @@ class Result:
     def winners(self) -> tuple[Seat, ...]:
         return tuple(s for s, o in enumerate(self.outcomes) if o is Outcome.WIN)
 
-    def to_fields(self) -> list:
+    def to_fields(self) -> list[Any]:
         return [[o.value for o in self.outcomes], self.reason, self.scores and list(self.scores)]
 
     @classmethod
-    def from_fields(cls, fields: Sequence) -> Result:
+    def from_fields(cls, fields: Sequence[Any]) -> Result:
         outcomes, reason, scores = fields
         try:
             return cls(
@@ -192,6 +192,17 @@ class State:
     NOTATION_HINT: ClassVar[str] = ""
 
     # -- hooks each game implements -------------------------------------------------------
+
+    @classmethod
+    def initial(cls, variant: Variant) -> State:
+        """The starting state of ``variant``."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_fields(cls, variant: Variant, fields: list[Any]) -> State:
+        """The state of ``variant`` written by :meth:`to_fields` (checked: bad fields raise
+        :class:`DecodeError` or another :class:`RulesError`)."""
+        raise NotImplementedError
 
     @property
     def to_move(self) -> Seat:
@@ -243,7 +254,7 @@ class State:
         """A text diagram of the position and a line saying who is to do what."""
         raise NotImplementedError
 
-    def to_fields(self) -> list:
+    def to_fields(self) -> list[Any]:
         """The whole state as a list of msgpack-able plain values, canonically ordered."""
         raise NotImplementedError
 
@@ -410,7 +421,7 @@ def check_int(value: object, low: int, high: int, what: str) -> int:
     return value
 
 
-def check_list(value: object, length: int | None, what: str) -> list:
+def check_list(value: object, length: int | None, what: str) -> list[Any]:
     if not isinstance(value, list | tuple) or (length is not None and len(value) != length):
         size = "a list" if length is None else f"a list of {length}"
         raise DecodeError(f"{what} must be {size}, not {value!r}")

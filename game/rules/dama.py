@@ -7,7 +7,7 @@ Actions are move numbers made by :func:`checkerboard.path_code`, plus 0–31 for
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.rules.checkerboard import (
     BLACK,
@@ -241,13 +241,14 @@ class DamaState(State):
 
     # -- encoding and display -------------------------------------------------------------
 
-    def to_fields(self) -> list:
-        result = self._result.to_fields() if self.to_move == TERMINAL else None
+    def to_fields(self) -> list[Any]:
+        ended = self.result()
+        result = None if ended is None else ended.to_fields()
         history = [key.to_bytes(_KEY_BYTES, "big") for key in self.history]
         return [list(self.men), list(self.kings), self.side, self.huff, self.quiet, history, result]
 
     @classmethod
-    def from_fields(cls, variant: Variant, fields: list) -> DamaState:
+    def from_fields(cls, variant: Variant, fields: list[Any]) -> DamaState:
         men, kings, side, huff, quiet, history, result = check_list(fields, 7, "dama state")
         men = tuple(check_int(m, 0, FULL, "men") for m in check_list(men, 2, "men"))
         kings = tuple(check_int(k, 0, FULL, "kings") for k in check_list(kings, 2, "kings"))
@@ -265,7 +266,7 @@ class DamaState(State):
         return state
 
     def _describe(self) -> tuple[str, str]:
-        letters = {}
+        letters: dict[int, str] = {}
         for side, (man, king) in enumerate((("w", "W"), ("b", "B"))):
             letters |= dict.fromkeys(squares_of(self.men[side]), man)
             letters |= dict.fromkeys(squares_of(self.kings[side]), king)
@@ -326,7 +327,7 @@ def moves_of(
 
 
 def _man_captures(
-    jumps: tuple,
+    jumps: tuple[tuple[tuple[int, int], ...], ...],
     start: int,
     at: int,
     captured: int,

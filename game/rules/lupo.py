@@ -11,7 +11,7 @@ move number of :func:`checkerboard.path_code`; the lot's outcomes are the wolf's
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.rules.checkerboard import (
     NEIGHBOURS,
@@ -157,12 +157,13 @@ class LupoState(State):
             return None
         return path_code(parsed[0], False)
 
-    def to_fields(self) -> list:
-        result = self._result.to_fields() if self.to_move == TERMINAL else None
+    def to_fields(self) -> list[Any]:
+        ended = self.result()
+        result = None if ended is None else ended.to_fields()
         return [self.sheep, self.wolf, self.wolf_seat, self.stage, self.sheep_turn, result]
 
     @classmethod
-    def from_fields(cls, variant: Variant, fields: list) -> LupoState:
+    def from_fields(cls, variant: Variant, fields: list[Any]) -> LupoState:
         sheep, wolf, wolf_seat, stage, sheep_turn, result = check_list(fields, 6, "lupo state")
         sheep = check_int(sheep, 0, (1 << SQUARES) - 1, "sheep")
         stage = check_int(stage, LOT, PLAY, "stage")
@@ -196,7 +197,7 @@ class LupoState(State):
             letters[self.wolf] = "W"
         if self.stage == LOT:
             status = "drawing lots for the wolf"
-        elif self.stage == PLACE:
+        elif self.stage == PLACE and self.wolf_seat is not None:
             status = f"seat {self.wolf_seat + 1} (wolf) places the wolf"
         else:
             status = ("sheep" if self.sheep_turn else "wolf") + " to move"

@@ -12,7 +12,7 @@ removing the piece on ``p`` is ``600 + p``; declining a ceylonese extra action i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.rules.core import (
     TERMINAL,
@@ -338,8 +338,9 @@ class MulinoState(State):
 
     # -- encoding and display -------------------------------------------------------------
 
-    def to_fields(self) -> list:
-        result = self._result.to_fields() if self.to_move == TERMINAL else None
+    def to_fields(self) -> list[Any]:
+        ended = self.result()
+        result = None if ended is None else ended.to_fields()
         return [
             list(self.men),
             list(self.hand),
@@ -351,7 +352,7 @@ class MulinoState(State):
         ]
 
     @classmethod
-    def from_fields(cls, variant: Variant, fields: list) -> MulinoState:
+    def from_fields(cls, variant: Variant, fields: list[Any]) -> MulinoState:
         men, hand, side, stage, quiet, history, result = check_list(fields, 7, "mulino state")
         men = tuple(check_int(m, 0, FULL, "pieces") for m in check_list(men, 2, "pieces"))
         hand = tuple(check_int(h, 0, PIECES, "hand") for h in check_list(hand, 2, "hand"))

@@ -10,7 +10,7 @@ chance event whose outcome is the first seat).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.rules.boards import Track, default_track
 from game.rules.core import (
@@ -226,7 +226,7 @@ class NumeriState(State):
 
     # -- encoding and display -------------------------------------------------------------
 
-    def to_fields(self) -> list:
+    def to_fields(self) -> list[Any]:
         result = self._result.to_fields() if self._result else None
         return [
             [list(p) for p in self.pawns],
@@ -238,7 +238,7 @@ class NumeriState(State):
         ]
 
     @classmethod
-    def from_fields(cls, variant: Variant, fields: list) -> NumeriState:
+    def from_fields(cls, variant: Variant, fields: list[Any]) -> NumeriState:
         pawns, side, stage, die, unlocked, result = check_list(fields, 6, "numeri state")
         track = default_track()
         last = track.length - 1

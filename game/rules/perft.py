@@ -15,7 +15,7 @@ def perft(state: State, depth: int) -> int:
     if depth == 0:
         return 1
     if state.is_chance():
-        actions = [outcome for outcome, _ in state.chance_outcomes()]
+        actions = tuple(outcome for outcome, _ in state.chance_outcomes())
     else:
         actions = state.legal_actions()
     if depth == 1:

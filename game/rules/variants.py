@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.rules.core import DecodeError, RulesError
 
@@ -71,7 +71,7 @@ class VariantSpec:
 
     def start(self, chosen: Variant) -> State:
         """The starting state of ``chosen``, a set-up variant of this spec."""
-        return self.state_class.initial(chosen)  # type: ignore[attr-defined]
+        return self.state_class.initial(chosen)
 
     def option(self, name: str) -> OptionSpec:
         for spec in self.options:
@@ -106,7 +106,7 @@ class Variant:
 
         return VARIANTS[self.name]
 
-    def to_fields(self) -> list:
+    def to_fields(self) -> list[Any]:
         return [self.name, self.players, [[k, v] for k, v in self.options]]
 
     def describe(self) -> str:
@@ -142,10 +142,11 @@ def make_variant(spec: VariantSpec, players: int | None, options: Mapping[str, o
     return Variant(spec.name, players, chosen)
 
 
-def variant_from_fields(fields: object, specs: Mapping[str, VariantSpec]) -> Variant:
-    """The variant written by :meth:`Variant.to_fields`, checked against ``specs``."""
+def variant_from_fields(fields: Any, specs: Mapping[str, VariantSpec]) -> Variant:
+    """The variant written by :meth:`Variant.to_fields` (fields as unpacked, not yet trusted),
+    checked against ``specs``."""
     try:
-        name, players, options = fields  # type: ignore[misc]
+        name, players, options = fields
         spec = specs[name]
         return make_variant(spec, players, {str(k): v for k, v in options})
     except (TypeError, ValueError, KeyError) as error:
