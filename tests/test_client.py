@@ -3,6 +3,7 @@ robustness to resizing, full screen, touch and bad input."""
 
 from __future__ import annotations
 
+from concurrent.futures import wait
 from pathlib import Path
 
 import pygame
@@ -203,7 +204,7 @@ def test_settings_persist_and_translate_the_screens(tmp_path: Path) -> None:
     first.press("language")  # English → Italiano
     assert first.app.settings.language == "it"
     first.press("back")
-    assert first.target("new game").draw is not None
+    assert first.target("new game").label() == "Nuova partita"  # the title, in Italian
     second = Driver(tmp_path)
     assert second.app.settings.language == "it"
     from game.i18n import _
@@ -274,20 +275,26 @@ def test_a_match_against_the_computer(tmp_path: Path, name: str, level: str) -> 
 
 
 def test_the_screen_keeps_moving_while_the_computer_thinks(driver: Driver) -> None:
-    import time
-
+    """The frames go on while hard thinks in the worker (how long they take is measured by
+    tools/bench.py frames, not here)."""
     driver.start("dama:classic", computers={1: "hard"})
     play = driver.scene
     driver.click(play.view.square_center(21))
     driver.click(play.view.square_center(17))  # 22-18: now the computer thinks
-    longest, began = 0.0, time.monotonic()
-    while play.match.state.to_move == 1 and time.monotonic() - began < 20:
-        start = time.perf_counter()
+    for _ in range(120):  # the move's animation, then the computer's turn
+        if play.thinking:
+            break
         driver.frame()
-        longest = max(longest, time.perf_counter() - start)
-        time.sleep(1 / 60)
+    thought = play.control._thinking
+    assert thought is not None, "the computer began thinking"
+    frames_while_thinking = 0
+    while play.thinking:
+        driver.frame()
+        frames_while_thinking += 1
+        wait([thought], timeout=1 / 60)  # a frame's time, or less if the answer comes
+    driver.frame()
     assert play.match.state.to_move == 0, "the computer answered"
-    assert longest < 1 / 55, f"a frame took {longest * 1000:.1f} ms while it thought"
+    assert frames_while_thinking >= 3, "the frame loop waited for the computer"
 
 
 def test_undo_interrupts_the_computer_at_once(driver: Driver) -> None:
@@ -295,7 +302,7 @@ def test_undo_interrupts_the_computer_at_once(driver: Driver) -> None:
     play = driver.scene
     driver.click(play.view.point_center(0))  # a1: the computer starts thinking
     driver.frame(3)
-    assert play.thinking or len(play.match.record.actions) >= 1
+    assert play.thinking and play.match.record.actions == ("a1",)
     driver.press("undo")
     assert play.match.record.actions == () and not play.thinking
     driver.frame(30)
