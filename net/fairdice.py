@@ -27,7 +27,9 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import lcm
+
+from game.rules import RulesError
+from game.rules.chance import common_denominator, outcome_at
 
 DIGEST = 32
 DOMAIN = b"tavolo-dice"
@@ -100,10 +102,7 @@ def uniform(randomness: bytes, bound: int) -> int:
 
 def pick(randomness: bytes, outcomes: list[tuple[int, Fraction]]) -> int:
     """The outcome ``randomness`` selects, each exactly with its probability."""
-    denominator = lcm(*(p.denominator for _, p in outcomes))
-    point = uniform(randomness, denominator)
-    for outcome, probability in outcomes:
-        point -= probability.numerator * (denominator // probability.denominator)
-        if point < 0:
-            return outcome
-    raise DiceError("the probabilities do not add up to 1")
+    try:
+        return outcome_at(outcomes, uniform(randomness, common_denominator(outcomes)))
+    except RulesError as error:
+        raise DiceError(str(error)) from error

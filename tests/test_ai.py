@@ -13,8 +13,8 @@ from game.ai.rerolls import plan_roll
 from game.ai.sheet_player import connection
 from game.ai.track_player import judged_best
 from game.ai.weights import WEIGHTS
-from game.dice import random_action
 from game.rules import Variant, every_setup, new_game, start, variant
+from game.rules.chance import random_action
 from game.rules.checkerboard import NEIGHBOURS, STEPS, WHITE, coords, squares_of
 from game.rules.lupo import LupoState
 from game.rules.mulino import MulinoState

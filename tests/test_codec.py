@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.dice import random_action
 from game.rules import (
     AGREED_DRAW,
     VARIANTS,
@@ -30,6 +29,7 @@ from game.rules import (
     resign_action,
     start,
 )
+from game.rules.chance import random_action
 
 from .helpers import play
 

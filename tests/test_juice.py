@@ -14,9 +14,9 @@ import pytest
 from game.client.particles import LIMIT, Particles
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
-from game.dice import random_action
 from game.rules import Outcome, State, variant
 from game.rules.ausgeblockt import CELLS
+from game.rules.chance import random_action
 from game.rules.checkerboard import SQUARES, decode_path
 from game.rules.mulino import REMOVE
 from game.rules.numeri import CHOOSE, ROLL

@@ -16,8 +16,8 @@ import pytest
 
 import game.ai.players
 from game.ai.players import choose
-from game.dice import random_action
 from game.rules import State, new_game
+from game.rules.chance import random_action
 from game.rules.registry import VARIANTS
 from net import thinking
 from net.thinking import SeatThinker, ThinkingError

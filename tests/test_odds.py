@@ -170,7 +170,7 @@ def test_numeri_odds_of_an_extra_roll_are_counted_over_the_six_faces() -> None:
     import random
 
     from game.ai.odds import extra_roll_moves, roll_odds
-    from game.dice import random_action
+    from game.rules.chance import random_action
 
     checked = 0
     for seed in range(30):

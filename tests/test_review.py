@@ -147,9 +147,9 @@ def _ausgeblockt_until_a_choice_of_cells() -> tuple[list[str], object]:
 
     from game.ai.players import choose
     from game.ai.sheet_chances import win_chance
-    from game.dice import random_action
     from game.rules import start
     from game.rules.ausgeblockt import MARK, PASS
+    from game.rules.chance import random_action
 
     state = start(variant("ausgeblockt", options={"first": "1"}))
     rng, actions = rnd.Random(5), []

@@ -167,7 +167,7 @@ def test_atomic_write_replaces_whole_files(tmp_path: Path) -> None:
 def _finished_match(seed: int) -> Match:
     import random
 
-    from game.dice import random_action
+    from game.rules.chance import random_action
 
     match = Match.new(variant("dama:classic"), HUMANS, seed=seed)
     rng = random.Random(seed)

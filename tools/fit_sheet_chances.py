@@ -30,9 +30,9 @@ def play(game: int, seed: int) -> list[tuple[list[float], int]]:
     (both, so that the fit needs no constant); draws left out."""
     from game.ai.players import choose
     from game.ai.sheet_chances import features
-    from game.dice import random_action
     from game.rules import start, variant
     from game.rules.ausgeblockt import ROLL
+    from game.rules.chance import random_action
 
     rng = random.Random(f"sheet-chances:{seed}:{game}")
     state = start(variant("ausgeblockt"))

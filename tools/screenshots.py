@@ -42,9 +42,9 @@ from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.results import ResultsScene
 from game.client.turns import actor
-from game.dice import random_action
 from game.rules import State, variant
 from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP
+from game.rules.chance import random_action
 from game.rules.mulino import REMOVE
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind

@@ -310,8 +310,8 @@ def _growth(warm: dict, last: dict, key: str) -> float | None:
 
 def _a_finished_match(app) -> Path:
     """A real finished match saved by the kiosk's store: the model the store grows from."""
-    from game.dice import random_action
     from game.rules import variant
+    from game.rules.chance import random_action
     from game.session.match import Match
     from game.session.saves import FINISHED
     from game.session.seats import Seat

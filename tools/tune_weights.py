@@ -67,8 +67,8 @@ def play(family: str, challenger: dict, incumbent: dict, game: int, nodes: int) 
 def _play_numeri(challenger: dict, incumbent: dict, game: int) -> float:
     """One two-player Numeri game of the judgements, a shared win counting half."""
     from game.ai.track_player import judged_best
-    from game.dice import random_action
     from game.rules import new_game
+    from game.rules.chance import random_action
 
     dice = random.Random(f"tune:numeri:{game}")
     state = new_game(GAMES["numeri"])

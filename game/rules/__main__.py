@@ -12,7 +12,6 @@ import argparse
 import random
 import sys
 
-from game.dice import random_action
 from game.rules import (
     VARIANTS,
     ActionError,
@@ -22,6 +21,7 @@ from game.rules import (
     perft,
     variant,
 )
+from game.rules.chance import random_action
 from game.rules.variants import options_from_text
 
 

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game.dice import draw_outcome
+from game.rules.chance import draw_outcome
 
 if TYPE_CHECKING:
     from game.rules import State

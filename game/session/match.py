@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import msgpack
 
-from game.dice import random_action
 from game.rules import DecodeError, MatchRecord, RulesError, State, Variant
+from game.rules.chance import random_action
 from game.rules.codec import unpack
 from game.session.dice import LocalDice
 from game.session.seats import Seat

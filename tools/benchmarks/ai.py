@@ -23,8 +23,8 @@ PAIRINGS = (("hard", "medium"), ("medium", "easy"), ("easy", "random"))
 
 def play_game(setup_fields: list, strong: str, weak: str, game: int) -> dict:
     from game.ai.players import choose
-    from game.dice import random_action
     from game.rules import every_setup, start
+    from game.rules.chance import random_action
 
     setup = next(v for v in every_setup() if v.to_fields() == setup_fields)
     strong_seat = game % setup.players

@@ -10,8 +10,8 @@ import random
 import time
 from importlib import metadata
 
-from game.dice import random_action
 from game.rules import Variant, every_setup, start
+from game.rules.chance import random_action
 from tools.benchmarks.common import machine
 
 TARGETS = {"mulino": 100_000, "dama": 30_000}

@@ -247,8 +247,8 @@ def _idle_cpu(app, moving: bool) -> float:
 
 def _match(name: str, players: int, want, seed: int):
     """A match played at random from ``seed`` until ``want(state)`` names an action."""
-    from game.dice import random_action
     from game.rules import variant
+    from game.rules.chance import random_action
     from game.session.match import Match
     from game.session.seats import Seat
 

@@ -291,8 +291,8 @@ def _direct(app, way: str, decisions: int) -> dict:
 
 def _midgame(seed: int):
     """A Dama match at this screen (two people, so nobody else thinks), 16 random moves in."""
-    from game.dice import random_action
     from game.rules import variant
+    from game.rules.chance import random_action
     from game.session.match import Match
     from game.session.seats import Seat
 
