@@ -1,8 +1,10 @@
-"""The rules engine stays pure: no pygame, no network, no clock, no randomness, no I/O."""
+"""The architecture holds: the rules engine stays pure (no pygame, no network, no clock, no
+randomness, no I/O), and the import graph of the code is the one docs/ARCHITECTURE.md draws."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -22,49 +24,90 @@ FORBIDDEN = {
     "subprocess",
     "io",
 }
-# The command line and the board-data loader sit at the edge of the package on purpose.
+# The command line sits at the edge of the package on purpose.
 EDGE = {"__main__.py"}
+
+
+def _imports(path: Path) -> list[str]:
+    """Every module ``path`` imports by its absolute name."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
 
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
 def test_rules_modules_import_nothing_impure(path: Path) -> None:
     if path.name in EDGE:
         return
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module]
-        else:
-            continue
-        for name in names:
-            assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
-            assert not name.startswith("game.") or name.startswith(("game.rules", "game.resources"))
+    for name in _imports(path):
+        assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
+        assert not name.startswith("game.") or name.startswith(("game.rules", "game.resources"))
 
 
 ROOT = RULES.parent.parent
-LAYERS = {
-    "game/ai": ("pygame", "net", "game.client", "game.session"),
-    "game/session": ("pygame", "net", "game.client"),
-    "net": ("pygame", "game.client", "game.session"),
-}
-"""Layers point one way: rules ← ai ← session ← client, and net plugs in beside."""
+def _unit(module: str) -> str | None:
+    """The unit of the architecture a module belongs to: a package under game/ (a layer), a
+    module of game/ alone, or ``net``; None outside Tavolo's code."""
+    parts = module.split(".")
+    if parts[0] == "net":
+        return "net"
+    if parts[0] != "game" or len(parts) == 1 or parts[1] == "assets":
+        return None
+    return parts[1]
 
 
-def _imports(path: Path) -> list[str]:
-    names = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.append(node.module)
-    return names
-
-
-@pytest.mark.parametrize("layer", sorted(LAYERS))
-def test_layers_import_only_what_lies_beneath(layer: str) -> None:
-    for path in sorted((ROOT / layer).glob("*.py")):
+def import_graph() -> dict[str, set[str]]:
+    """Which unit imports which, read from the code."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted([*(ROOT / "game").rglob("*.py"), *(ROOT / "net").rglob("*.py")]):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        unit = _unit(module)
+        if unit is None or (path.name == "__init__.py" and path.parent.name == "game"):
+            continue
+        graph.setdefault(unit, set())
         for name in _imports(path):
-            banned = [b for b in LAYERS[layer] if name == b or name.startswith(b + ".")]
-            assert not banned, f"{path.relative_to(ROOT)} imports {name}"
+            used = _unit(name)
+            if used is not None and used != unit:
+                graph[unit].add(used)
+    return graph
+
+
+def drawn_graph() -> dict[str, set[str]]:
+    """Which unit may import which, read from the table in docs/ARCHITECTURE.md."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    table = re.search(r"<!-- layers:.*?-->(.*?)<!-- /layers -->", text, re.S)
+    assert table, "docs/ARCHITECTURE.md has no layers table"
+    graph = {}
+    for row in table.group(1).strip().splitlines()[2:]:
+        unit, uses = (cell.strip() for cell in row.strip("|").split("|"))
+        graph[unit.strip("`")] = {u.strip().strip("`") for u in uses.split(",") if u.strip()}
+    return graph
+
+
+def test_the_imports_are_the_architecture_drawn() -> None:
+    code, drawn = import_graph(), drawn_graph()
+    assert set(code) == set(drawn), "units in the code and in the table differ"
+    for unit in sorted(code):
+        unexpected, unused = code[unit] - drawn[unit], drawn[unit] - code[unit]
+        assert not unexpected, f"{unit} imports {sorted(unexpected)}, which the picture forbids"
+        assert not unused, f"the picture has {unit} use {sorted(unused)}, which no code does"
+
+
+def test_no_layer_below_the_client_imports_pygame() -> None:
+    for package in ("game/rules", "game/ai", "game/session", "net"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            imported = [n for n in _imports(path) if n.split(".")[0] == "pygame"]
+            assert not imported, f"{path.relative_to(ROOT)} imports pygame"
+
+
+def test_the_check_catches_an_import_against_the_picture(tmp_path: Path) -> None:
+    """The graph test is only as good as its reading of imports: a session module that
+    imported a computer player would be caught."""
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("from game.ai.players import choose\nimport pygame\n")
+    assert {_unit(n) for n in _imports(sneaky)} == {"ai", None}
+    assert "ai" not in drawn_graph()["session"]
