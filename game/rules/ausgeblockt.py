@@ -32,6 +32,7 @@ from game.rules.core import (
     check_int,
     check_list,
 )
+from game.rules.lots import lot_outcomes, lot_text, parse_lot, seat_chosen
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -190,10 +191,10 @@ class AusgeblocktState(State):
     def initial(cls, variant: Variant, sheet: Sheet | None = None) -> AusgeblocktState:
         sheet = sheet or default_sheet()
         cells = (_mask(sheet.starts(START_X)), _mask(sheet.starts(START_O)))
-        first = variant.option("first")
-        if first == "lot":
+        first = seat_chosen(variant, "first")
+        if first is None:
             return _make(variant, sheet, cells, 0, LOT, (), (), 0, -1, None)
-        return _make(variant, sheet, cells, int(first) - 1, ROLL, (), (), 0, -1, None)
+        return _make(variant, sheet, cells, first, ROLL, (), (), 0, -1, None)
 
     # -- turn and result ------------------------------------------------------------------
 
@@ -214,7 +215,7 @@ class AusgeblocktState(State):
         if self._result is not None:
             return []
         if self.stage == LOT:
-            return [(0, Fraction(1, 2)), (1, Fraction(1, 2))]
+            return lot_outcomes(2)
         if self.stage == ROLL:
             return list(roll_outcomes(DICE - len(self.kept)))
         return []
@@ -339,7 +340,7 @@ class AusgeblocktState(State):
 
     def _action_text(self, action: int) -> str:
         if self.stage == LOT:
-            return f"first{action + 1}"
+            return lot_text("first", action)
         if self.stage == ROLL:
             return "=" + faces_text(dice_of(action))
         if action == PASS:
@@ -353,7 +354,7 @@ class AusgeblocktState(State):
     def _parse(self, text: str) -> int | None:
         word = text.lower()
         if self.stage == LOT:
-            return {"first1": 0, "first2": 1}.get(word)
+            return parse_lot("first", word)
         if word in ("pass", "stop"):
             return PASS if word == "pass" else STOP
         if word[:1] in ("=", "r"):

@@ -11,6 +11,8 @@ gets a number of 68 or more, which leaves 0–31 free for actions on a single sq
 
 from __future__ import annotations
 
+from game.rules.bits import bit_table
+
 SQUARES = 32
 NE, NW, SE, SW = 0, 1, 2, 3
 DIRECTIONS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
@@ -61,16 +63,16 @@ JUMPS = tuple(
 """``JUMPS[side][s]``: (jumped square, landing square) of each capture a man could make."""
 NEIGHBOURS = tuple(tuple(RAYS[s][d][0] for d in range(4) if RAYS[s][d]) for s in range(SQUARES))
 
-_BITS = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
+_BYTE_0, _BYTE_1, _BYTE_2, _BYTE_3 = (bit_table(8, 8 * k) for k in range(4))
 
 
 def squares_of(mask: int) -> tuple[int, ...]:
     """The squares of a 32-bit mask, in order."""
     return (
-        _BITS[mask & 255]
-        + tuple(i + 8 for i in _BITS[mask >> 8 & 255])
-        + tuple(i + 16 for i in _BITS[mask >> 16 & 255])
-        + tuple(i + 24 for i in _BITS[mask >> 24])
+        _BYTE_0[mask & 255]
+        + _BYTE_1[mask >> 8 & 255]
+        + _BYTE_2[mask >> 16 & 255]
+        + _BYTE_3[mask >> 24]
     )
 
 

@@ -35,6 +35,7 @@ from game.rules.core import (
     check_int,
     check_list,
 )
+from game.rules.draws import with_draw_rules
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -184,16 +185,7 @@ class DamaState(State):
         history = (*self.history, key)
         quiet = self.quiet + 1
         state = _make(self.variant, men_t, kings_t, other, huff, quiet, history, None)
-        if history.count(key) >= 3:
-            draw = Reason.REPETITION
-        elif quiet >= QUIET_PLY_LIMIT:
-            draw = Reason.QUIET_PLIES
-        else:
-            return state
-        if state.to_move != TERMINAL:  # a move that leaves no reply decides the game
-            state._result = Result.draw(2, draw)
-            state._legal = ()
-        return state
+        return with_draw_rules(state, quiet, QUIET_PLY_LIMIT)
 
     # -- notation -------------------------------------------------------------------------
 

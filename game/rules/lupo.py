@@ -37,6 +37,7 @@ from game.rules.core import (
     check_int,
     check_list,
 )
+from game.rules.lots import lot_outcomes, lot_text, parse_lot, seat_chosen
 
 if TYPE_CHECKING:
     from game.rules.variants import Variant
@@ -70,10 +71,10 @@ class LupoState(State):
 
     @classmethod
     def initial(cls, variant: Variant) -> LupoState:
-        chosen = variant.option("wolf")
-        if chosen == "lot":
+        wolf = seat_chosen(variant, "wolf")
+        if wolf is None:
             return _make(variant, START_SHEEP, NO_WOLF, None, LOT, False, None)
-        return _make(variant, START_SHEEP, NO_WOLF, int(chosen) - 1, PLACE, False, None)
+        return _make(variant, START_SHEEP, NO_WOLF, wolf, PLACE, False, None)
 
     @classmethod
     def from_pieces(
@@ -105,7 +106,7 @@ class LupoState(State):
         return self._result if self.to_move == TERMINAL else None
 
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
-        return [(0, Fraction(1, 2)), (1, Fraction(1, 2))] if self.stage == LOT else []
+        return lot_outcomes(2) if self.stage == LOT else []
 
     def _generate_legal(self) -> tuple[int, ...]:
         if self.stage == PLACE:
@@ -141,7 +142,7 @@ class LupoState(State):
 
     def _action_text(self, action: int) -> str:
         if self.stage == LOT:
-            return f"wolf{action + 1}"
+            return lot_text("wolf", action)
         if self.stage == PLACE:
             return f"@{action + 1}"
         return path_text(action)
@@ -149,7 +150,7 @@ class LupoState(State):
     def _parse(self, text: str) -> int | None:
         word = text.lower()
         if self.stage == LOT:
-            return {"wolf1": 0, "wolf2": 1}.get(word)
+            return parse_lot("wolf", word)
         if self.stage == PLACE:
             return parse_square(word[1:]) if word.startswith("@") else None
         parsed = parse_path(word)

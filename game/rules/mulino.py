@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from game.rules.bits import bit_table
 from game.rules.core import (
     TERMINAL,
     DecodeError,
@@ -23,6 +24,7 @@ from game.rules.core import (
     check_int,
     check_list,
 )
+from game.rules.draws import with_draw_rules
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -83,15 +85,10 @@ MILLS = _mills()
 MILLS_AT = tuple(tuple(m for m in MILLS if m >> p & 1) for p in range(24))
 
 
-def _bit_table(offset: int, shift: int) -> tuple[tuple[int, ...], ...]:
-    """For each 12-bit mask: the indices of its set bits, plus ``shift``, plus ``offset``."""
-    return tuple(tuple(offset + shift + i for i in range(12) if m >> i & 1) for m in range(1 << 12))
-
-
-_LOW_POINTS = _bit_table(0, 0)
-_HIGH_POINTS = _bit_table(0, 12)
-_LOW_REMOVALS = _bit_table(REMOVE_BASE, 0)
-_HIGH_REMOVALS = _bit_table(REMOVE_BASE, 12)
+_LOW_POINTS = bit_table(12, 0)
+_HIGH_POINTS = bit_table(12, 12)
+_LOW_REMOVALS = bit_table(12, REMOVE_BASE)
+_HIGH_REMOVALS = bit_table(12, REMOVE_BASE + 12)
 
 
 def _subsets(mask: int) -> list[int]:
@@ -281,16 +278,7 @@ class MulinoState(State):
         key = position_key(men, hand, side)
         history = (key,) if irreversible else (*self.history, key)
         state = _make(self.variant, men, hand, side, NORMAL, quiet, history, None)
-        if history.count(key) >= 3:
-            draw = Reason.REPETITION
-        elif quiet >= QUIET_PLY_LIMIT:
-            draw = Reason.QUIET_PLIES
-        else:
-            return state
-        if state.to_move != TERMINAL:  # a move that leaves no reply wins, even here
-            state._result = Result.draw(2, draw)
-            state._legal = ()
-        return state
+        return with_draw_rules(state, quiet, QUIET_PLY_LIMIT)
 
     # -- notation -------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from game.rules.core import (
     check_int,
     check_list,
 )
+from game.rules.lots import lot_outcomes, lot_text, parse_lot, seat_chosen
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -67,10 +68,10 @@ class NumeriState(State):
     def initial(cls, variant: Variant, track: Track | None = None) -> NumeriState:
         track = track or default_track()
         pawns = ((OFF,) * 5,) * variant.players
-        first = variant.option("first")
-        if first == "lot":
+        first = seat_chosen(variant, "first")
+        if first is None:
             return _make(variant, track, pawns, 0, 0, LOT, 0, False, None)
-        return _make(variant, track, pawns, 0, int(first) - 1, ROLL, 0, False, None)
+        return _make(variant, track, pawns, 0, first, ROLL, 0, False, None)
 
     # -- turn and result ------------------------------------------------------------------
 
@@ -91,7 +92,7 @@ class NumeriState(State):
         if self._result is not None or self.stage == CHOOSE:
             return []
         if self.stage == LOT:
-            return [(seat, Fraction(1, self.players)) for seat in range(self.players)]
+            return lot_outcomes(self.players)
         return _DIE
 
     def scores(self) -> tuple[int, ...]:
@@ -192,7 +193,7 @@ class NumeriState(State):
 
     def _action_text(self, action: int) -> str:
         if self.stage == LOT:
-            return f"first{action + 1}"
+            return lot_text("first", action)
         if self.stage == ROLL:
             return "d*" if action == STAR else f"d{action}"
         return f"{action // 10}+{action % 10}" if action > 9 else str(action)
@@ -200,9 +201,7 @@ class NumeriState(State):
     def _parse(self, text: str) -> int | None:
         word = text.lower()
         if self.stage == LOT:
-            if word.startswith("first") and word[5:].isdigit():
-                return int(word[5:]) - 1
-            return None
+            return parse_lot("first", word)
         if self.stage == ROLL:
             return {"d1": 1, "d2": 2, "d3": 3, "d4": 4, "d5": 5, "d*": STAR}.get(word)
         a, plus, b = word.partition("+")
