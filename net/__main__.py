@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from game.levels import LEVELS
 from game.rules import RulesError, variant
 from game.rules.variants import options_from_text
 from net import records
@@ -32,7 +33,6 @@ from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
 from net.identity import Identity, IdentityError
 from net.matchlog import MatchLog
-from net.messages import LEVEL_NAMES
 from net.peer import Peer, PeerConfig
 
 _TRACE = {"on": False, "hold": False}
@@ -68,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
 
     def peer_options(command: argparse.ArgumentParser) -> None:
         command.add_argument("--name", default="", help="the name others see")
-        command.add_argument("--ai", choices=LEVEL_NAMES, help="a computer plays this seat")
+        command.add_argument("--ai", choices=LEVELS, help="a computer plays this seat")
         command.add_argument("--seat", type=int, default=0, help="the seat wished for (1-4)")
         command.add_argument("--identity", type=Path, help="identity file (kept across runs)")
         command.add_argument("--record", type=Path, help="write the match record here")
@@ -233,7 +233,7 @@ async def _host(peer: Peer, args: argparse.Namespace) -> int:
     computers: dict[int, str] = {}
     for text in args.computer:
         seat, _, level = text.partition("=")
-        if not seat.isdigit() or not 1 <= int(seat) <= setup.players or level not in LEVEL_NAMES:
+        if not seat.isdigit() or not 1 <= int(seat) <= setup.players or level not in LEVELS:
             raise _UsageError(f"--computer takes SEAT=LEVEL (seat 1-{setup.players}), not {text!r}")
         computers[int(seat) - 1] = level
     if not 0 <= args.port <= 65535:

@@ -15,16 +15,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import secrets
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
 
+from game.files import atomic_write
 from net.fairdice import HashChain, digest
 
 SECRET_SIZE = 32
@@ -98,18 +96,7 @@ class Identity:
     def save(self, path: Path) -> None:
         """Write atomically, readable by the owner only."""
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".identity-")
-            try:
-                with os.fdopen(handle, "w", encoding="ascii") as file:
-                    file.write(self.secret.hex() + "\n")
-                    file.flush()
-                    os.fsync(file.fileno())
-                os.chmod(temporary, 0o600)
-                os.replace(temporary, path)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(temporary)
+            atomic_write(path, (self.secret.hex() + "\n").encode("ascii"), mode=0o600)
         except OSError as error:
             raise IdentityError(f"cannot write the identity file {path}: {error}") from error
 

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from game.levels import LEVELS
+
 PROTOCOL_VERSION = 2
 HEX_ID = 32  # characters of a peer id, match id or state digest (16 bytes in hex)
 ROLES = ("player", "spectator")
-LEVEL_NAMES = ("easy", "medium", "hard")
 
 
 class MessageError(ValueError):
@@ -105,9 +106,7 @@ SETUP = Field(
 )
 SEATS = Field(
     "a list of 2–4 seat levels ('' for a person)",
-    lambda v: (
-        isinstance(v, list) and 2 <= len(v) <= 4 and all(s == "" or s in LEVEL_NAMES for s in v)
-    ),
+    lambda v: isinstance(v, list) and 2 <= len(v) <= 4 and all(s == "" or s in LEVELS for s in v),
 )
 
 SCHEMAS: dict[str, dict[str, Field]] = {
@@ -168,7 +167,7 @@ ENTRY_SCHEMAS: dict[str, dict[str, Field]] = {
     "commit": {"peer": ID, "first": EVENT, "c": _bytes(32)},
     "reveal": {"peer": ID, "event": EVENT, "v": _bytes(32)},
     "act": {"peer": ID, "seat": _int(0, 3), "ply": COUNT, "a": _text(120), "d": ID},
-    "computer": {"peer": ID, "seat": _int(0, 3), "level": _one_of("", *LEVEL_NAMES)},
+    "computer": {"peer": ID, "seat": _int(0, 3), "level": _one_of("", *LEVELS)},
     "offer": {"peer": ID, "ply": COUNT},
     "end": {"peer": ID, "reason": REASON},
     "host": {"peer": ID, "addr": _text(64), "votes": _votes()},

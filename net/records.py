@@ -10,14 +10,12 @@ reports what it found.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import msgpack
 
+from game.files import atomic_write
 from net.framing import LIMITS
 from net.matchlog import MatchLog, Rejected, replay
 
@@ -34,17 +32,7 @@ def save(path: Path, log: MatchLog) -> None:
     data = msgpack.packb(
         {"tavolo-net-record": RECORD_VERSION, "entries": log.entries}, use_bin_type=True
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".record-")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
+    atomic_write(path, data)
 
 
 def load(path: Path) -> list[dict[str, Any]]:

@@ -8,11 +8,12 @@ from functools import cache
 import pytest
 
 from game.ai.lupo_table import lookup
-from game.ai.players import LEVELS, choose
+from game.ai.players import choose
 from game.ai.rerolls import plan_roll
 from game.ai.sheet_player import connection
 from game.ai.track_player import judged_best
 from game.ai.weights import WEIGHTS
+from game.levels import LEVELS
 from game.rules import Variant, every_setup, new_game, start, variant
 from game.rules.chance import random_action
 from game.rules.checkerboard import NEIGHBOURS, STEPS, WHITE, coords, squares_of

@@ -49,6 +49,8 @@ def test_rules_modules_import_nothing_impure(path: Path) -> None:
 
 
 ROOT = RULES.parent.parent
+
+
 def _unit(module: str) -> str | None:
     """The unit of the architecture a module belongs to: a package under game/ (a layer), a
     module of game/ alone, or ``net``; None outside Tavolo's code."""

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from game.files import atomic_write
 from game.rules import variant
 from game.session import saves
 from game.session.match import Match
-from game.session.saves import MAGIC, SaveStore, atomic_write, seal
+from game.session.saves import MAGIC, SaveStore, seal
 from game.session.seats import Seat
 
 HUMANS = [Seat(), Seat()]

@@ -10,8 +10,8 @@ import pytest
 
 from game.client import theme
 from game.client.kiosk_config import KioskConfig
+from game.levels import LEVELS
 from game.rules import VARIANTS
-from game.session.seats import LEVELS
 from tests.client_driver import Driver
 
 

@@ -4,6 +4,7 @@ fresh virtual environment outside the checkout, a game that starts to its first 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import venv
 import zipfile
@@ -15,14 +16,29 @@ PACKAGING_WARNINGS = ("absent from the `packages` configuration", "would be igno
 
 
 def _run(command: list, **options) -> subprocess.CompletedProcess:
-    return subprocess.run(command, capture_output=True, text=True, check=False, **options)
+    """``command`` run to its end, its output kept; never with the checkout on PYTHONPATH (the
+    installed copy must stand alone)."""
+    env = {k: v for k, v in options.pop("env", os.environ).items() if k != "PYTHONPATH"}
+    return subprocess.run(command, capture_output=True, text=True, check=False, env=env, **options)
+
+
+def _tracked_copy(into: Path) -> Path:
+    """The files git tracks, as they are now, copied to ``into``: what a fresh clone holds,
+    built without leaving build/ or *.egg-info in the checkout."""
+    files = _run(["git", "ls-files", "-z"], cwd=ROOT, timeout=30).stdout.split("\0")
+    for name in filter(None, files):
+        if (ROOT / name).is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, into / name)
+    return into
 
 
 def test_the_wheel_installs_anywhere_and_starts_the_game(tmp_path: Path) -> None:
     venv.create(tmp_path / "env", with_pip=True)
     python = tmp_path / "env" / "bin" / "python"
     pip = [python, "-m", "pip", "--disable-pip-version-check"]
-    built = _run([*pip, "wheel", "-v", "--no-deps", "-w", tmp_path / "dist", ROOT], timeout=300)
+    source = _tracked_copy(tmp_path / "source")
+    built = _run([*pip, "wheel", "-v", "--no-deps", "-w", tmp_path / "dist", source], timeout=300)
     assert built.returncode == 0, built.stderr[-2000:]
     said = built.stdout + built.stderr
     assert not [w for w in PACKAGING_WARNINGS if w in said], said[-4000:]

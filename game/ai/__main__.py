@@ -11,7 +11,8 @@ from typing import TextIO
 
 from game.ai.analysis import analyse
 from game.ai.odds import extra_roll_moves, roll_odds, turn_odds
-from game.ai.players import LEVELS, choose
+from game.ai.players import choose
+from game.levels import LEVELS
 from game.rules import MatchRecord, RulesError, State, variant
 from game.rules.ausgeblockt import AusgeblocktState, faces_text
 from game.rules.numeri import NumeriState

@@ -17,6 +17,7 @@ from game.ai.endgames import probe as endgames_probe
 from game.ai.evaluators import LupoEvaluator, board_evaluator
 from game.ai.lupo_table import lookup
 from game.ai.search import AlphaBeta, Budget
+from game.levels import LEVELS
 from game.rules import RulesError
 from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.checkerboard import squares_of
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
     from game.rules import State
 
-LEVELS = ("easy", "medium", "hard")
 
 NODES = {
     "mulino": {"easy": 300, "medium": 3_000, "hard": 30_000},

@@ -27,9 +27,9 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from game.client.settings import clean_name
+from game.files import atomic_write
 from game.i18n import LANGUAGES, _
 from game.rules import VARIANTS
-from game.session.saves import atomic_write
 
 log = logging.getLogger(__name__)
 

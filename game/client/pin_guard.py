@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from game.session.saves import atomic_write
+from game.files import atomic_write
 
 log = logging.getLogger(__name__)
 

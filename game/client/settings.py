@@ -13,10 +13,10 @@ import math
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from game.files import atomic_write
 from game.i18n import LANGUAGES
+from game.levels import LEVELS
 from game.rules import VARIANTS
-from game.session.saves import atomic_write
-from game.session.seats import LEVELS
 
 BOARD_THEME_NAMES = ("wood", "contrast")
 """The board themes (their colours are ``game.client.theme.BOARD_THEMES``)."""

@@ -25,9 +25,10 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
+from game.files import atomic_write
 from game.rules import VARIANTS, Outcome, State
 from game.session.match import Match
-from game.session.saves import atomic_write, read_json_or_set_aside
+from game.session.saves import read_json_or_set_aside
 
 log = logging.getLogger(__name__)
 

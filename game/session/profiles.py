@@ -18,11 +18,12 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from game.files import atomic_write
+from game.levels import LEVELS
 from game.rules import VARIANTS, Outcome
 from game.session.highscores import turns_taken
 from game.session.match import Match
-from game.session.saves import atomic_write, read_json_or_set_aside
-from game.session.seats import LEVELS
+from game.session.saves import read_json_or_set_aside
 
 log = logging.getLogger(__name__)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from game.files import atomic_write
 from game.i18n import _
 from game.rules import RulesError
 from game.session.match import Match
@@ -40,22 +41,6 @@ LEGACY = "current.tavolo"  # the one autosave of versions that kept a single mat
 
 class SaveError(Exception):
     """A save file that cannot be used; the message says which and why."""
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that a crash at any moment leaves old or new, whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    with open(temporary, "wb") as file:
-        file.write(data)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
 
 
 def seal(payload: bytes) -> bytes:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from game.levels import LEVELS
+
 
 class SeatKind(enum.Enum):
     HUMAN = "human"
     COMPUTER = "computer"
     REMOTE = "remote"
-
-
-LEVELS = ("easy", "medium", "hard")
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,11 +23,12 @@ from game.client.settings import (
 from game.client.title_backdrop import TitleBackdrop
 from game.client.widgets import Target, button, draw_face, segment, two_lines
 from game.i18n import _
+from game.levels import LEVELS
 from game.names import seat_names, variant_subtitle, variant_title
 from game.rules import VARIANTS, Variant, new_game, variant
 from game.session.match import Match
 from game.session.saves import Shelf, Unfinished
-from game.session.seats import LEVELS, Seat, SeatKind
+from game.session.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
     from game.client.scenes.saved import Row

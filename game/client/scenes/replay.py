@@ -13,11 +13,12 @@ from game.client.scenes.saved import MatchListScene, Row, moves_text, opponents_
 from game.client.turns import last_turn, step_at
 from game.client.views import view_for
 from game.client.widgets import button
+from game.files import atomic_write
 from game.i18n import _
 from game.names import action_text, reason_text, result_headline, seat_names, variant_title
 from game.session.export import export_suffix, export_text
 from game.session.match import Match
-from game.session.saves import FINISHED, Finished, atomic_write, plain
+from game.session.saves import FINISHED, Finished, plain
 
 
 class FinishedScene(MatchListScene):

@@ -20,9 +20,10 @@ from game.client import theme
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.saved import fitted
 from game.client.widgets import button
+from game.files import atomic_write
 from game.i18n import _, ngettext
 from game.names import seat_names
-from game.session.saves import Finished, atomic_write
+from game.session.saves import Finished
 
 log = logging.getLogger(__name__)
 
