@@ -1,16 +1,11 @@
-"""Real peers for the LAN tests: ``python -m net`` processes on loopback, read line by line,
-and a hand-driven guest speaking the protocol over a real socket."""
+"""Real peers for the LAN tests: ``python -m net`` processes on loopback
+(:class:`~net.testing.peer_process.PeerProcess`) and a hand-driven guest speaking the
+protocol over a real socket."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import queue
 import secrets
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
@@ -20,79 +15,11 @@ from net.identity import Identity
 from net.matchlog import MatchLog, signed
 from net.messages import PROTOCOL_VERSION
 from net.signing import join_payload
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-class Process:
-    """One ``python -m net`` peer; its JSON events are collected as they come."""
-
-    def __init__(self, *args: str, cwd: Path, prefix: tuple[str, ...] = ()) -> None:
-        self.args = args
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.popen = subprocess.Popen(
-            [*prefix, sys.executable, "-m", "net", *args],
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-        self.events: list[dict] = []
-        self._lines: queue.Queue[dict | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            event = json.loads(line)
-            self.events.append(event)
-            self._lines.put(event)
-        self._lines.put(None)
-
-    def next_line(self, timeout: float) -> dict | None:
-        """The next JSON line (None once the process has ended)."""
-        return self._lines.get(timeout=timeout)
-
-    def wait_for(self, kind: str, timeout: float = 30.0, **fields) -> dict:
-        """The next event of ``kind`` (with ``fields``, if given) from now on."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                event = self._lines.get(timeout=max(0.01, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"no {kind} event within {timeout} s: {self.tail()}") from None
-            if event is None:
-                raise AssertionError(f"the peer ended before a {kind} event: {self.tail()}")
-            if event["event"] == kind and all(event.get(k) == v for k, v in fields.items()):
-                return event
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {kind} event within {timeout} s: {self.tail()}")
-
-    def finish(self, timeout: float = 60.0) -> int:
-        try:
-            return self.popen.wait(timeout)
-        finally:
-            self.kill()
-
-    def kill(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.kill()
-            self.popen.wait()
-
-    def tail(self) -> str:
-        stderr = ""
-        if self.popen.poll() is not None and self.popen.stderr is not None:
-            stderr = self.popen.stderr.read()[-2000:]
-        return f"{self.events[-5:]} {stderr}"
-
-    def last(self, kind: str) -> dict:
-        return next(e for e in reversed(self.events) if e["event"] == kind)
+from net.testing.peer_process import PeerProcess
 
 
-def host(tmp: Path, game: str, *extra: str, name: str = "host") -> tuple[Process, int]:
-    process = Process(
+def host(tmp: Path, game: str, *extra: str, name: str = "host") -> tuple[PeerProcess, int]:
+    process = PeerProcess.net(
         "host", game, "--interface", "127.0.0.1", "--no-advertise", "--name", name,
         "--identity", str(tmp / f"{name}.id"), "--record", str(tmp / f"{name}.rec"), *extra,
         cwd=tmp,
@@ -100,8 +27,8 @@ def host(tmp: Path, game: str, *extra: str, name: str = "host") -> tuple[Process
     return process, process.wait_for("listening")["port"]
 
 
-def guest(tmp: Path, port: int, name: str, *extra: str) -> Process:
-    return Process(
+def guest(tmp: Path, port: int, name: str, *extra: str) -> PeerProcess:
+    return PeerProcess.net(
         "join", f"127.0.0.1:{port}", "--interface", "127.0.0.1", "--name", name,
         "--identity", str(tmp / f"{name}.id"), "--record", str(tmp / f"{name}.rec"), *extra,
         cwd=tmp,

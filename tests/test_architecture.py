@@ -113,3 +113,11 @@ def test_the_check_catches_an_import_against_the_picture(tmp_path: Path) -> None
     sneaky.write_text("from game.ai.players import choose\nimport pygame\n")
     assert {_unit(n) for n in _imports(sneaky)} == {"ai", None}
     assert "ai" not in drawn_graph()["session"]
+
+
+def test_tests_run_the_tools_rather_than_import_them() -> None:
+    """A tool is tested through its command line, as people run it; what tests and tools
+    share lives in net/testing."""
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        reaching = [n for n in _imports(path) if n.split(".")[0] == "tools"]
+        assert not reaching, f"{path.name} imports {reaching}"

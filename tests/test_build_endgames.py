@@ -1,4 +1,4 @@
-"""The endgame-table builder (tools/build_endgames.py and tools/endgames/): its solver on
+"""The endgame-table builder (tools/build_endgames.py and game/ai/endgames/build/): its solver on
 hand-made graphs, and the smallest Dama groups built again here, byte for byte the shipped
 table."""
 
@@ -9,10 +9,10 @@ import lzma
 import numpy as np
 
 from game.ai.endgames import dama
+from game.ai.endgames.build import dama_graph
+from game.ai.endgames.build.retrograde import MoveGraph, solve
 from game.ai.endgames.codes import ABSENT, DRAW, LOSS_BASE, WIN_BASE
 from game.resources import asset_bytes
-from tools.endgames import dama_graph
-from tools.endgames.retrograde import MoveGraph, solve
 
 
 def _graph(edges: list[tuple[int, int]], options: list[tuple[int, int]], size: int) -> MoveGraph:

@@ -14,8 +14,8 @@ import pytest
 
 from net.discovery import Listing, ordered, twins
 from net.identity import Identity, fingerprint
-from tests.lan import ROOT, Process
-from tools.netns import available, lan, private_lan
+from net.testing.netns import available, lan, private_lan
+from net.testing.peer_process import ROOT, PeerProcess
 
 WHY_NOT = available()
 pytestmark = pytest.mark.skipif(
@@ -25,11 +25,11 @@ pytestmark = pytest.mark.skipif(
 
 def test_a_browser_lists_a_match_live_and_a_guest_joins_it_by_name(tmp_path: Path) -> None:
     with private_lan("d") as (a, b):
-        browser = Process(
+        browser = PeerProcess.net(
             "browse", "--interface", b.address, "--timeout", "25",
             cwd=tmp_path, prefix=tuple(b.command()),
         )  # fmt: skip
-        host = Process(
+        host = PeerProcess.net(
             "host", "dama", "--interface", a.address, "--name", "Corner table", "--ai", "easy",
             "--pace", "0.03", "--identity", str(tmp_path / "h.id"),
             cwd=tmp_path, prefix=tuple(a.command()),
@@ -38,7 +38,7 @@ def test_a_browser_lists_a_match_live_and_a_guest_joins_it_by_name(tmp_path: Pat
         assert listing["host"] == "Corner table" and listing["address"] == a.address
         assert listing["game"] == "dama:classic" and listing["free"] == 1
         assert listing["state"] == "lobby" and listing["compatible"] and not listing["code"]
-        guest = Process(
+        guest = PeerProcess.net(
             "join", "corner", "--interface", b.address, "--ai", "easy", "--pace", "0.03",
             "--identity", str(tmp_path / "g.id"), cwd=tmp_path, prefix=tuple(b.command()),
         )  # fmt: skip
@@ -60,11 +60,11 @@ def test_spoofed_and_malformed_announcements_neither_raise_nor_push_the_real_mat
     waiting for a player comes first, its copy beside it, told apart by the fingerprint."""
     with lan(3, "s") as network:
         a, outsider, b = network.hosts
-        browser = Process(
+        browser = PeerProcess.net(
             "browse", "--interface", b.address, "--timeout", "30",
             cwd=tmp_path, prefix=tuple(b.command()),
         )  # fmt: skip
-        host = Process(
+        host = PeerProcess.net(
             "host", "dama", "--interface", a.address, "--name", "Corner table",
             "--identity", str(tmp_path / "h.id"), cwd=tmp_path, prefix=tuple(a.command()),
         )  # fmt: skip
@@ -101,7 +101,7 @@ def test_spoofed_and_malformed_announcements_neither_raise_nor_push_the_real_mat
     assert twins(shown) == {real.name, copy.name}
 
 
-def _found(browser: Process, count: int) -> dict[str, Listing]:
+def _found(browser: PeerProcess, count: int) -> dict[str, Listing]:
     """The first ``count`` matches ``browse`` finds, by name."""
     found: dict[str, Listing] = {}
     while len(found) < count:
@@ -110,11 +110,11 @@ def _found(browser: Process, count: int) -> dict[str, Listing]:
     return found
 
 
-def _next_change(browser: Process, change: str) -> dict:
+def _next_change(browser: PeerProcess, change: str) -> dict:
     """``browse`` prints one JSON line per change: the next one of ``change``."""
     while True:
         try:
-            line = browser.next_line(timeout=20)
+            line = browser.next_event(timeout=20)
         except queue.Empty:
             raise AssertionError(f"no {change} from the browser: {browser.tail()}") from None
         assert line is not None, browser.tail()

@@ -4,8 +4,8 @@ to be refused (a wrong signature, a replay, ``at`` or ``n`` wrong) is ever accep
 match log in this process or by a real host over sockets, which goes on serving its match."""
 
 import net.matchlog
-from tools.benchmarks.netfuzz import fuzz_log
-from tools.benchmarks.netfuzz_host import fuzz_host
+from net.testing.fuzz_host import fuzz_host
+from net.testing.fuzz_log import fuzz_log
 
 FORGERIES = {
     "author signature random", "author signature by another key", "author signature copied",

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-import threading
 import time
 from collections import Counter
 from functools import partial
@@ -14,7 +13,8 @@ from pathlib import Path
 
 from net.connection import CLOSE_WAIT, HANDSHAKE_TIMEOUT, Closed, Connection
 from net.framing import FrameDecoder, encode
-from tests.lan import Process, RawGuest, guest, host
+from net.testing.peer_process import PeerProcess
+from tests.lan import RawGuest, guest, host
 
 
 def _run(coroutine) -> None:
@@ -127,24 +127,9 @@ def _alias(n: int) -> str:
     return f"127.0.{1 + n // 250}.{1 + n % 250}"
 
 
-def _read_stderr(process: Process):
-    """Reads everything the process writes on stderr as it comes (a pipe nobody reads would
-    stop the writer); the function returned gives all of it once the process has ended."""
-    assert process.popen.stderr is not None
-    stream, text = process.popen.stderr, []
-    reader = threading.Thread(target=lambda: text.append(stream.read()), daemon=True)
-    reader.start()
-
-    def whole() -> str:
-        reader.join(30)
-        return text[0]
-
-    return whole
-
-
-def _events(process: Process) -> list[dict]:
+def _events(process: PeerProcess) -> list[dict]:
     """Every event of a process that has ended."""
-    while process.next_line(30) is not None:
+    while process.next_event(30) is not None:
         pass
     return process.events
 
@@ -180,10 +165,9 @@ def test_strangers_that_ping_but_never_say_hello_are_gone_by_the_deadline(
     the gate is full all the while, yet a guest joins; none stays past the hello deadline,
     pings or not; the match is played out once a third player comes; nothing on stderr."""
     server, port = host(tmp_path, "numeri", "--players", "3", "--ai", "easy")
-    stderr = _read_stderr(server)
     seen: list[tuple[float, str]] = []
 
-    async def attack() -> tuple[Process, float, float]:
+    async def attack() -> tuple[PeerProcess, float, float]:
         stop = time.monotonic() + 8.0
         strangers = [_stranger(_alias(n // 5), port, stop, seen) for n in range(150)]
         strangers += [_stranger(_alias(999), port, stop, seen) for _ in range(12)]
@@ -210,7 +194,7 @@ def test_strangers_that_ping_but_never_say_hello_are_gone_by_the_deadline(
     for process in (anna, bert, server):
         assert process.finish() == 0, process.events[-3:]
     assert len({p.last("over")["digest"] for p in (anna, bert, server)}) == 1
-    text = stderr()
+    text = server.stderr()
     assert len(text) < 10_000 and "Traceback" not in text, (len(text), text[-3000:])
 
 
@@ -243,7 +227,6 @@ def test_wrong_join_codes_wait_longer_each_time_and_the_host_hears_it_once(
     tmp_path: Path,
 ) -> None:
     server, port = host(tmp_path, "dama", "--ai", "easy", "--code", "4711")
-    stderr = _read_stderr(server)
 
     async def attempts() -> list[tuple[float, str | None]]:
         said = []
@@ -274,7 +257,7 @@ def test_wrong_join_codes_wait_longer_each_time_and_the_host_hears_it_once(
     assert notices == [
         "1 wrong join code from 1 address: each address waits longer after every wrong code"
     ]  # the next three wait for the next minute's notice; nobody's chosen name is shown
-    assert "Traceback" not in stderr()
+    assert "Traceback" not in server.stderr()
 
 
 FILE_LIMIT = (
@@ -287,12 +270,11 @@ FILE_LIMIT = (
 def test_a_host_out_of_file_descriptors_plays_on_without_a_traceback(tmp_path: Path) -> None:
     """40 descriptors: about 20 left over once the match is under way."""
     pace = ("--ai", "easy", "--pace", "0.15")
-    server = Process(
+    server = PeerProcess.net(
         "host", "dama", "--interface", "127.0.0.1", "--no-advertise", "--name", "host",
         "--identity", str(tmp_path / "host.id"), "--record", str(tmp_path / "host.rec"), *pace,
         cwd=tmp_path, prefix=(sys.executable, "-c", FILE_LIMIT, "40"),
     )  # fmt: skip
-    stderr = _read_stderr(server)
     port = server.wait_for("listening")["port"]
     anna = guest(tmp_path, port, "anna", *pace)
     server.wait_for("action", ply=2)
@@ -323,13 +305,13 @@ def test_a_host_out_of_file_descriptors_plays_on_without_a_traceback(tmp_path: P
     assert anna.finish() == 0 and server.finish() == 0
     assert anna.last("over")["digest"] == server.last("over")["digest"]
     assert (tmp_path / "host.rec").stat().st_size > 0
-    text = stderr()
+    text = server.stderr()
     assert len(text) < 10_000 and "Traceback" not in text, (len(text), text[-3000:])
     notices = [e["text"] for e in _events(server) if e["event"] == "notice"]
     assert notices == ["Too many open connections: new ones are turned away for now"]
 
 
-def _ply(process: Process) -> int:
+def _ply(process: PeerProcess) -> int:
     return max(e["ply"] for e in process.events if e["event"] == "action")
 
 

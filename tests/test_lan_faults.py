@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.lan import ROOT, Process
-from tools import netns
+from net.testing import netns
+from net.testing.peer_process import ROOT, PeerProcess
 
 WHY_NOT = netns.available()
 pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=f"no private LAN: {WHY_NOT}")
@@ -201,23 +201,23 @@ class Table:
         self.tmp = tmp
         self.drop = PATIENT
         """What the peers started from now on do about a missing player."""
-        self.peers: dict[str, Process] = {}
+        self.peers: dict[str, PeerProcess] = {}
         self.computers: dict[str, netns.Side] = {}
         self.port = 0
         self.host_address = ""
 
-    def _start(self, side: netns.Side, name: str, *args: str) -> Process:
+    def _start(self, side: netns.Side, name: str, *args: str) -> PeerProcess:
         common = (
             "--interface", side.address, "--name", name, "--ai", "easy", *PACE, *self.drop,
             "--identity", str(self.tmp / f"{name}.id"), "--record", str(self.tmp / f"{name}.rec"),
             "--trace",
         )  # fmt: skip
-        process = Process(*args, *common, cwd=self.tmp, prefix=tuple(side.command()))
+        process = PeerProcess.net(*args, *common, cwd=self.tmp, prefix=tuple(side.command()))
         self.peers[name] = process
         self.computers[name] = side
         return process
 
-    def host(self, side: netns.Side, game: str, players: int) -> Process:
+    def host(self, side: netns.Side, game: str, players: int) -> PeerProcess:
         process = self._start(
             side, "host", "host", game, "--players", str(players), "--no-advertise"
         )
@@ -225,7 +225,7 @@ class Table:
         self.host_address = side.address
         return process
 
-    def guest(self, side: netns.Side, name: str) -> Process:
+    def guest(self, side: netns.Side, name: str) -> PeerProcess:
         return self._start(side, name, "join", f"{self.host_address}:{self.port}")
 
     def ended(self, within: float) -> dict[str, int | None]:
@@ -316,11 +316,11 @@ def _brief(reports: dict[str, dict]) -> dict:
     return {name: {k: r[k] for k in keys if k in r} for name, r in reports.items()}
 
 
-def _mid_match(peer: Process, ply: int = 20) -> None:
+def _mid_match(peer: PeerProcess, ply: int = 20) -> None:
     """Wait until ``peer`` has seen an action at ``ply`` or beyond."""
     deadline = time.monotonic() + 30
     with contextlib.suppress(queue.Empty):
-        while (event := peer.next_line(max(0.01, deadline - time.monotonic()))) is not None:
+        while (event := peer.next_event(max(0.01, deadline - time.monotonic()))) is not None:
             if event["event"] == "action" and event["ply"] >= ply:
                 return
     raise AssertionError(f"the match did not reach ply {ply}: {peer.tail()}")

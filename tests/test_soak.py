@@ -2,14 +2,28 @@
 drags through every screen it finds for a few thousand frames without one error, while the
 system stops and starts the kiosk and its disk fills with finished matches."""
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 from game.client.surface_cache import limit_megabytes
-from tools.soak import soak
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_monkey_at_the_kiosk_finds_no_error() -> None:
-    report = soak(
-        frames=4000, minutes=3, dt=1 / 30, seed=5, size=(1024, 600), restart_every=1500, grow=300
+    options = ["--frames", "4000", "--minutes", "3", "--seed", "5", "--size", "1024x600"]
+    restarts = ["--restart-every", "1500", "--grow", "300"]
+    soak = subprocess.run(
+        [sys.executable, ROOT / "tools" / "soak.py", "--kiosk", *options, *restarts],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
+    assert soak.returncode == 0, soak.stderr[-3000:]
+    report = json.loads(soak.stdout)
     assert report["unhandled_exceptions"] == 0, report["escaped"]
     assert report["taps"] > 300 and report["matches_started"] > 2
     assert report["restarts_by_sigterm"] == 2  # stopped by the system and started again

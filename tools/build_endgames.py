@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402 - after the path is set
 
 from game.ai.endgames import dama, mulino  # noqa: E402 - after the path is set
+from game.ai.endgames.build import dama_graph, mulino_graph  # noqa: E402 - after the path is set
+from game.ai.endgames.build.retrograde import solve  # noqa: E402 - after the path is set
 from game.ai.endgames.codes import ABSENT, DRAW, LOSS_BASE  # noqa: E402 - after the path is set
-from tools.endgames import dama_graph, mulino_graph  # noqa: E402 - after the path is set
-from tools.endgames.retrograde import solve  # noqa: E402 - after the path is set
 
 FAMILIES = ("mulino", "ceylonese", "dama", "mangia")
 ASSETS = {

@@ -9,7 +9,7 @@
   Numeri with 4; computer players at *easy*, so the match runs as fast as the peers go.
 * **scale**: Numeri with 4 players (processes, as above) and 32 spectators, each on a
   connection of its own from a loopback address of its own, all in one process of their own
-  (:mod:`tools.benchmarks.netclients`) that stamps each message as its bytes arrive.  A
+  (:mod:`net.testing.clients`) that stamps each message as its bytes arrive.  A
   spectator's time for an entry is that stamp plus the spectator's own full check of it
   (validation and :meth:`MatchLog.apply`, timed on its own log after the match): checked
   live, 32 spectators in one process would queue behind each other's checks, which 32
@@ -18,8 +18,8 @@
   :meth:`MatchLog.apply` of a whole entry (signatures and rules), per entry, in µs.
 * **discovery**: a host in one network namespace, ``browse`` in another, joined by a veth
   pair (needs root): the time from launching the host until the browser lists the match.
-* **fuzz**: :mod:`netfuzz` (the decoder, the validation and live match logs, in this
-  process) and :mod:`netfuzz_host` (real hosts over sockets): crashes and forgeries
+* **fuzz**: :mod:`net.testing.fuzz_log` (the decoder, the validation and live match logs, in this
+  process) and :mod:`net.testing.fuzz_host` (real hosts over sockets): crashes and forgeries
   accepted must be 0.
 
 The machine's load average is reported before and after each part: other work on the
@@ -28,17 +28,15 @@ machine shows up in the latencies.
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from statistics import median
 
+from net.testing.peer_process import PeerProcess, PeerWaitError
 from tools.benchmarks.common import machine, percentiles
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,50 +69,23 @@ def _loaded(part, *args) -> dict:
 # -- latency -------------------------------------------------------------------------------
 
 
-class _Peer:
-    def __init__(self, argv: list[str], cwd: Path) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.popen = subprocess.Popen(
-            argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+def _listening(peer: PeerProcess, timeout: float) -> bool:
+    """Whether the peer came to listen (a host), join (a guest) or list a change (a browser)
+    within ``timeout``."""
+    try:
+        peer.wait_until(
+            lambda e: e.get("event") in ("listening", "joined") or "change" in e,
+            timeout,
+            "its start",
         )
-        self._lines: list[tuple[float, str]] = []
-        self._parsed: list[dict] = []
-        self.listening = threading.Event()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+    except PeerWaitError:
+        return False
+    return True
 
-    def _read(self) -> None:
-        """Keep each line with the time it came, parsing only until the peer is listening:
-        the peers share the machine's two cores with this reader, so it does as little as
-        it can while they play."""
-        assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            self._lines.append((time.monotonic(), line))
-            if not self.listening.is_set():
-                event = json.loads(line)
-                if event.get("event") in ("listening", "joined") or "change" in event:
-                    self.listening.set()
 
-    @property
-    def events(self) -> list[dict]:
-        """Every event so far, each with its ``at``: the peer's own stamp when traced, else
-        when its line came."""
-        for at, line in self._lines[len(self._parsed) :]:
-            event = json.loads(line)
-            event.setdefault("at", at)
-            self._parsed.append(event)
-        return self._parsed
-
-    def done(self, timeout: float) -> None:
-        try:
-            self.popen.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.popen.kill()
-        self.reader.join(5)
-
-    @property
-    def port(self) -> int:
-        return next(e["port"] for e in self.events if e["event"] == "listening")
+def _port(peer: PeerProcess) -> int:
+    port: int = next(e["port"] for e in peer.events if e["event"] == "listening")
+    return port
 
 
 def _net(*args: str) -> list[str]:
@@ -124,20 +95,23 @@ def _net(*args: str) -> list[str]:
 COMMON = ["--interface", "127.0.0.1", "--ai", "easy", "--hold-trace", "--think", "1"]
 
 
-def _host(game: str, players: int, tmp: Path, name: str) -> _Peer:
-    host = _Peer(
+def _host(game: str, players: int, tmp: Path, name: str) -> PeerProcess:
+    host = PeerProcess(
         _net("host", game, "--players", str(players), "--no-advertise",
              "--identity", str(tmp / f"{name}.id"), *COMMON),
-        tmp,
+        cwd=tmp,
     )  # fmt: skip
-    if not host.listening.wait(20):
+    if not _listening(host, 20):
         raise RuntimeError("the host did not start")
     return host
 
 
-def _guests(port: int, count: int, tmp: Path, name: str) -> list[_Peer]:
+def _guests(port: int, count: int, tmp: Path, name: str) -> list[PeerProcess]:
     join = _net("join", f"127.0.0.1:{port}", *COMMON)
-    return [_Peer([*join, "--identity", str(tmp / f"{name}-{n}.id")], tmp) for n in range(count)]
+    return [
+        PeerProcess([*join, "--identity", str(tmp / f"{name}-{n}.id")], cwd=tmp)
+        for n in range(count)
+    ]
 
 
 def _latency(game: str, players: int, matches: int) -> dict:
@@ -149,9 +123,9 @@ def _latency(game: str, players: int, matches: int) -> dict:
         tmp = Path(folder)
         for match in range(matches):
             host = _host(game, players, tmp, f"h{match}")
-            peers = [host, *_guests(host.port, players - 1, tmp, f"g{match}")]
+            peers = [host, *_guests(_port(host), players - 1, tmp, f"g{match}")]
             for peer in peers:
-                peer.done(120)
+                peer.finish(120)
             actions += _propagation(peers)
             for arrival, samples in zip(by_arrival, _propagation_by_arrival(peers), strict=True):
                 arrival += samples
@@ -193,17 +167,17 @@ class _CpuPressure:
         return {"cpu_pressure_some_share": round(share, 3)}
 
 
-def _applied(peer: _Peer) -> dict[int, float]:
+def _applied(peer: PeerProcess) -> dict[int, float]:
     return {e["ply"]: e["at"] for e in peer.events if e["event"] == "action"}
 
 
-def _propagation(peers: list[_Peer], to: list[dict[int, float]] | None = None) -> list[float]:
+def _propagation(peers: list[PeerProcess], to: list[dict[int, float]] | None = None) -> list[float]:
     """From each action's sender's ``sent`` to each other peer having applied it, or, with
     ``to``, to each of those receivers (ply → when it had the action)."""
     return [took for times in _receipts(peers, to) for took in times]
 
 
-def _propagation_by_arrival(peers: list[_Peer]) -> list[list[float]]:
+def _propagation_by_arrival(peers: list[PeerProcess]) -> list[list[float]]:
     """The propagations apart by the order the receivers had each action in: the first
     receiver's, the second's… — one protocol path, the later ones queued behind the earlier
     for the machine's cores."""
@@ -214,7 +188,7 @@ def _propagation_by_arrival(peers: list[_Peer]) -> list[list[float]]:
     return arrivals
 
 
-def _receipts(peers: list[_Peer], to: list[dict[int, float]] | None = None):
+def _receipts(peers: list[PeerProcess], to: list[dict[int, float]] | None = None):
     """For each action sent, the times each receiver (the other peers, or ``to``) took to
     have it."""
     applied = [_applied(p) for p in peers]
@@ -224,7 +198,7 @@ def _receipts(peers: list[_Peer], to: list[dict[int, float]] | None = None):
             yield [r[sent["ply"]] - sent["at"] for r in receivers if sent["ply"] in r]
 
 
-def _dice(peers: list[_Peer], spectators: list[dict[int, float]] = ()) -> dict[int, float]:
+def _dice(peers: list[PeerProcess], spectators: list[dict[int, float]] = ()) -> dict[int, float]:
     """For each chance event (by number), from the first peer seeing it pending to the last
     peer (or spectator) knowing its outcome."""
     pending: dict[int, float] = {}
@@ -272,12 +246,12 @@ def _scale(matches: int, spectators: int) -> dict:
         tmp = Path(folder)
         for match in range(matches):
             host = _host("numeri", 4, tmp, f"sh{match}")
-            watchers = _Spectators(host.port, spectators, tmp)
-            if not watchers.listening.wait(60):
+            watchers = _Spectators(_port(host), spectators, tmp)
+            if not _listening(watchers, 60):
                 raise RuntimeError("the spectators could not join")
-            peers = [host, *_guests(host.port, 3, tmp, f"sg{match}")]
+            peers = [host, *_guests(_port(host), 3, tmp, f"sg{match}")]
             for peer in [*peers, watchers]:
-                peer.done(180)
+                peer.finish(180)
             views = watchers.views()
             agree = agree and len(views) == spectators and len({v["head"] for v in views}) == 1
             to_players += _propagation(peers)
@@ -298,13 +272,13 @@ def _scale(matches: int, spectators: int) -> dict:
     }
 
 
-class _Spectators(_Peer):
-    """The spectators, in a process of their own (:mod:`tools.benchmarks.netclients`): in
+class _Spectators(PeerProcess):
+    """The spectators, in a process of their own (:mod:`net.testing.clients`): in
     this one, their stamps would wait for the interpreter's lock behind the readers."""
 
     def __init__(self, port: int, count: int, cwd: Path) -> None:
-        module = "tools.benchmarks.netclients"
-        super().__init__([sys.executable, "-m", module, str(port), str(count)], cwd)
+        module = "net.testing.clients"
+        super().__init__([sys.executable, "-m", module, str(port), str(count)], cwd=cwd)
 
     def views(self) -> list[dict]:
         """Each spectator's view, with plies and event numbers as numbers again."""
@@ -325,7 +299,7 @@ def entry_costs(seed: int = 1, repeat: int = 5) -> dict:
     from net.identity import verify
     from net.matchlog import MatchLog
     from net.signing import entry_payload, order_payload
-    from tools.benchmarks.netmatch import played
+    from net.testing.tables import played
 
     table = played("numeri", 4, random.Random(seed))
     log = table.log
@@ -376,7 +350,7 @@ def entry_costs(seed: int = 1, repeat: int = 5) -> dict:
 
 
 def _discovery(runs: int) -> dict:
-    from tools.netns import available, private_lan
+    from net.testing.netns import available, private_lan
 
     why_not = available()
     if why_not is not None:
@@ -386,21 +360,21 @@ def _discovery(runs: int) -> dict:
     with tempfile.TemporaryDirectory() as folder, private_lan("b") as (a, b):
         tmp = Path(folder)
         for run in range(runs):
-            browser = _Peer(
-                b.command(*_net("browse", "--interface", b.address, "--timeout", "8")), tmp
+            browser = PeerProcess(
+                b.command(*_net("browse", "--interface", b.address, "--timeout", "8")), cwd=tmp
             )
             time.sleep(1.0)  # the browser is up and asking
             launched = time.monotonic()
-            host = _Peer(
+            host = PeerProcess(
                 a.command(*_net("host", "dama", "--interface", a.address, "--name", f"b{run}",
                                 "--identity", str(tmp / f"d{run}.id"))),
-                tmp,
+                cwd=tmp,
             )  # fmt: skip
-            found = browser.listening.wait(10)
+            found = _listening(browser, 10)
             seen = time.monotonic()
             host.popen.terminate()
-            host.done(10)
-            browser.done(15)
+            host.finish(10)
+            browser.finish(15)
             if not found:
                 return {"error": f"run {run}: the browser never listed the match"}
             listening = next(e["at"] for e in host.events if e["event"] == "listening")
@@ -420,8 +394,8 @@ def _discovery(runs: int) -> dict:
 def fuzz(count: int, seed: int = 1, over_sockets: int | None = None) -> dict:
     """``count`` fuzzed frames: :data:`SOCKET_SHARE` of them (or ``over_sockets``) at real
     hosts over loopback, the rest at the decoder, the validation and match logs."""
-    from tools.benchmarks.netfuzz import fuzz_log
-    from tools.benchmarks.netfuzz_host import fuzz_host
+    from net.testing.fuzz_host import fuzz_host
+    from net.testing.fuzz_log import fuzz_log
 
     sockets = round(count * SOCKET_SHARE) if over_sockets is None else over_sockets
     in_process = fuzz_log(count - sockets, seed)

@@ -9,6 +9,7 @@ mutates, re-signs wrongly and replays.  Everything comes from the generator it i
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from game.rules import variant
 from net.agent import Agent
@@ -47,7 +48,7 @@ class Table:
     def match_id(self) -> str:
         return self.log.match_id
 
-    def join_entry(self, identity: Identity, seat: int, role: str = "player") -> dict:
+    def join_entry(self, identity: Identity, seat: int, role: str = "player") -> dict[str, Any]:
         """``identity``'s join as the host logs it, with its proof for a fresh challenge."""
         nonce = self.rng.randbytes(32)
         name = f"p{seat + 1}"
@@ -57,12 +58,14 @@ class Table:
             "role": role, "seat": seat, "addr": "127.0.0.1:1", "nonce": nonce, "proof": proof,
         }  # fmt: skip
 
-    def made(self, entry: dict) -> dict:
+    def made(self, entry: dict[str, Any]) -> dict[str, Any]:
         """``entry`` signed by its author after the whole log, with its next counter."""
         author = self.by_peer[self.log.author(entry)]
         return signed(self.log, author, entry, self.log.next_n(author.peer))
 
-    def resigned(self, entry: dict, by: Identity | None = None, **changes) -> dict:
+    def resigned(
+        self, entry: dict[str, Any], by: Identity | None = None, **changes: Any
+    ) -> dict[str, Any]:
         """``entry`` with ``changes`` and a signature that is right for them (by its author,
         or ``by``): what only the holder of that key can make."""
         content = {k: v for k, v in {**entry, **changes}.items() if k not in ("sig", "hs")}
@@ -71,11 +74,11 @@ class Table:
         head = self.log.head_bytes(at) if at <= len(self.log) else bytes(16)
         return {**content, "sig": identity.sign(entry_payload(self.match_id, at, head, content))}
 
-    def sealed(self, entry: dict) -> dict:
+    def sealed(self, entry: dict[str, Any]) -> dict[str, Any]:
         """``entry`` signed by its author and placed next by the host: as the host relays it."""
         return placed(self.log, self.host, self.made(entry))
 
-    def next_entry(self) -> dict | None:
+    def next_entry(self) -> dict[str, Any] | None:
         """The next entry an honest match would log here, sealed; None once the match is over
         or waits for nobody it can hear from."""
         log = self.log

@@ -2,7 +2,7 @@
 way we could think of, each of which must end accepted or refused with a reason.
 
 Four families of frames, from real signed entries of honest matches played as the fuzz
-goes (:mod:`tools.benchmarks.netmatch`) and from the handshake messages:
+goes (:mod:`net.testing.tables`) and from the handshake messages:
 
 * **mutated**: a valid frame with bits flipped, cut, spliced with another, its length
   prefix rewritten, bytes inserted;
@@ -21,7 +21,7 @@ the message validation and, for entries, a live :class:`MatchLog` (a ``request``
 the host first, as the host does).  A **crash** is any exception other than the refusals
 (:class:`FrameError`, :class:`MessageError`, :class:`Rejected`); a **forgery accepted** is a
 frame the log took although it was made to be refused (a wrong signature, a replay).  Both
-must stay at zero.  :mod:`tools.benchmarks.netfuzz_host` throws the same frames at a real
+must stay at zero.  :mod:`net.testing.fuzz_host` throws the same frames at a real
 host over sockets.
 """
 
@@ -33,7 +33,9 @@ import random
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import msgpack
 
@@ -43,7 +45,7 @@ from net.identity import Identity
 from net.matchlog import MatchLog, Rejected, entry_digest, placed
 from net.messages import PROTOCOL_VERSION, MessageError, validate
 from net.signing import entry_payload, order_payload
-from tools.benchmarks.netmatch import Table, random_table
+from net.testing.tables import Table, random_table
 
 HONEST_EVERY = 6
 """Frames thrown, on average, before the honest match moves on by one entry."""
@@ -72,26 +74,28 @@ class Forger:
     def head(self, at: int) -> bytes:
         return self.log.head_bytes(at) if at <= len(self.log) else bytes(16)
 
-    def signed(self, entry: dict, by: Identity, **changes) -> dict:
+    def signed(self, entry: dict[str, Any], by: Identity, **changes: Any) -> dict[str, Any]:
         """``entry`` with ``changes``, signed by ``by`` after its ``at`` entries."""
         content = {k: v for k, v in {**entry, **changes}.items() if k not in ("sig", "hs")}
         payload = entry_payload(self.log.match_id, content["at"], self.head(content["at"]), content)
         return {**content, "sig": by.sign(payload)}
 
-    def author_key(self, entry: dict) -> Identity | None:
+    def author_key(self, entry: dict[str, Any]) -> Identity | None:
         return self.keys.get(self.log.author(entry))
 
-    def other_key(self, entry: dict) -> Identity:
+    def other_key(self, entry: dict[str, Any]) -> Identity:
         """A key that is not the author's: another member's the forger holds, or its own."""
         author = self.log.author(entry)
         others = [i for p, i in self.keys.items() if p != author]
         return self.rng.choice(others) if others and self.rng.random() < 0.7 else self.outsider
 
-    def history(self) -> dict:
+    def history(self) -> dict[str, Any]:
         return self.rng.choice(self.log.entries)
 
 
-def forged(forger: Forger, entry: dict, host: Identity | None) -> tuple[dict, str, bool]:
+def forged(
+    forger: Forger, entry: dict[str, Any], host: Identity | None
+) -> tuple[dict[str, Any], str, bool]:
     """``entry`` (signed by its author, placed if ``host`` is None) changed in one way a
     forger might try: (the entry, what was done, whether it must be refused).  ``host`` is
     the host's key when the forger holds it: a changed entry is then placed again, so that
@@ -155,6 +159,7 @@ def forged(forger: Forger, entry: dict, host: Identity | None) -> tuple[dict, st
         n = entry["n"] + rng.choice((1, 2, 1000, 2**40))
         out, label, refuse = forger.signed(entry, author, n=n), "n ahead, re-signed", False
     elif choice == 13:
+        assert author is not None
         named = rng.choice(list(log.members) or [author.peer])
         out = forger.signed({**entry, "peer": named}, author)
         label, refuse = "in another member's name", named != author.peer
@@ -182,7 +187,9 @@ def forged(forger: Forger, entry: dict, host: Identity | None) -> tuple[dict, st
     return placed(log, host, out), label, refuse
 
 
-def _misplaced(forger: Forger, entry: dict, host: Identity) -> tuple[dict, str, bool]:
+def _misplaced(
+    forger: Forger, entry: dict[str, Any], host: Identity
+) -> tuple[dict[str, Any], str, bool]:
     """``entry`` with a placing signature that is wrong in itself."""
     rng, log = forger.rng, forger.log
     position = len(log)
@@ -206,14 +213,14 @@ def _misplaced(forger: Forger, entry: dict, host: Identity) -> tuple[dict, str, 
     return {**entry, "hs": host.sign(payload)}, "placed in another match", True
 
 
-_SWAPS = {
+_SWAPS: dict[type, Callable[[Any, random.Random], Any]] = {
     bytes: lambda v, rng: rng.randbytes(len(v)) if v else b"\x01",
     str: lambda v, rng: (v[:-1] + ("0" if v[-1:] != "0" else "1")) if v else "x",
     int: lambda v, rng: v + rng.choice((1, -1)) if v > 0 else v + 1,
 }
 
 
-def _changed(entry: dict, rng: random.Random) -> dict:
+def _changed(entry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """``entry`` with one content field given another value of its kind."""
     fields = [k for k, v in entry.items()
               if k not in ("k", "sig", "hs") and type(v) in _SWAPS]  # fmt: skip
@@ -224,7 +231,7 @@ def _changed(entry: dict, rng: random.Random) -> dict:
     return {**entry, name: _SWAPS[type(value)](value, rng)}
 
 
-def rule_breaker(forger: Forger, author: Identity) -> dict:
+def rule_breaker(forger: Forger, author: Identity) -> dict[str, Any]:
     """An entry of ``author``'s, signed properly, that the rules refuse whatever the state:
     the content of a forger who holds only its own key."""
     log, rng = forger.log, forger.rng
@@ -265,7 +272,7 @@ def rule_breaker(forger: Forger, author: Identity) -> dict:
 # -- frames --------------------------------------------------------------------------------
 
 
-def handshake_messages(forger: Forger) -> list[dict]:
+def handshake_messages(forger: Forger) -> list[dict[str, Any]]:
     """One valid message of every type a peer sends outside the log."""
     rng, log = forger.rng, forger.log
     key = forger.outsider.key
@@ -287,7 +294,7 @@ def handshake_messages(forger: Forger) -> list[dict]:
     ]  # fmt: skip
 
 
-def carried(entry: dict, how: str, seq: int) -> dict:
+def carried(entry: dict[str, Any], how: str, seq: int) -> dict[str, Any]:
     """``entry`` in a message: relayed (``entry``), caught up (``push``) or, without the
     host's placing signature, asked for (``request``)."""
     if how == "request":
@@ -327,12 +334,14 @@ def random_bytes(rng: random.Random) -> bytes:
     return body
 
 
-_ODD_VALUES = (None, True, -1, 0, 2**31 + 1, 2**63, 1.5, "", "x" * 400, "22-18\x00", b"",
-               b"\0" * 33, b"\0" * 64, [], [1] * 20, {}, {"k": "act"}, "ff" * 16, "FF" * 16,
-               "act", "hello")  # fmt: skip
+_ODD_VALUES: tuple[Any, ...] = (
+    None, True, -1, 0, 2**31 + 1, 2**63, 1.5, "", "x" * 400, "22-18\x00", b"",
+    b"\0" * 33, b"\0" * 64, [], [1] * 20, {}, {"k": "act"}, "ff" * 16, "FF" * 16,
+    "act", "hello",
+)  # fmt: skip
 
 
-def twisted(message: dict, rng: random.Random) -> bytes:
+def twisted(message: dict[str, Any], rng: random.Random) -> bytes:
     """``message`` with a field changed, removed or added: still valid msgpack."""
     message = copy.deepcopy(message)
     target = message["e"] if isinstance(message.get("e"), dict) and rng.random() < 0.6 else message
@@ -373,7 +382,7 @@ class _Run:
         self.forgeries: list[str] = []
         self.slowest = 0.0
 
-    def report(self, count: int, seconds: float) -> dict:
+    def report(self, count: int, seconds: float) -> dict[str, Any]:
         return {
             "frames": count,
             "crashes": len(self.crashes),
@@ -390,7 +399,7 @@ class _Run:
         }
 
 
-def fuzz_log(count: int, seed: int = 1) -> dict:
+def fuzz_log(count: int, seed: int = 1) -> dict[str, Any]:
     """Throw ``count`` frames at the decoder, the validation and live match logs."""
     rng = random.Random(seed)
     run = _Run()
@@ -418,7 +427,7 @@ def fuzz_log(count: int, seed: int = 1) -> dict:
     return report
 
 
-def _case(table: Table, honest: dict, rng: random.Random) -> Case:
+def _case(table: Table, honest: dict[str, Any], rng: random.Random) -> Case:
     log = table.log
     forger = Forger(log, dict(table.by_peer), Identity(rng.randbytes(32)), rng)
     seq = len(log)

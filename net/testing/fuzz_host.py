@@ -32,6 +32,7 @@ Crashes are all of these together, and must stay at zero.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import random
@@ -41,6 +42,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from net import records
 from net.agent import Agent, Turn
@@ -50,8 +52,8 @@ from net.identity import Identity
 from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, replay, signed
 from net.messages import MessageError, validate
 from net.signing import join_payload, vote_payload
-from tools.benchmarks.netclients import Line, handshake
-from tools.benchmarks.netfuzz import (
+from net.testing.clients import Line, handshake
+from net.testing.fuzz_log import (
     Forger,
     carried,
     forged,
@@ -87,20 +89,20 @@ class _Tally:
     players_left: int
     strangers_left: int
     frames: int = 0
-    outcomes: Counter = field(default_factory=Counter)
-    crashes: list = field(default_factory=list)
-    forgeries: list = field(default_factory=list)
-    rounds: list = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    crashes: list[Any] = field(default_factory=list)
+    forgeries: list[Any] = field(default_factory=list)
+    rounds: list[Any] = field(default_factory=list)
     closing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def crash(self, text: str, limit: int = 300) -> None:
         self.crashes.append(text[:limit])
 
-    def watch(self, task: asyncio.Task, what: str) -> asyncio.Task:
+    def watch(self, task: asyncio.Task[Any], what: str) -> asyncio.Task[Any]:
         """``task``, whose failure counts as a crash (of the fuzz itself: it would
         otherwise stop throwing frames without a word)."""
 
-        def done(task: asyncio.Task) -> None:
+        def done(task: asyncio.Task[Any]) -> None:
             if not task.cancelled() and task.exception() is not None:
                 self.crash(f"{what} failed: {task.exception()!r}")
 
@@ -111,13 +113,13 @@ class _Tally:
         self.forgeries.append(text[:300])
 
 
-def fuzz_host(count: int, seed: int = 1) -> dict:
+def fuzz_host(count: int, seed: int = 1) -> dict[str, Any]:
     """Throw about ``count`` frames at real hosts over loopback (60 % from the players'
     proven lines, 40 % from strangers); the tally, as JSON."""
     return asyncio.run(_fuzz_host(count, seed))
 
 
-async def _fuzz_host(count: int, seed: int) -> dict:
+async def _fuzz_host(count: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     strangers = int(count * 0.4)
     tally = _Tally(count - strangers, strangers)
@@ -214,7 +216,9 @@ async def _round(tmp: Path, number: int, rng: random.Random, tally: _Tally) -> N
     tally.rounds.append(_check_record(number, record, players, tally))
 
 
-def _check_record(number: int, record: Path, players: list[_Attacker], tally: _Tally) -> dict:
+def _check_record(
+    number: int, record: Path, players: list[_Attacker], tally: _Tally
+) -> dict[str, Any]:
     """The host's record verifies — every signature, every roll, every action — and its
     match ends at the very entry where every attacking player's own log saw it end.  Joins
     and leaves the host logged after that (a peer that came or went in the moments before the
@@ -241,7 +245,7 @@ def _check_record(number: int, record: Path, players: list[_Attacker], tally: _T
     }  # fmt: skip
 
 
-def _end(entries: list[dict]) -> tuple[int, str] | None:
+def _end(entries: list[dict[str, Any]]) -> tuple[int, str] | None:
     """Where the match in ``entries`` ended: (the entry's index, the log's head there)."""
     log = MatchLog(entries[0])
     for index, entry in enumerate(entries[1:], 1):
@@ -339,7 +343,7 @@ class _Attacker:
                 await asyncio.sleep(0.2)
         return False
 
-    def _heard(self, message: dict) -> None:
+    def _heard(self, message: dict[str, Any]) -> None:
         kind = message["t"]
         if kind == "entry":
             self._entry(message["seq"], message["e"])
@@ -358,7 +362,7 @@ class _Attacker:
         self._check_waiting()
         self._duties()
 
-    def _entry(self, seq: int, entry: dict) -> None:
+    def _entry(self, seq: int, entry: dict[str, Any]) -> None:
         if self.log is None:
             self.log = MatchLog(entry)
             return
@@ -438,14 +442,14 @@ class _Attacker:
              "a": state.action_to_str(action), "d": state.apply(action).digest()}
         )  # fmt: skip
 
-    def _request(self, entry: dict) -> None:
+    def _request(self, entry: dict[str, Any]) -> None:
         log = self.log
         assert log is not None and self.line is not None
         self.n = max(self.n, log.next_n(self.me) - 1) + 1
         made = signed(log, self.identity, {**entry, "peer": self.me}, self.n)
         self._send_request(made, "honest", False)
 
-    def _send_request(self, entry: dict, label: str, must_refuse: bool) -> None:
+    def _send_request(self, entry: dict[str, Any], label: str, must_refuse: bool) -> None:
         assert self.line is not None
         self.line.send({"t": "request", "e": entry})
         self.waiting.append(
@@ -509,7 +513,7 @@ class _Attacker:
                 base, label = changed, f"{label}; {change}"
         self._send_request(base, label, True)
 
-    def _unaskable(self, log: MatchLog) -> dict:
+    def _unaskable(self, log: MatchLog) -> dict[str, Any]:
         """A ``join``, ``leave`` or ``host`` entry signed by this player: only a host makes
         those, and no request may carry one."""
         rng, at = self.rng, len(log)
@@ -571,7 +575,7 @@ class _Attacker:
                 await asyncio.wait_for(self.closed_for.wait(), ANSWER_WITHIN)
 
 
-def _valid_request(entry: dict) -> bool:
+def _valid_request(entry: dict[str, Any]) -> bool:
     try:
         validate({"t": "request", "e": entry})
     except MessageError:
@@ -579,11 +583,16 @@ def _valid_request(entry: dict) -> bool:
     return True
 
 
-def _frames(forger: Forger, entry: dict) -> list[bytes]:
+def _frames(forger: Forger, entry: dict[str, Any]) -> list[bytes]:
     return [encode({"t": "request", "e": entry}), *(encode(m) for m in handshake_messages(forger))]
 
 
 # -- strangers -----------------------------------------------------------------------------
+
+
+def _leaves(busy: Counter[str], source: str, _task: asyncio.Task[Any]) -> None:
+    """A stranger from ``source`` is done: one fewer there."""
+    busy.subtract([source])
 
 
 async def _strangers(
@@ -591,8 +600,8 @@ async def _strangers(
 ) -> None:
     """Stranger connections, :data:`STRANGERS` at once, while the match is played."""
     busy = Counter({f"127.0.0.{2 + n}": 0 for n in range(STRANGERS // 4)})
-    running: set[asyncio.Task] = set()
-    captured: list[tuple[dict, bytes]] = []
+    running: set[asyncio.Task[Any]] = set()
+    captured: list[tuple[dict[str, Any], bytes]] = []
     while not stop.is_set() and tally.strangers_left > 0:
         log = players[0].log
         if log is None or log.phase != PLAYING or len(running) >= STRANGERS:
@@ -608,13 +617,13 @@ async def _strangers(
         )
         running.add(task)
         task.add_done_callback(running.discard)
-        task.add_done_callback(lambda _, s=source: busy.subtract([s]))
+        task.add_done_callback(functools.partial(_leaves, busy, source))
     if running:
         await asyncio.wait(running)
 
 
 async def _stranger(
-    port: int, source: str, log: MatchLog, rng: random.Random, tally: _Tally, captured: list
+    port: int, source: str, log: MatchLog, rng: random.Random, tally: _Tally, captured: list[Any]
 ) -> None:
     """One stranger's connection: frames thrown, then the host's answer read to the end."""
     forger = Forger(log, {}, Identity(rng.randbytes(32)), rng)
@@ -643,7 +652,7 @@ async def _stranger(
     tally.outcomes[f"stranger {label}: {answer}{general(reason)}"] += 1
 
 
-async def _stranger_frames(line: Line, forger: Forger, captured: list) -> tuple[str, bool]:
+async def _stranger_frames(line: Line, forger: Forger, captured: list[Any]) -> tuple[str, bool]:
     """What one stranger sends: (what it tried, whether the host must refuse it)."""
     rng, log, me = forger.rng, forger.log, forger.outsider
     others = handshake_messages(forger)
@@ -685,7 +694,7 @@ async def _stranger_frames(line: Line, forger: Forger, captured: list) -> tuple[
     return "spectator asking for a move", False
 
 
-async def _challenge(line: Line) -> dict | None:
+async def _challenge(line: Line) -> dict[str, Any] | None:
     try:
         message = await line.receive(ANSWER_WITHIN)
     except Closed:
@@ -693,14 +702,14 @@ async def _challenge(line: Line) -> dict | None:
     return message if message["t"] == "challenge" else None
 
 
-def _wish(challenge: dict, hello: dict) -> bytes:
+def _wish(challenge: dict[str, Any], hello: dict[str, Any]) -> bytes:
     return join_payload(
         challenge["match"], challenge["key"], challenge["nonce"], hello["name"], hello["role"],
         hello["seat"],
     )  # fmt: skip
 
 
-async def _prove(line: Line, hello: dict, identity: Identity) -> dict | None:
+async def _prove(line: Line, hello: dict[str, Any], identity: Identity) -> dict[str, Any] | None:
     """Hello and the right proof; the challenge (None if the host answered otherwise)."""
     line.send(hello)
     challenge = await _challenge(line)
@@ -709,7 +718,9 @@ async def _prove(line: Line, hello: dict, identity: Identity) -> dict | None:
     return challenge
 
 
-async def _forged_proof(line: Line, hello: dict, forger: Forger, captured: list) -> str:
+async def _forged_proof(
+    line: Line, hello: dict[str, Any], forger: Forger, captured: list[Any]
+) -> str:
     """A hello, then a proof that is wrong: the host must close the line."""
     rng, me = forger.rng, forger.outsider
     other = Identity(rng.randbytes(32))
@@ -743,7 +754,7 @@ async def _forged_proof(line: Line, hello: dict, forger: Forger, captured: list)
     return f"forged proof: {label}"
 
 
-async def _forged_pushes(line: Line, hello: dict, forger: Forger) -> str:
+async def _forged_pushes(line: Line, hello: dict[str, Any], forger: Forger) -> str:
     """A stranger claiming more of the log than the host has: the host asks for the rest
     (``want``) and must refuse every forged entry pushed."""
     rng, log, me = forger.rng, forger.log, forger.outsider

@@ -1,7 +1,7 @@
 """Peers driven by hand over real sockets, for the net benchmark: a line that frames and
 unframes messages and answers pings, the handshake of protocol version 2, and spectators
 that stamp every message the moment its bytes arrive (``python -m
-tools.benchmarks.netclients PORT COUNT`` runs them in a process of their own).
+net.testing.clients PORT COUNT`` runs them in a process of their own).
 
 A line may come from any loopback address (``source``): a host lets at most 8 strangers in
 at once from one address, and on a LAN every spectator would have its own.
@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import secrets
 import sys
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from game.rules.registry import fingerprint
 from net.connection import Closed
@@ -32,7 +35,7 @@ class Line:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
         self.decoder = FrameDecoder()
-        self.inbox: list[dict] = []
+        self.inbox: list[dict[str, Any]] = []
         self.sent = 0
         """Frames (or chunks of raw bytes) written."""
 
@@ -46,7 +49,7 @@ class Line:
             raise Closed(f"cannot reach the host: {error or 'timed out'}") from error
         return cls(reader, writer)
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict[str, Any]) -> None:
         self.send_raw(encode(message))
 
     def send_raw(self, data: bytes) -> None:
@@ -63,7 +66,7 @@ class Line:
             with contextlib.suppress(OSError):  # the host has hung up already
                 self.writer.write_eof()
 
-    async def receive(self, timeout: float = 10.0) -> dict:
+    async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
         """The host's next message (pings answered, pongs dropped); :class:`Closed` with the
         host's reason once it says ``bye`` or hangs up."""
         while True:
@@ -95,7 +98,7 @@ async def handshake(
     seat: int = -1,
     have: int = 0,
     head: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Hello, the host's proof checked, this peer's proof; the welcome (or :class:`Closed`)."""
     nonce = secrets.token_bytes(32)
     line.send(
@@ -134,10 +137,11 @@ class Spectator(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.welcomed = asyncio.get_running_loop().create_future()
         self.closed = asyncio.get_running_loop().create_future()
-        self.received: list[tuple[float, dict]] = []
+        self.received: list[tuple[float, dict[str, Any]]] = []
         self.bye = ""
 
-    def connection_made(self, transport) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)  # a TCP connection's
         self.transport = transport
         self._send(
             {
@@ -172,12 +176,12 @@ class Spectator(asyncio.Protocol):
         if not self.closed.done():
             self.closed.set_result(self.bye)
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
         if self.transport is not None and not self.transport.is_closing():
             self.transport.write(encode(message))
 
 
-def checked(spectator: Spectator) -> dict:
+def checked(spectator: Spectator) -> dict[str, Any]:
     """A spectator's entries checked in a log of its own, once the match is over: for each
     action (by ply) when its bytes arrived and when it had been checked (arrival plus the
     check's own time: validation and :meth:`MatchLog.apply`), for each roll when it was
@@ -202,7 +206,17 @@ def checked(spectator: Spectator) -> dict:
     return {"received": received, "checked": done, "rolls": rolls, "head": head}
 
 
-async def spectate(port: int, count: int, joined, timeout: float) -> list[Spectator]:
+_T = TypeVar("_T")
+
+
+def _same(value: _T) -> _T:
+    """``value`` itself: the protocol factory of a connection whose protocol is made already."""
+    return value
+
+
+async def spectate(
+    port: int, count: int, joined: Callable[[], object], timeout: float
+) -> list[Spectator]:
     """``count`` spectators, each from a loopback address of its own, watching the match at
     ``port`` until the host closes; ``joined()`` is called once all are in."""
     loop = asyncio.get_running_loop()
@@ -211,7 +225,7 @@ async def spectate(port: int, count: int, joined, timeout: float) -> list[Specta
         spectator = Spectator(Identity.fresh(), number)
         source = f"127.0.1.{number + 1}"
         await loop.create_connection(
-            lambda s=spectator: s, "127.0.0.1", port, local_addr=(source, 0)
+            functools.partial(_same, spectator), "127.0.0.1", port, local_addr=(source, 0)
         )
         await asyncio.wait_for(spectator.welcomed, 10)
         spectators.append(spectator)
