@@ -28,6 +28,7 @@ from .test_numeri import setup as numeri_position
 FAST = 1_500  # nodes for "hard" where a test walks through many positions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", every_setup(), ids=Variant.describe)
 def test_every_level_answers_legally_throughout_a_game(setup: Variant) -> None:
     rng = random.Random(3)
@@ -85,6 +86,7 @@ def test_mulino_closes_the_mill_that_wins_and_takes_a_piece() -> None:
         assert after.apply(removal).result().winners() == (0,)
 
 
+@pytest.mark.slow
 def test_mulino_runs_a_double_mill_to_the_win() -> None:
     # d1 swings between a1-d1-g1 and b2-d2-f2: every move closes a mill.
     state = MulinoState.setup(variant("mulino:classic"), "a1 d1 g1 b2 f2", "g7 d7 f6 e5 b6", side=0)
@@ -109,6 +111,7 @@ def test_mulino_ceylonese_takes_its_extra_placement() -> None:
         assert state.action_to_str(choose(state, level, seed=1).action) != "pass"
 
 
+@pytest.mark.slow
 def test_mulino_ceylonese_extra_move_does_not_hand_over_a_mill() -> None:
     # White's last piece, g1, closes a1-d1-g1 and grants a move: b4-b2 would let b6-b4
     # close Black's a4-b4-c4; the other moves and passing are safe.
@@ -234,6 +237,7 @@ def _exact(sheep: tuple[int, ...], wolf: int, sheep_turn: bool) -> tuple[bool, i
     return False, max(p + 1 for _, p in children)
 
 
+@pytest.mark.slow
 def test_lupo_table_agrees_with_direct_search_on_sampled_positions() -> None:
     rng = random.Random(11)
     checked = 0

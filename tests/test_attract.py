@@ -41,6 +41,7 @@ def _whole_picture(scene: AttractScene) -> bytes:
     return pygame.image.tobytes(surface, "RGB")
 
 
+@pytest.mark.slow
 def test_a_resting_demo_is_not_drawn_again_and_the_screen_stays_whole(attract) -> None:
     driver, shown = attract
     scene: AttractScene = driver.scene

@@ -7,6 +7,7 @@ from __future__ import annotations
 import lzma
 
 import numpy as np
+import pytest
 
 from game.ai.endgames import dama
 from game.ai.endgames.build import dama_graph
@@ -44,6 +45,7 @@ def test_a_stuck_side_wins_the_losing_game_and_indices_naming_no_position_stay_a
     assert codes.tolist() == [WIN_BASE + 0, LOSS_BASE + 1, WIN_BASE + 2, ABSENT]
 
 
+@pytest.mark.slow
 def test_the_dama_groups_up_to_three_pieces_built_again_are_the_shipped_bytes() -> None:
     shipped = lzma.decompress(asset_bytes(dama.ASSETS["dama:classic"]))
     solved: dict = {}

@@ -24,6 +24,7 @@ def driver(tmp_path: Path):
     pygame.event.clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "players", "options"), SETUPS, ids=[v.describe() for v in every_setup()]
 )
@@ -249,6 +250,7 @@ def test_finished_matches_replay_step_by_step_and_export_as_pdn(tmp_path: Path) 
     assert text.split()[-1] in ("1-0", "0-1", "1/2-1/2")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "level"),
     [

@@ -44,6 +44,7 @@ def _port(driver: Driver) -> int:
     raise AssertionError("the client never listened")
 
 
+@pytest.mark.slow
 def test_hosting_from_the_client_and_playing_a_guest_to_the_end(
     driver: Driver, tmp_path: Path
 ) -> None:
@@ -83,6 +84,7 @@ def _join_on_the_keypad(driver: Driver, port: int, server) -> None:
     driver.frame()
 
 
+@pytest.mark.slow
 def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
     driver: Driver, tmp_path: Path
 ) -> None:
@@ -96,6 +98,7 @@ def test_joining_by_address_on_the_keypad_and_playing_with_shared_dice(
     assert driver.scene.match.state.digest() == server.last("over")["digest"]
 
 
+@pytest.mark.slow
 def test_a_dropped_player_pauses_the_match_on_the_screen(driver: Driver, tmp_path: Path) -> None:
     driver.press("lan")
     driver.press("host")
@@ -123,6 +126,7 @@ def test_a_dropped_player_pauses_the_match_on_the_screen(driver: Driver, tmp_pat
     assert not driver.target("hand over").enabled()  # not before the drop timeout
 
 
+@pytest.mark.slow
 def test_joining_a_match_under_way_watches_it_from_where_it_stands(
     driver: Driver, tmp_path: Path
 ) -> None:
@@ -149,6 +153,7 @@ def test_joining_a_match_under_way_watches_it_from_where_it_stands(
     assert driver.scene.match.state.digest() == server.last("over")["digest"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("host_allows", [True, False])
 def test_hints_come_to_a_lan_match_only_when_every_player_allowed_them(
     driver: Driver, tmp_path: Path, host_allows: bool

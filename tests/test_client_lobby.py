@@ -114,6 +114,7 @@ def _room_lines(driver: Driver) -> list[str]:
     return [text for text in drawn(driver) if text.startswith("Host key ")]
 
 
+@pytest.mark.slow
 def test_a_guests_room_shows_the_key_of_the_host_it_reached(
     lan_driver: Driver, tmp_path: Path
 ) -> None:

@@ -105,6 +105,7 @@ def test_corrupted_encodings_are_refused_or_decode_to_a_valid_state(setup: Varia
         state.digest()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(
     fields=st.recursive(

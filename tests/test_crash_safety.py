@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from game.session.saves import SaveStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +44,7 @@ def _check(home: Path, confirmed: dict[str, list[str]], run: int) -> dict[str, l
     return unfinished
 
 
+@pytest.mark.slow
 def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
     tmp_path: Path,
 ) -> None:

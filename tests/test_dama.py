@@ -57,6 +57,7 @@ def position(
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("depth", "count"),
     [(1, 7), (2, 49), (3, 302), (4, 1469), (5, 7361), (6, 36768), (7, 179740), (8, 845931)],

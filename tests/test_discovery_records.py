@@ -131,6 +131,7 @@ _names = st.one_of(
 )
 
 
+@pytest.mark.slow
 @given(
     name=_names,
     properties=st.dictionaries(
@@ -161,6 +162,7 @@ class Answered(AsyncServiceInfo):
 GOOD_TEXT = AsyncServiceInfo(SERVICE, NAME, properties=txt_record(stand_in_log())).text
 
 
+@pytest.mark.slow
 @given(
     name=_names | st.just(NAME),
     text=st.binary(max_size=600) | st.binary(max_size=100).map(lambda junk: GOOD_TEXT + junk),

@@ -90,6 +90,7 @@ def test_dama_tables_agree_with_the_rules_one_move_ahead(name: str) -> None:
             assert probe(state) == _children_verdict(state), (signature, state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("size", "depth", "short_ones"),
     # Three flying against four never ends within 3 plies (the tables' shortest is a win in
@@ -111,6 +112,7 @@ def test_mulino_tables_agree_with_a_direct_search(size, depth: int, short_ones: 
         assert _searched(state, depth) is None, (state, probe(state))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["dama:classic", "dama:mangia"])
 def test_dama_tables_agree_with_a_direct_search(name: str) -> None:
     rng = random.Random(f"search{name}")
@@ -128,6 +130,7 @@ def test_dama_tables_agree_with_a_direct_search(name: str) -> None:
     assert decided > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["dama:classic", "dama:mangia"])
 def test_two_piece_dama_solved_again_from_the_rules_alone_matches_every_entry(name: str) -> None:
     """Every position with one piece each, solved here by iterating the rules' own moves to

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def talk(*lines: str) -> list[str]:
     done = subprocess.run(
@@ -87,6 +89,7 @@ def test_the_documented_example_is_what_the_engine_answers() -> None:
     assert re.fullmatch(pattern, "\n".join(got), re.DOTALL), "\n".join(got)
 
 
+@pytest.mark.slow
 def test_go_hint_is_hards_bestmove_with_the_same_seed() -> None:
     for position in ("position dama:classic moves 22-18 10-14",
                      "position mulino moves a1 g7 d1 d7",
@@ -96,6 +99,7 @@ def test_go_hint_is_hards_bestmove_with_the_same_seed() -> None:
         assert hint.startswith("hint ") and hint.split()[1] == best.split()[1]
 
 
+@pytest.mark.slow
 def test_analyse_scores_every_legal_action_once_best_first() -> None:
     from game.rules import MatchRecord, variant
 

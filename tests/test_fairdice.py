@@ -63,6 +63,7 @@ def test_uniform_rejects_the_biased_tail(monkeypatch: pytest.MonkeyPatch) -> Non
     assert fairdice.uniform(b"r", 2) == 1  # for 2, 2**64 - 1 is fine: it is odd
 
 
+@pytest.mark.slow
 def test_pick_follows_the_exact_probabilities() -> None:
     state = new_game("ausgeblockt", first=1)
     outcomes = state.chance_outcomes()

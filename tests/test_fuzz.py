@@ -3,6 +3,8 @@ fuzzed frame ends accepted or refused with a reason — never in a crash — and
 to be refused (a wrong signature, a replay, ``at`` or ``n`` wrong) is ever accepted, by the
 match log in this process or by a real host over sockets, which goes on serving its match."""
 
+import pytest
+
 import net.matchlog
 from net.testing.fuzz_host import fuzz_host
 from net.testing.fuzz_log import fuzz_log
@@ -18,6 +20,7 @@ FORGERIES = {
 }  # fmt: skip
 
 
+@pytest.mark.slow
 def test_fuzzed_frames_never_crash_the_decoder_the_validation_or_the_log() -> None:
     report = fuzz_log(4000, seed=7)
     assert report["crashes"] == 0, report["crash_examples"]
@@ -38,6 +41,7 @@ def test_the_fuzz_counts_a_forgery_the_log_lets_through(monkeypatch) -> None:
     assert report["forgeries_accepted"] > 0
 
 
+@pytest.mark.slow
 def test_a_real_host_refuses_fuzzed_frames_and_plays_its_match_to_the_end() -> None:
     report = fuzz_host(600, seed=7)
     assert report["crashes"] == 0, report["crash_examples"]

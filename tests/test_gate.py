@@ -239,6 +239,7 @@ def brute_force(gate: Gate, clock: Clock, addresses: list[str], codes: int = 10_
     return clock.now - start
 
 
+@pytest.mark.slow
 def test_trying_all_codes_from_one_address_takes_over_two_months(gate: Gate, clock: Clock) -> None:
     seconds = brute_force(gate, clock, ["10.0.0.66"])
     doubling = sum(FIRST_DELAY * 2**k for k in range(10))  # 1 + 2 + ... + 512 s
@@ -246,6 +247,7 @@ def test_trying_all_codes_from_one_address_takes_over_two_months(gate: Gate, clo
     assert seconds >= 60 * DAY
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [250, 65_536])
 def test_trying_all_codes_from_a_subnet_of_aliases_takes_over_a_day(
     gate: Gate, clock: Clock, count: int

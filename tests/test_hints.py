@@ -30,6 +30,7 @@ def _person_to_decide(drive: Driver) -> None:
     raise AssertionError("no decision came to the person")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["dama:classic", "mulino:classic", "numeri", "ausgeblockt"])
 def test_a_hint_is_hards_legal_choice_marked_and_not_played(tmp_path: Path, game: str) -> None:
     drive = Driver(tmp_path, size=(1280, 720), seed=5)

@@ -401,6 +401,7 @@ def test_a_stop_signal_from_the_system_ends_the_kiosk_with_the_match_saved(
     assert len(saved.matches[0].match.record.actions) == moves
 
 
+@pytest.mark.slow
 def test_the_kiosk_process_ends_cleanly_on_sigterm(tmp_path: Path) -> None:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     kiosk = subprocess.Popen(

@@ -49,6 +49,7 @@ def _kiosk(env: dict, home: Path) -> tuple[subprocess.Popen, str]:
     return kiosk, next(line.split()[0] for line in lines if "Tavolo" in line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("title", ["living", "still"])
 def test_a_minimised_or_unfullscreened_kiosk_takes_itself_back(
     desktop, tmp_path: Path, title: str
@@ -96,6 +97,7 @@ RC = Path(__file__).resolve().parents[1] / "docs" / "kiosk-openbox-rc.xml"
 ESCAPES = ["alt+space", "alt+F4", "alt+Tab", "ctrl+alt+Left", "super", "ctrl+Escape", "alt+F2"]
 
 
+@pytest.mark.slow
 def test_under_the_manuals_openbox_no_shortcut_leads_away(tmp_path: Path) -> None:
     require(TOOLS, "xvfb openbox wmctrl xdotool x11-utils")
     with x_display(":85", "openbox", "--config-file", str(RC)) as env:

@@ -15,7 +15,8 @@ import pytest
 
 from game.rules import every_setup
 from net.framing import encode
-from tests.lan import ROOT, RawGuest, guest, host, joined
+from net.testing.peer_process import ROOT
+from tests.lan import RawGuest, guest, host, joined
 
 TWO_PLAYER = sorted({v.name for v in every_setup() if v.players == 2 and v.name != "numeri"})
 
@@ -30,6 +31,7 @@ def _verified(tmp: Path, name: str) -> dict:
     return report
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [*TWO_PLAYER, "numeri"])
 def test_two_peers_play_a_whole_match_and_agree(tmp_path: Path, game: str) -> None:
     server, port = host(tmp_path, game, "--ai", "easy")
@@ -42,6 +44,7 @@ def test_two_peers_play_a_whole_match_and_agree(tmp_path: Path, game: str) -> No
     assert first["moves"] == second["moves"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4])
 def test_numeri_with_three_and_four_peers(tmp_path: Path, players: int) -> None:
     server, port = host(tmp_path, "numeri", "--players", str(players), "--ai", "medium")
@@ -54,6 +57,7 @@ def test_numeri_with_three_and_four_peers(tmp_path: Path, players: int) -> None:
     assert report["rolls"] > 20 and report["digest"] in digests
 
 
+@pytest.mark.slow
 def test_a_guest_killed_mid_match_rejoins_and_the_match_completes(tmp_path: Path) -> None:
     server, port = host(tmp_path, "dama", "--ai", "easy", "--pace", "0.02")
     anna = guest(tmp_path, port, "anna", "--ai", "easy", "--pace", "0.02")
@@ -70,6 +74,7 @@ def test_a_guest_killed_mid_match_rejoins_and_the_match_completes(tmp_path: Path
     assert _verified(tmp_path, "anna")["plies"] > 12
 
 
+@pytest.mark.slow
 def test_the_host_killed_mid_match_and_the_others_go_on(tmp_path: Path) -> None:
     drop = ("--drop-timeout", "0.5", "--on-drop", "computer", "--pace", "0.01")
     server, port = host(tmp_path, "numeri", "--players", "3", "--ai", "easy", *drop)
@@ -223,6 +228,7 @@ def test_garbage_from_the_network_closes_only_that_connection(tmp_path: Path) ->
     server.kill()
 
 
+@pytest.mark.slow
 def test_a_spectator_watches_but_cannot_act(tmp_path: Path) -> None:
     server, port = host(tmp_path, "dama", "--ai", "easy", "--pace", "0.05")
     anna = guest(tmp_path, port, "anna", "--ai", "easy", "--pace", "0.05")

@@ -11,6 +11,8 @@ from collections import Counter
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from net.connection import CLOSE_WAIT, HANDSHAKE_TIMEOUT, Closed, Connection
 from net.framing import FrameDecoder, encode
 from net.testing.peer_process import PeerProcess
@@ -37,6 +39,7 @@ async def _ping(writer: asyncio.StreamWriter, every: float, until: float) -> Non
 # -- one connection ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_stranger_that_only_pings_is_closed_at_its_deadline() -> None:
     async def scenario() -> None:
         ended: asyncio.Future[tuple[str, float, float]] = asyncio.Future()
@@ -67,6 +70,7 @@ def test_a_stranger_that_only_pings_is_closed_at_its_deadline() -> None:
     _run(scenario())
 
 
+@pytest.mark.slow
 def test_a_member_that_pings_stays_and_one_that_falls_silent_goes() -> None:
     async def scenario() -> None:
         got: list[object] = []
@@ -93,6 +97,7 @@ def test_a_member_that_pings_stays_and_one_that_falls_silent_goes() -> None:
     _run(scenario())
 
 
+@pytest.mark.slow
 def test_a_peer_that_reads_nothing_cannot_keep_its_socket_open() -> None:
     async def scenario() -> None:
         closed_in: asyncio.Future[float] = asyncio.Future()
@@ -158,6 +163,7 @@ async def _stranger(address: str, port: int, stop: float, seen: list[tuple[float
         await asyncio.sleep(1.0)
 
 
+@pytest.mark.slow
 def test_strangers_that_ping_but_never_say_hello_are_gone_by_the_deadline(
     tmp_path: Path,
 ) -> None:
@@ -223,6 +229,7 @@ async def _ask_with_code(port: int, address: str, code: str) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_wrong_join_codes_wait_longer_each_time_and_the_host_hears_it_once(
     tmp_path: Path,
 ) -> None:
@@ -267,6 +274,7 @@ FILE_LIMIT = (
 """Runs the rest of the command line with at most ``n`` open files."""
 
 
+@pytest.mark.slow
 def test_a_host_out_of_file_descriptors_plays_on_without_a_traceback(tmp_path: Path) -> None:
     """40 descriptors: about 20 left over once the match is under way."""
     pace = ("--ai", "easy", "--pace", "0.15")
@@ -315,6 +323,7 @@ def _ply(process: PeerProcess) -> int:
     return max(e["ply"] for e in process.events if e["event"] == "action")
 
 
+@pytest.mark.slow
 def test_a_proven_peer_that_claims_entries_it_never_sends_is_closed_at_one_deadline(
     tmp_path: Path,
 ) -> None:

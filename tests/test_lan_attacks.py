@@ -12,16 +12,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from net.connection import Closed, Connection
 from net.identity import Identity
 from net.signing import host_payload
-from tests.lan import ROOT, RawGuest, guest, host, joined
+from net.testing.peer_process import ROOT
+from tests.lan import RawGuest, guest, host, joined
 
 
 def _run(coroutine) -> None:
     asyncio.run(asyncio.wait_for(coroutine, 90))
 
 
+@pytest.mark.slow
 def test_a_handshake_captured_by_a_fake_host_is_worth_nothing_at_the_real_one(
     tmp_path: Path,
 ) -> None:
@@ -68,6 +72,7 @@ def test_a_handshake_captured_by_a_fake_host_is_worth_nothing_at_the_real_one(
     assert server.finish() == 0, server.tail()
 
 
+@pytest.mark.slow
 def test_refusals_go_to_the_sender_only(tmp_path: Path) -> None:
     """A spectator sends a stream of requests the host must refuse: it hears every refusal;
     the player beside it hears none of them."""
@@ -97,6 +102,7 @@ def test_refusals_go_to_the_sender_only(tmp_path: Path) -> None:
     server.kill()
 
 
+@pytest.mark.slow
 def test_a_guest_that_withholds_its_reveal_while_connected_loses_the_match(
     tmp_path: Path,
 ) -> None:

@@ -145,6 +145,7 @@ def _connect(side: netns.Side, to: netns.Side) -> str:
     return probe.communicate(timeout=10)[0].strip()
 
 
+@pytest.mark.slow
 def test_a_cut_drops_the_traffic_between_two_computers_both_ways_until_healed(
     lan3: netns.Lan,
 ) -> None:
@@ -337,6 +338,7 @@ def _stopped(pid: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_a_guest_frozen_for_30_s_rejoins_the_same_host_and_plays_on(
     lan3: netns.Lan, table: Table
 ) -> None:
@@ -366,6 +368,7 @@ def test_a_guest_frozen_for_30_s_rejoins_the_same_host_and_plays_on(
     assert not any(changes.values()), f"the host changed; anna should rejoin it: {changes}"
 
 
+@pytest.mark.slow
 def test_a_host_cut_from_both_guests_for_15_s_leaves_one_result(
     lan3: netns.Lan, table: Table
 ) -> None:
@@ -391,6 +394,7 @@ def test_a_host_cut_from_both_guests_for_15_s_leaves_one_result(
     assert None not in codes.values(), f"a peer never ended after the heal: {codes}"
 
 
+@pytest.mark.slow
 def test_two_peers_cut_for_15_s_both_pause_and_finish_as_one_match(
     lan2: netns.Lan, table: Table
 ) -> None:

@@ -17,6 +17,7 @@ from net.records import verify
 from tests.net_helpers import Table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", every_setup(), ids=lambda v: v.describe())
 def test_every_variant_plays_to_the_end_alike_on_every_peer(setup) -> None:
     table = Table(setup)
@@ -286,6 +287,7 @@ _ENTRY = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(_ENTRY, st.booleans()), max_size=12))
 def test_any_entries_are_applied_or_refused_never_a_crash(entries: list) -> None:

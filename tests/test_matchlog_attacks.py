@@ -504,6 +504,7 @@ def _answer_a_missing_reveal(table: Table, cheater: int, comes_back: bool) -> No
         assert log.phase == "abandoned" and log.forfeit == (peer,)
 
 
+@pytest.mark.slow
 def test_a_guest_that_drops_after_the_reveals_wins_the_lot_no_more_often_than_fair() -> None:
     """The cheater (seat 2) wants to begin.  Once the other two reveals are in it knows the
     lot from its own value; when it dislikes it, it drops.  The others hand its seat to the
@@ -552,6 +553,7 @@ def _without(table: Table, values: dict[str, bytes], seats: tuple[int, ...]) -> 
     return _lot_outcome(table, left) if left else None
 
 
+@pytest.mark.slow
 def test_a_host_that_drops_guests_after_their_reveals_wins_no_more_often_than_fair() -> None:
     """The host (seat 1) wants to begin and reveals last.  When the lot its value gives is
     not its wish, it logs ``leave`` for whichever guests would have given it its wish had

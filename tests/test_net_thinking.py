@@ -51,6 +51,7 @@ def _run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, 60))
 
 
+@pytest.mark.slow
 def test_every_game_decides_in_another_process_with_the_budget_of_local_play(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -80,6 +81,7 @@ def test_every_game_decides_in_another_process_with_the_budget_of_local_play(
     assert len(started) == 1 and os.getpid() not in started
 
 
+@pytest.mark.slow
 def test_cancelling_the_waiting_task_stops_the_search_in_the_worker() -> None:
     thinker = SeatThinker(30.0)  # hard Dama, thirty times the nodes: many seconds
     state = _position("dama:classic", 12)
@@ -104,6 +106,7 @@ def test_cancelling_the_waiting_task_stops_the_search_in_the_worker() -> None:
         thinker.close()
 
 
+@pytest.mark.slow
 def test_a_later_decision_supersedes_the_one_under_way_and_close_gives_up() -> None:
     thinker = SeatThinker(30.0)
     long = _position("dama:classic", 12)
@@ -138,6 +141,7 @@ def test_a_later_decision_supersedes_the_one_under_way_and_close_gives_up() -> N
     assert not _workers(), "the worker process outlived close()"
 
 
+@pytest.mark.slow
 def test_a_killed_worker_is_replaced_and_the_decision_still_comes() -> None:
     thinker = SeatThinker(1.0)
     state = _position("dama:classic", 8)
@@ -181,6 +185,7 @@ def test_a_worker_that_dies_every_time_is_reported_not_waited_for(
         thinker.close()
 
 
+@pytest.mark.slow
 def test_a_peer_about_to_exit_waits_for_the_worker_and_its_pool_to_end() -> None:
     """``aclose`` (what a peer's ``close`` awaits) returns once the worker process and the
     pool's manager thread are gone — a thread left running may still be writing to pipes

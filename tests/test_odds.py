@@ -166,6 +166,7 @@ def _earns_extra_roll(before, after, side: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_numeri_odds_of_an_extra_roll_are_counted_over_the_six_faces() -> None:
     import random
 

@@ -54,6 +54,7 @@ def drawn_action(state: State, data: st.DataObject) -> int:
     return choices[data.draw(st.integers(0, len(choices) - 1), label="choice")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", every_setup(), ids=Variant.describe)
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(data=st.data())

@@ -23,6 +23,7 @@ def x_server():
         yield env
 
 
+@pytest.mark.slow
 def test_installed_tavolo_draws_the_board_in_a_real_window(x_server, tmp_path: Path) -> None:
     tavolo = Path(sys.executable).parent / "tavolo"
     assert tavolo.exists(), "the tavolo command is installed with the package"

@@ -83,6 +83,7 @@ def checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request):
     driver.app.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("checked", [(1920, 1080)], indirect=True)
 def test_the_title_drawn_in_parts_is_the_title_drawn_whole(checked: _Checked) -> None:
     driver = checked.driver
@@ -98,6 +99,7 @@ def test_the_title_drawn_in_parts_is_the_title_drawn_whole(checked: _Checked) ->
     assert checked.area_shown < 0.4 * screen * checked.frames["partial"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "players", "size"),
     [

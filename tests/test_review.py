@@ -13,6 +13,7 @@ def _record(name: str, moves: str) -> MatchRecord:
     return MatchRecord(variant(name), tuple(moves.split()))
 
 
+@pytest.mark.slow
 def test_a_dama_move_that_hangs_a_piece_to_a_double_capture_is_a_blunder() -> None:
     hanging = review(_record("dama:classic", "24-19 10-14 27-24 6-10 19-16"), {0, 1})
     judged = hanging.decisions[-1]
@@ -23,6 +24,7 @@ def test_a_dama_move_that_hangs_a_piece_to_a_double_capture_is_a_blunder() -> No
     assert better.decisions[-1].label == "best" and better.decisions[-1].loss == 0
 
 
+@pytest.mark.slow
 def test_a_mulino_placing_that_lets_a_mill_in_is_a_blunder() -> None:
     # White has a1 and g1: Black must block d1; b2 lets the mill a1-d1-g1 close.
     careless = review(_record("mulino:classic", "a1 d7 g1 b2"), {1})
@@ -34,6 +36,7 @@ def test_a_mulino_placing_that_lets_a_mill_in_is_a_blunder() -> None:
     assert blocked.decisions[-1].label == "best"
 
 
+@pytest.mark.slow
 def test_only_the_people_asked_for_are_judged_and_the_advantage_covers_every_state() -> None:
     record = _record("mulino:classic", "a1 d7 g1 b2 d1 xb2")
     both, white = review(record, {0, 1}), review(record, {0})
@@ -56,6 +59,7 @@ def test_a_review_can_be_cancelled_and_reports_its_progress() -> None:
     assert seen == [(1, 7), (2, 7)]
 
 
+@pytest.mark.slow
 def test_the_review_screen_judges_shows_the_better_move_and_is_kept_with_the_save(
     tmp_path, monkeypatch
 ) -> None:
@@ -108,6 +112,7 @@ def test_a_kept_review_of_another_record_or_a_broken_one_is_not_used() -> None:
     assert review_from_bytes(b"\x93\x01\x02", record) is None
 
 
+@pytest.mark.slow
 def test_a_numeri_move_is_judged_by_the_winning_chance_it_gave_up() -> None:
     import random as rnd
 

@@ -75,6 +75,7 @@ def leave(drive: Driver) -> None:
     assert type(drive.scene).__name__ == "TitleScene"
 
 
+@pytest.mark.slow
 def test_a_second_game_keeps_the_first_and_both_are_offered(home: Path, driver) -> None:
     drive = driver()
     drive.start("dama:classic", computers={1: "hard"})

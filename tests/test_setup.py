@@ -22,6 +22,7 @@ def driver(tmp_path: Path):
     drive.app.close()
 
 
+@pytest.mark.slow
 def test_play_on_the_title_is_one_tap_to_a_match_against_the_computer(tmp_path: Path) -> None:
     first = Driver(tmp_path)
     try:

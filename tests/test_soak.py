@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from game.client.surface_cache import limit_megabytes
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_a_monkey_at_the_kiosk_finds_no_error() -> None:
     options = ["--frames", "4000", "--minutes", "3", "--seed", "5", "--size", "1024x600"]
     restarts = ["--restart-every", "1500", "--grow", "300"]

@@ -10,6 +10,8 @@ import venv
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PACKAGING_WARNINGS = ("absent from the `packages` configuration", "would be ignored")
@@ -33,6 +35,7 @@ def _tracked_copy(into: Path) -> Path:
     return into
 
 
+@pytest.mark.slow
 def test_the_wheel_installs_anywhere_and_starts_the_game(tmp_path: Path) -> None:
     venv.create(tmp_path / "env", with_pip=True)
     python = tmp_path / "env" / "bin" / "python"
