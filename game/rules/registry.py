@@ -31,99 +31,47 @@ _HUFFING = OptionSpec(
     "a piece that fails to capture may be removed (huffed)",
 )
 
+
+def _dice_game(
+    name: str, title: str, subtitle: str, players: tuple[int, ...], state_class: type[State]
+) -> VariantSpec:
+    """A game the players roll dice in, who begins set up or drawn by lot; no agreed draw."""
+    return VariantSpec(
+        name, title, subtitle, players, (_FIRST,), state_class,
+        agreed_draws=False, players_roll=True, two_colours=False,
+    )  # fmt: skip
+
+
+def _board_game(
+    name: str, title: str, subtitle: str, options: tuple[OptionSpec, ...], state_class: type[State]
+) -> VariantSpec:
+    """A game of two on a board, White against Black, that players may agree to draw."""
+    return VariantSpec(
+        name, title, subtitle, (2,), options, state_class,
+        agreed_draws=True, players_roll=False, two_colours=True,
+    )  # fmt: skip
+
+
 VARIANTS: dict[str, VariantSpec] = {
     spec.name: spec
     for spec in (
-        VariantSpec(
-            "ausgeblockt",
-            "Ausgeblockt",
-            "Blocked out and ripped off!",
-            (2,),
-            (_FIRST,),
-            AusgeblocktState,
-            agreed_draws=False,
-            players_roll=True,
-            two_colours=False,
+        _dice_game(
+            "ausgeblockt", "Ausgeblockt", "Blocked out and ripped off!", (2,), AusgeblocktState
         ),
+        _dice_game("numeri", "Numeri", "the numbers race", (2, 3, 4), NumeriState),
+        _board_game("dama:classic", "Dama", "draughts with flying kings", (_HUFFING,), DamaState),
+        _board_game("dama:mangia", "Mangia la dama", "losing draughts", (), DamaState),
         VariantSpec(
-            "numeri",
-            "Numeri",
-            "the numbers race",
-            (2, 3, 4),
-            (_FIRST,),
-            NumeriState,
-            agreed_draws=False,
-            players_roll=True,
-            two_colours=False,
-        ),
-        VariantSpec(
-            "dama:classic",
-            "Dama",
-            "draughts with flying kings",
-            (2,),
-            (_HUFFING,),
-            DamaState,
-            agreed_draws=True,
-            players_roll=False,
-            two_colours=True,
-        ),
-        VariantSpec(
-            "dama:mangia",
-            "Mangia la dama",
-            "losing draughts",
-            (2,),
-            (),
-            DamaState,
-            agreed_draws=True,
-            players_roll=False,
-            two_colours=True,
-        ),
-        VariantSpec(
-            "dama:lupo",
-            "Lupo e pecore",
-            "wolf and sheep",
-            (2,),
-            (_WOLF,),
-            LupoState,
-            agreed_draws=False,
-            players_roll=False,
-            two_colours=False,
-        ),
-        VariantSpec(
-            "mulino:classic",
-            "Mulino",
-            "nine men's morris",
-            (2,),
-            (),
-            MulinoState,
-            agreed_draws=True,
-            players_roll=False,
-            two_colours=True,
-        ),
-        VariantSpec(
-            "mulino:misto",
-            "Mulino misto",
-            "morris: place or move",
-            (2,),
-            (),
-            MulinoState,
-            agreed_draws=True,
-            players_roll=False,
-            two_colours=True,
-        ),
-        VariantSpec(
-            "mulino:ceylonese",
-            "Mulino ceylonese",
-            "morris with extra turns",
-            (2,),
-            (),
-            MulinoState,
-            agreed_draws=True,
-            players_roll=False,
-            two_colours=True,
+            "dama:lupo", "Lupo e pecore", "wolf and sheep", (2,), (_WOLF,), LupoState,
+            agreed_draws=False, players_roll=False, two_colours=False,
+        ),  # roles drawn by lot, and the game always ends in a result
+        _board_game("mulino:classic", "Mulino", "nine men's morris", (), MulinoState),
+        _board_game("mulino:misto", "Mulino misto", "morris: place or move", (), MulinoState),
+        _board_game(
+            "mulino:ceylonese", "Mulino ceylonese", "morris with extra turns", (), MulinoState
         ),
     )
-}
+}  # fmt: skip
 
 _DEFAULT_VARIANT = {"dama": "dama:classic", "mulino": "mulino:classic"}
 
