@@ -49,7 +49,7 @@ class LinkView:
     my_seat: int | None = None
     seats: tuple[SeatView, ...] = ()
     spectators: tuple[str, ...] = ()
-    actions: tuple[str, ...] = ()
+    actions: tuple[int, ...] = ()
     paused: bool = False
     waiting: tuple[str, ...] = ()
     paused_since: float | None = None

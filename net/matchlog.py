@@ -640,7 +640,7 @@ class MatchLog:
         self._advance(outcome, state.apply(outcome))
 
     def _advance(self, action: int, after: State) -> None:
-        self.record = self.record.then(self.state, action)
+        self.record = self.record.then(action)
         self.state = after
         self.event_group, self.reveals = None, {}
         self._offers.clear()

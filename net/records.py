@@ -76,5 +76,5 @@ def verify(entries: list[dict[str, Any]]) -> dict[str, Any]:
         + sum(1 for e in log.entries if e["k"] == "join")
         + sum(len(e["votes"]) for e in log.entries if e["k"] == "host"),
         "digest": log.state.digest(),
-        "moves": list(log.record.actions),
+        "moves": list(log.record.notation()),
     }

@@ -120,18 +120,18 @@ def test_keyboard_plays_a_move_and_navigates_menus(driver: Driver) -> None:
     scene.focus = driver.target("point a1")
     driver.key(pygame.K_RETURN)
     driver.settle()
-    assert scene.match.record.actions == ("a1",)
+    assert scene.match.record.notation() == ("a1",)
     driver.key(pygame.K_RIGHT)  # a1 → d1
     driver.key(pygame.K_SPACE)
     driver.settle()
-    assert scene.match.record.actions == ("a1", "d1")
+    assert scene.match.record.notation() == ("a1", "d1")
 
 
 def test_a_touch_counts_once_though_sdl_also_sends_mouse_events(driver: Driver) -> None:
     driver.start("mulino:classic")
     driver.touch(driver.scene.view.point_center(0))
     driver.settle()
-    assert driver.scene.match.record.actions == ("a1",)
+    assert driver.scene.match.record.notation() == ("a1",)
 
 
 def test_illegal_taps_give_a_gentle_cue_and_change_nothing(driver: Driver) -> None:
@@ -153,9 +153,9 @@ def test_undo_goes_back_in_a_local_game(driver: Driver) -> None:
     driver.click(scene.view.square_center(21))
     driver.click(scene.view.square_center(17))
     driver.settle()
-    assert scene.match.record.actions == ("22-18",)
+    assert scene.match.record.notation() == ("22-18",)
     driver.press("undo")
-    assert scene.match.record.actions == ()
+    assert scene.match.record.notation() == ()
 
 
 def test_resize_and_full_screen_toggles_keep_everything_on_screen(driver: Driver) -> None:
@@ -246,7 +246,7 @@ def test_finished_matches_replay_step_by_step_and_export_as_pdn(tmp_path: Path) 
     drive.press("export")
     [exported] = (tmp_path / "data" / "exports").glob("*.pdn")
     text = exported.read_text()
-    assert '[GameType "Dama"]' in text and "1. " + match.record.actions[0] in text
+    assert '[GameType "Dama"]' in text and "1. " + match.record.notation()[0] in text
     assert text.split()[-1] in ("1-0", "0-1", "1/2-1/2")
 
 
@@ -269,7 +269,7 @@ def test_a_match_against_the_computer(tmp_path: Path, name: str, level: str) -> 
         drive.play_to_the_end()
         match = play.match
         humans = {i for i, s in enumerate(match.seats) if s.is_human}
-        for before, text in zip(match.states, match.record.actions, strict=False):
+        for before, text in zip(match.states, match.record.notation(), strict=False):
             if before.to_move >= 0 and before.to_move not in humans:
                 assert before.parse_action(text) in before.legal_actions()
     finally:
@@ -304,11 +304,11 @@ def test_undo_interrupts_the_computer_at_once(driver: Driver) -> None:
     play = driver.scene
     driver.click(play.view.point_center(0))  # a1: the computer starts thinking
     driver.frame(3)
-    assert play.thinking and play.match.record.actions == ("a1",)
+    assert play.thinking and play.match.record.notation() == ("a1",)
     driver.press("undo")
-    assert play.match.record.actions == () and not play.thinking
+    assert play.match.record.notation() == () and not play.thinking
     driver.frame(30)
-    assert play.match.record.actions == ()  # no late answer lands
+    assert play.match.record.notation() == ()  # no late answer lands
 
 
 def test_rules_show_a_match_its_options_and_the_index_the_defaults(driver: Driver) -> None:

@@ -28,6 +28,7 @@ from game.rules import (
     new_game,
     resign_action,
     start,
+    variant,
 )
 from game.rules.chance import random_action
 
@@ -130,19 +131,36 @@ def test_well_formed_msgpack_with_wrong_fields_is_refused(fields) -> None:
         assert msgpack.unpackb(state.encode())[2] == fields
 
 
+def test_a_record_keeps_action_numbers_and_reads_the_first_format_of_notation() -> None:
+    """Saves written before records kept numbers (version 1, notation) still open."""
+    record = MatchRecord.from_notation(variant("dama"), ("22-18", "11-15", "18x11"))
+    assert all(isinstance(a, int) for a in record.actions)
+    assert record.notation() == ("22-18", "11-15", "18x11")
+    old = msgpack.packb([1, record.variant.to_fields(), ["22-18", "11-15", "18x11"]])
+    assert MatchRecord.decode(old) == record
+    with pytest.raises(DecodeError, match="action 3"):
+        MatchRecord.decode(
+            msgpack.packb([1, record.variant.to_fields(), ["22-18", "11-15", "9-5"]])
+        )
+    king = new_game("dama")  # a number past 2**64 survives the binary form
+    assert MatchRecord.decode(MatchRecord(king.variant, (1 << 70,)).encode()).actions == (1 << 70,)
+
+
 def test_record_text_round_trip_and_replay_errors() -> None:
     state = new_game("dama", huffing=True)
     record = MatchRecord(state.variant)
     for text in ("22-18", "11-15", "18x11", "8x15"):
         action = state.parse_action(text)
-        record = record.then(state, action)
+        record = record.then(action)
         state = state.apply(action)
     text = record.to_text()
     assert text.startswith('[Variant "dama:classic"]\n[Players "2"]\n[Option "huffing=true"]')
     assert MatchRecord.from_text(text).replay().digest() == state.digest()
-    broken = MatchRecord(record.variant, ("22-18", "11-15", "18-10"))
     with pytest.raises(ReplayError, match=r"action 3 \('18-10'\)"):
-        broken.replay()
+        MatchRecord.from_notation(record.variant, ("22-18", "11-15", "18-10"))
+    opening = MatchRecord.from_notation(record.variant, ("22-18", "11-15"))
+    with pytest.raises(ReplayError, match=r"action 3 \(12345\)"):
+        opening.then(12345).replay()  # a number no move has: refused when replayed
     with pytest.raises(RulesError):
         MatchRecord.from_text("22-18 11-15")
     with pytest.raises(RulesError):
@@ -164,7 +182,7 @@ def test_resignation_ends_any_running_game_and_an_agreed_draw_those_that_have_it
         agreed.apply(resign_action(0))
     with pytest.raises(IllegalActionError):
         new_game("dama").parse_action("resign3")
-    record = MatchRecord(new_game("dama").variant, ("22-18", "draw"))
+    record = MatchRecord.from_notation(new_game("dama").variant, ("22-18", "draw"))
     assert record.replay().result().reason is Reason.AGREEMENT
 
 
@@ -184,4 +202,4 @@ def test_a_draw_is_agreed_only_where_the_rules_have_one(name: str) -> None:
         with pytest.raises(IllegalActionError, match="no draw by agreement"):
             state.apply(state.parse_action("draw"))
         with pytest.raises(ReplayError, match="no draw by agreement"):
-            MatchRecord(state.variant, ("draw",)).replay()
+            MatchRecord.from_notation(state.variant, ("draw",)).replay()

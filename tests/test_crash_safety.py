@@ -26,9 +26,14 @@ def _on_disk(home: Path, run: int) -> tuple[dict[str, list[str]], dict[str, list
     store = SaveStore(home)
     shelf = store.unfinished()
     assert shelf.problem is None, f"run {run}: {shelf.problem}"
-    unfinished = {f"{u.match.seed:016x}": list(u.match.record.actions) for u in shelf.matches}
-    finished = {f"{f.match.seed:016x}": list(f.match.record.actions) for f in store.finished()}
+    unfinished = {f"{u.match.seed:016x}": _words(u.match.record.actions) for u in shelf.matches}
+    finished = {f"{f.match.seed:016x}": _words(f.match.record.actions) for f in store.finished()}
     return unfinished, finished
+
+
+def _words(actions: tuple[int, ...]) -> list[str]:
+    """Actions as the child prints them: their numbers."""
+    return [str(a) for a in actions]
 
 
 def _check(home: Path, confirmed: dict[str, list[str]], run: int) -> dict[str, list[str]]:

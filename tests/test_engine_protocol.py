@@ -118,7 +118,7 @@ def test_analyse_scores_every_legal_action_once_best_first() -> None:
             assert scores[actions.index(hint)] == scores[0], (name, hint, lines[:3])
         elif name != "numeri":  # a deeper search may differ from hard's by a hair
             assert scores[actions.index(hint)] >= scores[0] - 25, (name, hint, lines[:3])
-        state = MatchRecord(variant(name), tuple(moves.split())).replay()
+        state = MatchRecord.from_notation(variant(name), tuple(moves.split())).replay()
         assert all(state.parse_action(a) in state.legal_actions() for a in actions)
 
 
@@ -127,7 +127,9 @@ def test_odds_are_the_exact_odds_and_only_where_dice_are_kept() -> None:
     from game.rules import MatchRecord, variant
 
     out = talk("position ausgeblockt moves first1 =1144C r1C =25", "odds")
-    state = MatchRecord(variant("ausgeblockt"), ("first1", "=1144C", "r1C", "=25")).replay()
+    state = MatchRecord.from_notation(
+        variant("ausgeblockt"), ("first1", "=1144C", "r1C", "=25")
+    ).replay()
     odds = turn_odds(state)
     rows = {line.split()[2]: line for line in out if line.startswith("odds keep")}
     assert len(rows) == len(odds.by_keep)
@@ -149,7 +151,7 @@ def test_numeri_odds_before_the_roll_and_once_the_die_shows() -> None:
     moves = ("first1", "d3", "3", "d2", "2", "d1", "1", "d2", "2")
     out = talk(f"position numeri players 2 moves {' '.join(moves)}", "odds",
                f"position numeri players 2 moves {' '.join(moves)} d2", "odds")  # fmt: skip
-    state = MatchRecord(variant("numeri", 2), moves).replay()
+    state = MatchRecord.from_notation(variant("numeri", 2), moves).replay()
     assert f"oddsok extra {roll_odds(state).extra:.6f}" in out
     assert len([line for line in out if line.startswith("odds face ")]) == 6
     rolled = state.apply(state.parse_action("d2"))

@@ -45,9 +45,9 @@ def test_pdn_as_people_write_it() -> None:
 """
     record = import_record(text)
     assert record.variant.name == "dama:classic"
-    assert record.actions == ("22-18", "11-15", "18x11", "8x15", "21-17")  # "*": unfinished
+    assert record.notation() == ("22-18", "11-15", "18x11", "8x15", "21-17")  # "*": unfinished
     resigned = import_record(text.replace(" *", ""))  # the Result tag: Ada resigned
-    assert resigned.actions[-1] == "resign1"
+    assert resigned.notation()[-1] == "resign1"
     with pytest.raises(RecordImportError) as refused:
         import_record(text.replace("21-17 *", "21-17 9-14 10-14"))
     assert refused.value.line == 8 and "'10-14'" in str(refused.value)
@@ -55,16 +55,16 @@ def test_pdn_as_people_write_it() -> None:
 
 def test_a_result_the_moves_do_not_reach_is_a_resignation_or_an_agreed_draw() -> None:
     moves = "1. 22-18 11-15 2. 18x11 8x15"
-    assert import_record(f'[GameType "Dama"]\n\n{moves} 1-0').actions[-1] == "resign2"
-    assert import_record(f'[GameType "Dama"]\n\n{moves} 0-1').actions[-1] == "resign1"
-    assert import_record(f'[GameType "Dama"]\n\n{moves} 1/2-1/2').actions[-1] == "draw"
-    assert import_record(f'[GameType "Dama"]\n\n{moves} *').actions[-1] == "8x15"
+    assert import_record(f'[GameType "Dama"]\n\n{moves} 1-0').notation()[-1] == "resign2"
+    assert import_record(f'[GameType "Dama"]\n\n{moves} 0-1').notation()[-1] == "resign1"
+    assert import_record(f'[GameType "Dama"]\n\n{moves} 1/2-1/2').notation()[-1] == "draw"
+    assert import_record(f'[GameType "Dama"]\n\n{moves} *').notation()[-1] == "8x15"
 
 
 def test_a_mulino_move_list_in_a1_g7_notation() -> None:
     placing = "a1 d7 g1 d6 d1"  # white's mill a1-d1-g1 closes: remove d7
     record = import_record(f"{placing} xd7\n")
-    assert record.variant.name == "mulino:classic" and record.actions[-1] == "xd7"
+    assert record.variant.name == "mulino:classic" and record.notation()[-1] == "xd7"
     numbered = import_record("1. a1 d7 2. g1 d6 3. d1xd7 # the mill\n")
     assert numbered.actions == record.actions
 
@@ -122,8 +122,8 @@ def test_a_game_imported_by_paste_or_file_opens_in_the_replay(
     monkeypatch.setattr(import_game, "clipboard_text", lambda: "1. a1 d7 2. g1 d6 3. d1xd7\n")
     drive.press("paste")
     assert type(drive.scene).__name__ == "ReplayScene"
-    assert drive.scene.match.record.actions[-1] == "xd7"
+    assert drive.scene.match.record.notation()[-1] == "xd7"
     drive.key(pygame.K_ESCAPE)
     drive.press("file club.pdn")
-    assert drive.scene.match.record.actions == ("22-18", "11-15", "18x11", "8x15", "resign2")
+    assert drive.scene.match.record.notation() == ("22-18", "11-15", "18x11", "8x15", "resign2")
     drive.app.close()

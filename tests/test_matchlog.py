@@ -40,7 +40,7 @@ def test_a_roll_is_the_hash_of_every_reveal_mapped_onto_the_outcomes() -> None:
     start = MatchLog(table.log.entries[0]).state
     expected = pick(combine(1, list(roll.reveals)), start.chance_outcomes())
     assert roll.outcome == start.action_to_str(expected)
-    assert table.log.record.actions[0] == roll.outcome
+    assert table.log.record.notation()[0] == roll.outcome
 
 
 def test_nobody_reveals_before_every_commitment_is_in() -> None:
@@ -163,7 +163,7 @@ def test_a_draw_is_agreed_when_every_player_offers_at_the_same_ply() -> None:
     table.put({"k": "offer", "peer": table.peers[0], "ply": 1})
     assert table.log.phase == "playing"
     table.put({"k": "offer", "peer": table.peers[1], "ply": 1})
-    assert table.log.phase == "over" and table.log.record.actions[-1] == "draw"
+    assert table.log.phase == "over" and table.log.record.notation()[-1] == "draw"
 
 
 def test_an_offer_of_a_draw_in_a_game_without_one_is_refused() -> None:

@@ -71,7 +71,7 @@ def test_random_playouts_keep_every_invariant(setup: Variant, data: st.DataObjec
         else:
             rng = rng or random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
             action = random_action(state, rng)
-        record = record.then(state, action)
+        record = record.then(action)
         state = state.apply(action)
         if step % 7 == 0:
             copy = decode_state(state.encode())

@@ -10,7 +10,7 @@ from game.rules import MatchRecord, variant
 
 
 def _record(name: str, moves: str) -> MatchRecord:
-    return MatchRecord(variant(name), tuple(moves.split()))
+    return MatchRecord.from_notation(variant(name), tuple(moves.split()))
 
 
 @pytest.mark.slow
@@ -178,7 +178,7 @@ def test_an_ausgeblockt_pass_that_gives_up_a_good_mark_costs_winning_chances() -
     from game.ai.sheet_chances import win_chance
 
     actions, state = _ausgeblockt_until_a_choice_of_cells()
-    record = MatchRecord(state.variant, (*actions, "pass"))
+    record = MatchRecord.from_notation(state.variant, (*actions, "pass"))
     judged = review(record, {state.to_move}).decisions[-1]
     assert judged.played == "pass" and judged.best != "pass"
     best = state.parse_action(judged.best)

@@ -27,7 +27,7 @@ def test_play_records_and_an_illegal_action_changes_nothing() -> None:
     before = match.state.digest()
     with pytest.raises(IllegalActionError):
         match.play(12345)
-    assert match.state.digest() == before and match.record.actions == ("22-18",)
+    assert match.state.digest() == before and match.record.notation() == ("22-18",)
     assert seen == [1]
 
 
@@ -53,7 +53,7 @@ def test_undo_goes_back_to_the_last_human_decision() -> None:
     match.play(match.state.parse_action("22-18"))
     match.play(match.state.parse_action("11-15"))  # the computer's reply
     assert match.undo()
-    assert match.record.actions == () and match.state.to_move == 0
+    assert match.record.notation() == () and match.state.to_move == 0
     assert not match.undo()
 
 
@@ -74,7 +74,7 @@ def test_undo_at_hotseat_takes_back_one_action() -> None:
     match = Match.new(variant("mulino"), [HUMAN, HUMAN], seed=1)
     for text in ("a1", "g7", "d1"):
         match.play(match.state.parse_action(text))
-    assert match.undo() and match.record.actions == ("a1", "g7")
+    assert match.undo() and match.record.notation() == ("a1", "g7")
 
 
 def test_resignation_and_encoding_round_trip() -> None:

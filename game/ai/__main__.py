@@ -73,7 +73,7 @@ class Engine:
                 moves, rest = rest, []
             else:
                 raise RulesError(f"position: unexpected {word!r}")
-        record = MatchRecord(variant(name, players, options), tuple(moves))
+        record = MatchRecord.from_notation(variant(name, players, options), tuple(moves))
         self.state = record.replay()
 
     def _cmd_seed(self, args: list[str]) -> None:

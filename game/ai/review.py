@@ -99,8 +99,11 @@ def review(
     is told (done, of) after each decision looked at; None if ``cancelled`` says so."""
     states = list(record.states())
     game = record.variant.game
-    decisions = [i for i, s in enumerate(states[:-1]) if s.to_move >= 0 and not s.is_terminal()
-                 and not _meta(record.actions[i])]  # fmt: skip
+    decisions = [
+        i
+        for i, s in enumerate(states[:-1])
+        if s.to_move >= 0 and not s.is_terminal() and record.actions[i] >= 0
+    ]  # fmt: skip: an agreed draw or a resignation is no move
     judged: list[Judged] = []
     best_scores: dict[int, int] = {}
     for done, index in enumerate(decisions):
@@ -110,16 +113,11 @@ def review(
         scores = {s.action: s.score for s in analyse(state, _nodes(state))}
         best_scores[index] = max(scores.values())
         if state.to_move in people:
-            played = state.parse_action(record.actions[index])
+            played = record.actions[index]
             judged.append(_judge(state, played, scores, index, game, record.variant.players))
         if progress is not None:
             progress(done + 1, len(decisions))
     return Review(tuple(judged), tuple(_advantages(states, best_scores)))
-
-
-def _meta(action: str) -> bool:
-    """A draw agreed or a resignation: no move to judge."""
-    return action == "draw" or action.startswith("resign")
 
 
 def _nodes(state: State) -> int | None:

@@ -16,7 +16,7 @@ def actor(state: State) -> int | None:
 def step_at(match: Match, index: int) -> Step:
     """Action ``index`` of ``match`` with the states around it."""
     before = match.state_at(index)
-    action = before.parse_action(match.record.actions[index])
+    action = match.record.actions[index]
     return Step(before, action, match.state_at(index + 1))
 
 

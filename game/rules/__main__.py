@@ -66,7 +66,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _start(args: argparse.Namespace) -> MatchRecord:
     options = options_from_text(args.option)
-    return MatchRecord(variant(args.game, args.players, options), tuple(args.moves.split()))
+    chosen = variant(args.game, args.players, options)
+    return MatchRecord.from_notation(chosen, tuple(args.moves.split()))
 
 
 def _games() -> None:
@@ -108,7 +109,7 @@ def run(argv: list[str]) -> int:
         rng = random.Random(args.seed)
         while not state.is_terminal():
             action = random_action(state, rng)
-            record = record.then(state, action)
+            record = record.then(action)
             state = state.apply(action)
         print(record.to_text(), end="")
         print(f"result: {state.result()}")

@@ -55,21 +55,30 @@ def state_from_fields(chosen: Variant, fields: object) -> State:
         raise DecodeError(f"state of {chosen.name}: {error}") from error
 
 
-def encode_action(action: int) -> bytes:
-    """The canonical encoding of an action: its number as a msgpack integer, or, from 2**64
-    on (a Dama king taking twelve pieces), as a msgpack bin of its big-endian bytes."""
+def action_field(action: int) -> int | bytes:
+    """An action as a msgpack value: its number, or, from 2**64 on (a Dama king taking twelve
+    pieces), a bin of its big-endian bytes."""
     if action >= 1 << 64:
-        return msgpack.packb(action.to_bytes((action.bit_length() + 7) // 8, "big"))
-    return msgpack.packb(action)
+        return action.to_bytes((action.bit_length() + 7) // 8, "big")
+    return action
+
+
+def action_from_field(value: object) -> int:
+    """The action :func:`action_field` wrote, or a :class:`DecodeError`."""
+    if isinstance(value, bytes) and 8 < len(value) <= 16 and value[0]:
+        return int.from_bytes(value, "big")
+    if type(value) is not int or not -20 <= value < 1 << 64:
+        raise DecodeError(f"action: not an action number: {value!r}")
+    return value
+
+
+def encode_action(action: int) -> bytes:
+    """The canonical encoding of an action (see :func:`action_field`)."""
+    return msgpack.packb(action_field(action))
 
 
 def decode_action(data: bytes) -> int:
-    action = unpack(data, "action")
-    if isinstance(action, bytes) and 8 < len(action) <= 16 and action[0]:
-        return int.from_bytes(action, "big")
-    if type(action) is not int or not -20 <= action < 1 << 64:
-        raise DecodeError(f"action: not an action number: {action!r}")
-    return action
+    return action_from_field(unpack(data, "action"))
 
 
 __all__ = ["decode_action", "decode_state", "encode_action", "find_variant"]

@@ -1,4 +1,6 @@
-"""A match record: the variant and every action in notation, chance outcomes included.
+r"""A match record: the variant and every action, chance outcomes included, as the engine's
+action numbers (as OpenSpiel's ``History()``); notation is made from them, or read into them,
+only at the edges — for people and files.
 
 Replaying a record from the variant's start reproduces the match exactly, which is how
 matches are saved, resumed, exported and checked between peers.  The text form is PDN-like::
@@ -8,6 +10,12 @@ matches are saved, resumed, exported and checked between peers.  The text form i
     [Option "huffing=off"]
 
     22-18 11-15 18x11 8x15
+
+>>> record = MatchRecord.from_text('[Variant "dama"]\n\n22-18 11-15')
+>>> record.notation(), len(record.actions)
+(('22-18', '11-15'), 2)
+>>> MatchRecord.decode(record.encode()) == record
+True
 """
 
 from __future__ import annotations
@@ -17,12 +25,13 @@ from dataclasses import dataclass
 
 import msgpack
 
-from game.rules.codec import unpack
-from game.rules.core import ActionError, DecodeError, RulesError, State
+from game.rules.codec import action_field, action_from_field, unpack
+from game.rules.core import Action, ActionError, DecodeError, RulesError, State
 from game.rules.registry import VARIANTS, start, variant
 from game.rules.variants import Variant, variant_from_fields
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""Version 2 keeps action numbers; version 1, read still, kept their notation."""
 
 
 class ReplayError(RulesError):
@@ -32,7 +41,7 @@ class ReplayError(RulesError):
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     variant: Variant
-    actions: tuple[str, ...] = ()
+    actions: tuple[Action, ...] = ()
 
     @classmethod
     def start(cls, chosen: Variant) -> MatchRecord:
@@ -41,19 +50,19 @@ class MatchRecord:
     def initial_state(self) -> State:
         return start(self.variant)
 
-    def then(self, state: State, action: int) -> MatchRecord:
-        """This record with ``action``, as played in ``state`` (the record's last state)."""
-        return MatchRecord(self.variant, (*self.actions, state.action_to_str(action)))
+    def then(self, action: Action) -> MatchRecord:
+        """This record with ``action`` played next."""
+        return MatchRecord(self.variant, (*self.actions, action))
 
     def states(self) -> Iterator[State]:
         """Every state of the match, from the start to the last action."""
         state = self.initial_state()
         yield state
-        for number, text in enumerate(self.actions, 1):
+        for number, action in enumerate(self.actions, 1):
             try:
-                state = state.apply(state.parse_action(text))
+                state = state.apply(action)
             except ActionError as error:
-                raise ReplayError(f"action {number} ({text!r}): {error.reason}") from error
+                raise ReplayError(f"action {number} ({action}): {error.reason}") from error
             yield state
 
     def replay(self) -> State:
@@ -61,16 +70,40 @@ class MatchRecord:
         *_, last = self.states()
         return last
 
+    def notation(self) -> tuple[str, ...]:
+        """Every action in the notation of ``docs/NOTATION.md``, as played."""
+        return tuple(
+            state.action_to_str(action)
+            for state, action in zip(self.states(), self.actions, strict=False)
+        )
+
+    @classmethod
+    def from_notation(cls, chosen: Variant, texts: Iterator[str] | tuple[str, ...]) -> MatchRecord:
+        """The record of ``texts`` played from ``chosen``'s start, each read in its state;
+        a :class:`ReplayError` names the first that cannot be played and why."""
+        state, actions = start(chosen), []
+        for number, text in enumerate(texts, 1):
+            try:
+                action = state.parse_action(text)
+                state = state.apply(action)
+            except ActionError as error:
+                raise ReplayError(f"action {number} ({text!r}): {error.reason}") from error
+            actions.append(action)
+        return cls(chosen, tuple(actions))
+
     # -- text -----------------------------------------------------------------------------
 
     def to_text(self) -> str:
         headers = [f'[Variant "{self.variant.name}"]', f'[Players "{self.variant.players}"]']
         headers += [f'[Option "{k}={str(v).lower()}"]' for k, v in self.variant.options]
-        lines = [" ".join(self.actions[i : i + 12]) for i in range(0, len(self.actions), 12)]
+        texts = self.notation()
+        lines = [" ".join(texts[i : i + 12]) for i in range(0, len(texts), 12)]
         return "\n".join([*headers, "", *lines]) + "\n"
 
     @classmethod
     def from_text(cls, text: str) -> MatchRecord:
+        """The record written by :meth:`to_text`, its actions read along the match (a
+        :class:`ReplayError` for one that cannot be played)."""
         name, players, options, actions = None, None, {}, []
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
@@ -90,19 +123,30 @@ class MatchRecord:
                 actions += line.split()
         if name is None:
             raise RulesError('a record starts with a [Variant "..."] header')
-        return cls(variant(name, players, options), tuple(actions))
+        return cls.from_notation(variant(name, players, options), tuple(actions))
 
     # -- binary ---------------------------------------------------------------------------
 
     def encode(self) -> bytes:
-        return msgpack.packb([RECORD_VERSION, self.variant.to_fields(), list(self.actions)])
+        actions = [action_field(a) for a in self.actions]
+        return msgpack.packb([RECORD_VERSION, self.variant.to_fields(), actions])
 
     @classmethod
     def decode(cls, data: bytes) -> MatchRecord:
+        """The record :meth:`encode` wrote (or a version 1 record, its notation read along
+        the match); its actions are checked when it is replayed."""
         fields = unpack(data, "record")
-        if not isinstance(fields, list) or len(fields) != 3 or fields[0] != RECORD_VERSION:
-            raise DecodeError(f"record: not a version {RECORD_VERSION} record")
+        if not isinstance(fields, list) or len(fields) != 3 or fields[0] not in (1, 2):
+            raise DecodeError(f"record: not a version 1 or {RECORD_VERSION} record")
+        chosen = variant_from_fields(fields[1], VARIANTS)
         actions = fields[2]
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise DecodeError("record: the actions are a list of notation strings")
-        return cls(variant_from_fields(fields[1], VARIANTS), tuple(actions))
+        if not isinstance(actions, list):
+            raise DecodeError("record: the actions are a list")
+        if fields[0] == 1:
+            if not all(isinstance(a, str) for a in actions):
+                raise DecodeError("record: a version 1 record's actions are notation strings")
+            try:
+                return cls.from_notation(chosen, tuple(actions))
+            except ReplayError as error:
+                raise DecodeError(f"record: {error}") from error
+        return cls(chosen, tuple(action_from_field(a) for a in actions))

@@ -47,7 +47,7 @@ def _pdn(match: Match, when: float | None) -> str:
     ]
     moves, number = [], 1
     # A draw by agreement or a resignation shows in the result, not among the moves.
-    actions = [a for a in match.record.actions if a != "draw" and not a.startswith("resign")]
+    actions = [a for a in match.record.notation() if a != "draw" and not a.startswith("resign")]
     while actions and actions[0].startswith(("wolf", "@")):  # Lupo: lot and placing, as notes
         moves.append(f"{{{actions.pop(0)}}}")
     for index in range(0, len(actions), 2):

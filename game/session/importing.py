@@ -183,7 +183,7 @@ def _replayed(game, tokens: list[_Token], result: _Token | None) -> MatchRecord:
     rules; ``result`` adds the resignation or agreed draw the moves do not show."""
     record = MatchRecord(game)
     state: State = record.initial_state()
-    actions: list[str] = []
+    actions: list[int] = []
     for token in tokens:
         if state.is_terminal():
             raise RecordImportError(token.line, f"{token.text!r} after the end of the game")
@@ -192,17 +192,18 @@ def _replayed(game, tokens: list[_Token], result: _Token | None) -> MatchRecord:
             after = state.apply(action)
         except ActionError as error:
             raise RecordImportError(token.line, f"{token.text!r}: {error.reason}") from error
-        actions.append(state.action_to_str(action))
+        actions.append(action)
         state = after
     if result is not None and not state.is_terminal() and result.text != "*":
         seat = _RESULTS[result.text]
         ending = resign_action(seat) if seat is not None else None
         text = state.action_to_str(ending) if ending is not None else "draw"
         try:
-            state = state.apply(state.parse_action(text))
+            concluding = state.parse_action(text)
+            state = state.apply(concluding)
         except RulesError as error:
             raise RecordImportError(result.line, f"the result {result.text}: {error}") from error
-        actions.append(text)
+        actions.append(concluding)
     elif result is not None and state.is_terminal() and result.text in ("1-0", "0-1"):
         winners = state.result().winners()
         if winners != (1 - _RESULTS[result.text],):

@@ -78,7 +78,7 @@ class Match:
         """Apply ``action`` (checked by the rules; an illegal one raises and changes nothing)."""
         state = self.state
         after = state.apply(action)
-        self.record = self.record.then(state, action)
+        self.record = self.record.then(action)
         self._states.append(after)
         self._changed()
         return after
