@@ -64,10 +64,35 @@ class Coach:
 
     @property
     def working(self) -> bool:
-        """True while odds asked for are being worked out (the screen keeps drawing)."""
-        if self._hint_future is not None and not self._hint_future.done():
-            return True
-        return any(not future.done() for future in self._asked.values())
+        """True while a hint or odds asked for have not come in yet (the screen keeps
+        drawing frames, the next of which takes them in)."""
+        return self._hint_future is not None or bool(self._asked)
+
+    def collect(self) -> None:
+        """Take in the hint and the odds the worker has finished.  Called once a frame
+        before anything is drawn, so that every part of a frame — and the whole screen drawn
+        again — shows the same hint and the same odds (polled while drawing, a result could
+        land between two parts of one frame)."""
+        future = self._hint_future
+        if future is not None and future.done():
+            self._hint_future = None
+            try:
+                self._hint = future.result()
+            except Exception:  # a worker that died: no hint, the game goes on
+                self._hint = None
+            if self._hint is None:
+                self._hint_for = None  # cancelled (the match moved on): ask again if wanted
+        for key, asked in list(self._asked.items()):
+            if not asked.done():
+                continue
+            del self._asked[key]
+            try:
+                result = asked.result()
+            except Exception:  # a worker that died: no odds for this state, the game goes on
+                result = None
+            if len(self._odds) > 64:
+                self._odds.clear()
+            self._odds[key] = result
 
     # -- hints ----------------------------------------------------------------------------
 
@@ -110,15 +135,6 @@ class Coach:
             return known
         if self._hint_for != state.digest():
             return None
-        future = self._hint_future
-        if future is not None and future.done():
-            self._hint_future = None
-            try:
-                self._hint = future.result()
-            except Exception:  # a worker that died: no hint, the game goes on
-                self._hint = None
-            if self._hint is None:
-                self._hint_for = None  # cancelled (the match moved on): ask again if wanted
         return self._hint
 
     def hint_pending(self, state: State) -> bool:
@@ -136,25 +152,13 @@ class Coach:
         )
 
     def odds(self, state: State) -> TurnOdds | None:
-        """The odds of ``state`` if they are worked out; asked for otherwise (None until
-        they come)."""
+        """The odds of ``state`` if they have come in; asked for otherwise (None until a
+        frame's :meth:`collect` takes them in)."""
         key = state.digest()
         if key in self._odds:
             return self._odds[key]
-        future = self._asked.get(key)
-        if future is None:
+        if key not in self._asked:
             if len(self._asked) > 4:  # states long gone: forget what was asked for them
                 self._asked.clear()
             self._asked[key] = self.app.thinker.odds(state)
-            return None
-        if not future.done():
-            return None
-        del self._asked[key]
-        try:
-            result = future.result()
-        except Exception:  # a worker that died: no odds for this state, the game goes on
-            result = None
-        if len(self._odds) > 64:
-            self._odds.clear()
-        self._odds[key] = result
-        return result
+        return None

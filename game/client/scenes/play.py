@@ -356,6 +356,7 @@ class PlayScene(Scene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        self.coach.collect()
         self.view.update(dt * self.speed)
         if self.view.animating:
             self._was_animating = True
