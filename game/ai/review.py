@@ -99,11 +99,12 @@ def review(
     is told (done, of) after each decision looked at; None if ``cancelled`` says so."""
     states = list(record.states())
     game = record.variant.game
+    # An agreed draw or a resignation (a negative action) is no move to judge.
     decisions = [
         i
         for i, s in enumerate(states[:-1])
         if s.to_move >= 0 and not s.is_terminal() and record.actions[i] >= 0
-    ]  # fmt: skip: an agreed draw or a resignation is no move
+    ]
     judged: list[Judged] = []
     best_scores: dict[int, int] = {}
     for done, index in enumerate(decisions):

@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import msgpack
@@ -78,7 +78,7 @@ class MatchRecord:
         )
 
     @classmethod
-    def from_notation(cls, chosen: Variant, texts: Iterator[str] | tuple[str, ...]) -> MatchRecord:
+    def from_notation(cls, chosen: Variant, texts: Iterable[str]) -> MatchRecord:
         """The record of ``texts`` played from ``chosen``'s start, each read in its state;
         a :class:`ReplayError` names the first that cannot be played and why."""
         state, actions = start(chosen), []

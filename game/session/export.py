@@ -47,7 +47,9 @@ def _pdn(match: Match, when: float | None) -> str:
     ]
     moves, number = [], 1
     # A draw by agreement or a resignation shows in the result, not among the moves.
-    actions = [a for a in match.record.notation() if a != "draw" and not a.startswith("resign")]
+    actions = [
+        match.state_at(i).action_to_str(a) for i, a in enumerate(match.record.actions) if a >= 0
+    ]
     while actions and actions[0].startswith(("wolf", "@")):  # Lupo: lot and placing, as notes
         moves.append(f"{{{actions.pop(0)}}}")
     for index in range(0, len(actions), 2):

@@ -15,11 +15,11 @@ from itertools import combinations
 
 import numpy as np
 
+from game.ai.endgames.build.retrograde import MoveGraph, flip_codes
 from game.ai.endgames.codes import LOSS_BASE, WIN_BASE
 from game.ai.endgames.dama import MAN_SQUARES, SIGNATURES, index, rotate, signature, table_size
 from game.rules.checkerboard import FAR_ROW, WHITE
 from game.rules.dama import moves_of
-from game.ai.endgames.build.retrograde import MoveGraph, flip_codes
 
 
 def groups() -> list[tuple[tuple[int, int, int, int], ...]]:

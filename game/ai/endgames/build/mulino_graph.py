@@ -7,9 +7,9 @@ from math import comb
 
 import numpy as np
 
+from game.ai.endgames.build.retrograde import MoveGraph, flip_codes, later_codes
 from game.ai.endgames.mulino import table_size
 from game.rules.mulino import ADJACENT, MILLS, MILLS_AT
-from game.ai.endgames.build.retrograde import MoveGraph, flip_codes, later_codes
 
 POINTS = 24
 
