@@ -87,6 +87,7 @@ def test_short_chains_are_renewed_and_the_match_goes_on() -> None:
     ("change", "reason"),
     [
         ({"a": "23-19"}, "illegal action '23-19'"),
+        ({"a": "hello"}, "malformed action 'hello'"),  # a guest's garbage, refused, not raised
         ({"ply": 0}, "out of sequence: ply 0 sent, ply 1 is next"),
         ({"ply": 2}, "out of sequence"),
         ({"d": "0" * 32}, "digest mismatch after ply 1"),
