@@ -103,6 +103,7 @@ def uniform(randomness: bytes, bound: int) -> int:
 def pick(randomness: bytes, outcomes: list[tuple[int, Fraction]]) -> int:
     """The outcome ``randomness`` selects, each exactly with its probability."""
     try:
-        return outcome_at(outcomes, uniform(randomness, common_denominator(outcomes)))
+        denominator = common_denominator(outcomes)
+        return outcome_at(outcomes, uniform(randomness, denominator), denominator)
     except RulesError as error:
         raise DiceError(str(error)) from error

@@ -37,11 +37,15 @@ def common_denominator(outcomes: Sequence[tuple[Action, Fraction]]) -> int:
     return lcm(*(p.denominator for _, p in outcomes))
 
 
-def outcome_at(outcomes: Sequence[tuple[Action, Fraction]], point: int) -> Action:
-    """The outcome whose shares hold ``point`` (0 ≤ point < the common denominator): each
-    outcome takes as many shares as its probability is worth, in order, so a uniform point
-    gives each outcome exactly its probability."""
-    denominator = common_denominator(outcomes)
+def outcome_at(
+    outcomes: Sequence[tuple[Action, Fraction]], point: int, denominator: int | None = None
+) -> Action:
+    """The outcome whose shares hold ``point`` (0 ≤ point < the common denominator, which a
+    caller that has it already may pass): each outcome takes as many shares as its
+    probability is worth, in order, so a uniform point gives each outcome exactly its
+    probability."""
+    if denominator is None:
+        denominator = common_denominator(outcomes)
     if not 0 <= point < denominator:
         raise RulesError(f"point {point} is outside 0…{denominator - 1}")
     for outcome, probability in outcomes:
@@ -53,7 +57,8 @@ def outcome_at(outcomes: Sequence[tuple[Action, Fraction]], point: int) -> Actio
 
 def draw_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: Randomness) -> Action:
     """One outcome drawn with ``rng``, each exactly with its probability."""
-    return outcome_at(outcomes, rng.randrange(common_denominator(outcomes)))
+    denominator = common_denominator(outcomes)
+    return outcome_at(outcomes, rng.randrange(denominator), denominator)
 
 
 def random_action(state: State, rng: Randomness) -> Action:
