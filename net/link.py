@@ -55,6 +55,8 @@ class LinkView:
     paused_since: float | None = None
     can_start: bool = False
     """This peer hosts and the match can start now."""
+    catching_up: bool = False
+    """This guest still takes in what was logged before it came (:attr:`Peer.catching_up`)."""
     coaching: bool = False
     """Every person seated allows hints and dice odds: the match has them."""
     code_required: bool = False
@@ -65,8 +67,17 @@ class LinkView:
 
 
 class NetLink:
-    def __init__(self, identity: Identity, config: PeerConfig, advertise: bool = True) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        config: PeerConfig,
+        advertise: bool = True,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        """``on_change`` is called on the network thread after every change to
+        :meth:`view`, so a frame loop asleep while nothing moves wakes for it."""
         self.identity = identity
+        self._on_change = on_change
         self.config = config
         self.advertise = advertise
         self._view = LinkView()
@@ -202,10 +213,16 @@ class NetLink:
         with self._lock:
             self._notices = [*self._notices[-4:], text]
             self._view = replace(self._view, notices=tuple(self._notices))
+        self._changed()
 
     def _fail(self, reason: str) -> None:
         with self._lock:
             self._view = replace(self._view, error=reason)
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
 
     def _refresh(self) -> None:
         log: MatchLog | None = self.peer.log
@@ -245,18 +262,22 @@ class NetLink:
                 waiting=tuple(members[p].name for p in self.peer.waiting_for() if p in members),
                 paused_since=self._paused_since,
                 can_start=self.peer.hosting and log.start_problem() is None,
+                catching_up=self.peer.catching_up,
                 coaching=log.coaching,
                 code_required=log.code_required,
                 host_fingerprint=fingerprint(log.keys[log.host]),
                 error=self._view.error,
                 notices=tuple(self._notices),
             )
+        self._changed()
 
 
 class LanBrowser:
     """The matches announced on the LAN, kept current on a thread of its own."""
 
-    def __init__(self, interface: str = "") -> None:
+    def __init__(self, interface: str = "", on_change: Callable[[], None] | None = None) -> None:
+        """``on_change`` is called on the browser's thread whenever the list changes."""
+        self._on_change = on_change
         self._listings: dict[str, Listing] = {}
         self._lock = threading.Lock()
         self.error = ""
@@ -271,6 +292,7 @@ class LanBrowser:
             await self._browser.start()
         except Exception as error:  # no multicast here: joining by address still works
             self.error = str(error)
+            self._changed()
 
     def _changed(self, change: str, listing: Listing) -> None:
         with self._lock:
@@ -278,6 +300,11 @@ class LanBrowser:
                 self._listings.pop(listing.name, None)
             else:
                 self._listings[listing.name] = listing
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
 
     def listings(self) -> list[Listing]:
         """The matches in the order to list them (:func:`net.discovery.ordered`): those

@@ -920,6 +920,12 @@ class Peer:
 
     # -- both sides ----------------------------------------------------------------------
 
+    @property
+    def catching_up(self) -> bool:
+        """True while a guest still takes in the entries logged before it connected (a
+        screen shows the match once it stands where the host's does, not move by move)."""
+        return not self.hosting and (self.log is None or len(self.log) < self._history_until)
+
     def waiting_for(self) -> list[str]:
         """The peers the match waits for here: the log's missing ones, and, while this
         peer's side is cut off from most of the match, the people it cannot reach."""

@@ -62,15 +62,26 @@ class Driver:
             self.app.frame(FRAME)
             self.frames += 1
 
+    def step(self) -> None:
+        """A frame; then, if the screen waits for word from outside (the computer's answer,
+        the network's news: :attr:`App.wakeup`) and nothing on it moves, wait for the word
+        as the app does, a frame's time at most."""
+        mark = self.app.wakeup.mark()
+        self.frame()
+        if self.scene.waiting and not self.busy:
+            self.app.wakeup.wait(mark, FRAME)
+
     def until(self, condition, *peers, seconds: float = 30.0) -> None:
-        """Run frames until ``condition()``; fail with what ``peers`` (LAN processes) said
-        if it never comes."""
+        """Run frames until ``condition()``, waiting for word from outside while the screen
+        rests; fail with what ``peers`` (LAN processes) said if it never comes."""
         deadline = time.monotonic() + seconds
         while not condition():
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out; the peers: {[p.tail() for p in peers]}")
+            mark = self.app.wakeup.mark()
             self.frame()
-            time.sleep(0.005)
+            if not self.busy and not condition():
+                self.app.wakeup.wait(mark, FRAME)
 
     @property
     def busy(self) -> bool:
@@ -81,23 +92,21 @@ class Driver:
         return self.scene.animating and not isinstance(self.scene, TitleScene)
 
     def settle(self, limit: int = 400, seconds: float = 60.0) -> None:
-        """Run frames until nothing moves (lots drawn, animations over, computers done)."""
-        import time
-
+        """Run frames until nothing moves and nothing is awaited (lots drawn, animations
+        over, computers done); at most ``limit`` frames of movement."""
         deadline = time.monotonic() + seconds
         frames = 0
         while time.monotonic() < deadline:
+            mark = self.app.wakeup.mark()
             self.frame()
-            if not self.busy:
-                return
-            coach = getattr(self.scene, "coach", None)
-            working = getattr(self.scene, "working", False) or (coach and coach.working)
-            if getattr(self.scene, "thinking", False) or working:
-                time.sleep(0.005)  # the computer thinks (or works out odds) in its process
-            else:
+            if self.busy:
                 frames += 1
                 if frames > limit:
                     break
+            elif self.scene.waiting:  # the computer thinks (or works out odds) in its process
+                self.app.wakeup.wait(mark, deadline - time.monotonic())
+            else:
+                return
         raise AssertionError(f"{type(self.scene).__name__} still busy")
 
     def click(self, pos: tuple[int, int]) -> None:
@@ -299,14 +308,11 @@ class Driver:
 
     def wait_for_scene(self, name: str, seconds: float = 30.0) -> None:
         """Run frames (the network works meanwhile) until the scene is ``name``."""
-        import time
-
         deadline = time.monotonic() + seconds
         while type(self.scene).__name__ != name:
             if time.monotonic() > deadline:
                 raise AssertionError(f"still on {type(self.scene).__name__}, not {name}")
-            self.frame()
-            time.sleep(0.01)
+            self.step()
 
     def in_lan_match(self) -> bool:
         from game.client.net_control import NetControl
@@ -315,20 +321,23 @@ class Driver:
 
     def play_lan_to_the_end(self, seconds: float = 120.0) -> None:
         """In a LAN match: wait for this player's turns and make each move by tapping."""
-        import time
-
         deadline = time.monotonic() + seconds
+
+        def my_turn(play) -> bool:
+            return not play.locked and play.state.to_move == play.control.net.my_seat
+
         while self.in_lan_match():
             if time.monotonic() > deadline:
                 raise AssertionError("the LAN match did not end")
             play = self.scene
-            self.frame()
-            state = play.state
-            if not play.locked and state.to_move == play.control.net.my_seat:
-                for step in self.taps(play, state, self.choose(state)):
+            if my_turn(play):
+                for step in self.taps(play, play.state, self.choose(play.state)):
                     if isinstance(step, str):
                         self.press(step)
                     else:
                         self.tap(step)
-            else:
-                time.sleep(0.005)
+                continue
+            mark = self.app.wakeup.mark()
+            self.frame()
+            if not self.busy and self.in_lan_match() and not my_turn(play):
+                self.app.wakeup.wait(mark, FRAME)  # the others' turn: their move wakes us

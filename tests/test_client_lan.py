@@ -33,15 +33,8 @@ def driver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def _port(driver: Driver) -> int:
-    import time
-
-    for _ in range(500):
-        port = driver.scene.link.view().port
-        if port:
-            return port
-        driver.frame()
-        time.sleep(0.01)
-    raise AssertionError("the client never listened")
+    driver.until(lambda: driver.scene.link.view().port)
+    return driver.scene.link.view().port
 
 
 @pytest.mark.slow
@@ -142,10 +135,7 @@ def test_joining_a_match_under_way_watches_it_from_where_it_stands(
     driver.wait_for_scene("PlayScene")
     play = driver.scene
     assert len(play.match.record.actions) >= 6  # caught up at once, not move by move
-    for _ in range(300):  # her own join is logged once she has caught up
-        if "Carla" in play.control.net.spectators:
-            break
-        driver.frame()
+    driver.until(lambda: "Carla" in play.control.net.spectators)  # logged once caught up
     assert play.control.net.my_seat is None and "Carla" in play.control.net.spectators
     assert play.locked
     driver.wait_for_scene("NetResultsScene", seconds=60)

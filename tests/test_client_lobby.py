@@ -48,7 +48,7 @@ FAKES = [announced(f"Abandoned {n}", "abandoned", 0, 10 + n) for n in range(8)]
 class StillBrowser(LanBrowser):
     """The real list (its order included) of announcements that never change."""
 
-    def __init__(self, interface: str = "") -> None:
+    def __init__(self, interface: str = "", on_change=None) -> None:
         self._listings = {item.name: item for item in [*FAKES, UNDER_WAY, COPY, REAL]}
         self._lock = threading.Lock()
         self.error = ""

@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pygame
@@ -22,6 +21,7 @@ from game.client.kiosk_config import FILE, KioskConfig, SettingsNotSaved
 from game.client.pin_guard import LONGEST_LOCK, TRIES_FILE, PinGuard
 from game.rules import VARIANTS
 from tests.client_driver import Driver
+from tests.lines import Lines
 
 
 @pytest.fixture
@@ -408,27 +408,18 @@ def test_the_kiosk_process_ends_cleanly_on_sigterm(tmp_path: Path) -> None:
         [sys.executable, "-m", "game", "--kiosk", "--home", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )  # fmt: skip
-    log = tmp_path / "data" / "tavolo.log"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and "kiosk" not in _text(log):
-        time.sleep(0.1)
-    time.sleep(1.0)  # the frame loop is running
+    output = Lines(kiosk)
+    assert output.wait_for("showing", 30), output.text  # the frame loop is running
     kiosk.send_signal(signal.SIGTERM)
     try:
-        output, _ = kiosk.communicate(timeout=5)
+        kiosk.wait(timeout=5)
     except subprocess.TimeoutExpired:
         kiosk.kill()
         pytest.fail("the kiosk ignored SIGTERM")
-    assert kiosk.returncode == 0, output
-    assert "stopped by SIGTERM" in _text(log)
-    assert "Traceback" not in output
-
-
-def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
+    written = output.all(5)
+    assert kiosk.returncode == 0, written
+    assert "stopped by SIGTERM" in (tmp_path / "data" / "tavolo.log").read_text()
+    assert "Traceback" not in written
 
 
 @pytest.mark.parametrize("left_in", ["pause menu", "rules"])

@@ -40,12 +40,10 @@ def test_after_a_computer_turn_its_move_stays_highlighted(driver: Driver, name: 
     seen: list[frozenset[str]] = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        driver.frame()
+        driver.step()  # waits while the computer thinks in its own process
         if play.state.is_terminal() or len(seen) >= 4:
             break
         if play.locked:
-            if play.thinking:
-                time.sleep(0.002)  # the computer thinks in its own process
             continue
         last = play.view.last_turn
         if last and play.actor(last[-1].before) == 1:
@@ -70,13 +68,11 @@ def _frames_between_actions(driver: Driver, play: PlayScene, count: int) -> list
     frames_between, frames, shown = [], 0, play.shown
     deadline = time.monotonic() + 60
     while len(frames_between) < count and time.monotonic() < deadline:
-        driver.frame()
+        driver.step()
         frames += 1
         if play.shown != shown:
             frames_between.append(frames)
             frames, shown = 0, play.shown
-        elif play.thinking:
-            time.sleep(0.002)
     assert len(frames_between) == count, frames_between
     return frames_between
 

@@ -7,10 +7,11 @@ import contextlib
 import os
 import shutil
 import subprocess
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+
+from tests.lines import Lines
 
 
 def require(tools: tuple[str, ...], packages: str) -> None:
@@ -28,16 +29,43 @@ def x_display(display: str, *window_manager: str) -> Iterator[dict]:
     env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
     env.pop("SDL_VIDEODRIVER", None)  # a real window, not the dummy driver
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    ready, told = os.pipe()  # Xvfb writes its display's number there once it takes clients
     server = subprocess.Popen(
-        ["Xvfb", display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"], **quiet
-    )
-    time.sleep(0.5)
+        ["Xvfb", display, "-screen", "0", "1280x720x24", "-nolisten", "tcp", "-displayfd",
+         str(told)],
+        pass_fds=(told,), **quiet,
+    )  # fmt: skip
+    os.close(told)
+    with os.fdopen(ready) as answer:
+        if not answer.readline():
+            pytest.fail(f"Xvfb {display} did not start (exit status {server.wait()})")
     manager = subprocess.Popen(list(window_manager), env=env, **quiet) if window_manager else None
-    time.sleep(0.5 if manager else 0)
     try:
+        if manager is not None and root_property(env, "_NET_SUPPORTING_WM_CHECK", 10) is None:
+            pytest.fail(f"{window_manager[0]} did not take the display")
         yield env
     finally:
         for process in (manager, server):
             if process is not None:
                 process.terminate()
                 process.wait(timeout=10)
+
+
+def root_property(
+    env: dict, name: str, seconds: float, wanted: Callable[[str], bool] = bool
+) -> str | None:
+    """The root window's property ``name`` (xprop's line) once it is set and ``wanted``, as
+    X reports its changes; None if ``seconds`` go by first."""
+    spy = subprocess.Popen(
+        ["xprop", "-root", "-spy"], env=env, stdout=subprocess.PIPE, text=True,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+    def set_and_wanted(line: str) -> bool:
+        return line.startswith(f"{name}(") and wanted(line)
+
+    try:
+        return Lines(spy).wait_for(set_and_wanted, seconds)
+    finally:
+        spy.kill()
+        spy.wait()

@@ -12,8 +12,9 @@ import ctypes
 import multiprocessing
 import os
 import signal
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from game.rules import MatchRecord, State
@@ -95,7 +96,10 @@ def _odds(data: bytes):
 
 
 class Thinker:
-    def __init__(self) -> None:
+    def __init__(self, on_done: Callable[[], None] | None = None) -> None:
+        """``on_done`` is called (on a thread of the pool's) whenever an answer is ready, so a
+        frame loop asleep while nothing moves wakes for it instead of polling the future."""
+        self._on_done = on_done
         context = multiprocessing.get_context("spawn")
         self._counter = context.Value("i", 0)
         self._progress = context.Array("i", 2)
@@ -114,13 +118,13 @@ class Thinker:
         on the machine's speed) and caps the search's clock for safety; None: the level's
         budget and no clock."""
         generation = self.cancel()
-        return self._pool.submit(_think, state.encode(), level, seed, seconds, generation)
+        return self._submit(_think, state.encode(), level, seed, seconds, generation)
 
     def odds(self, state: State) -> Future:
         """Work out the odds of an Ausgeblockt turn (:func:`game.ai.odds.turn_odds`); the
         future gives the :class:`~game.ai.odds.TurnOdds`, or None when the state has none.
         Queued behind a search under way, never cancelling it."""
-        return self._pool.submit(_odds, state.encode())
+        return self._submit(_odds, state.encode())
 
     def review(self, record: MatchRecord, people: set[int]) -> Future:
         """Start reviewing ``record`` for the decisions of ``people``: the future gives the
@@ -128,7 +132,14 @@ class Thinker:
         how far it is."""
         generation = self.cancel()
         self._progress[0], self._progress[1] = 0, 0
-        return self._pool.submit(_review, record.encode(), sorted(people), generation)
+        return self._submit(_review, record.encode(), sorted(people), generation)
+
+    def _submit(self, function: Callable[..., Any], *args: Any) -> Future:
+        future = self._pool.submit(function, *args)
+        if self._on_done is not None:
+            on_done = self._on_done
+            future.add_done_callback(lambda _future: on_done())
+        return future
 
     def review_progress(self) -> tuple[int, int]:
         """The review under way: (decisions looked at, decisions in all)."""

@@ -1,7 +1,10 @@
 """The application: the window, the stack of scenes and the frame loop.
 
 The loop draws at most ``fps`` frames a second while something moves, and sleeps in
-``pygame.event.wait`` when nothing does, so an idle game does not spin a core.
+``pygame.event.wait`` when nothing does, so an idle game does not spin a core.  A screen
+waiting for word from outside (the computer's move, the network) sleeps too: the word wakes
+the loop at once (:mod:`game.client.wakeup`), and a few frames a second keep its clocks and
+progress bars going meanwhile.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from game.client.save_writer import SaveWriter
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import MusicLoop, SoundBank
+from game.client.wakeup import Wakeup
 from game.client.window_guard import WindowGuard
 from game.session.highscores import HighScores
 from game.session.profiles import Profiles
@@ -34,6 +38,8 @@ log = logging.getLogger(__name__)
 
 MIN_SIZE = (1024, 600)
 IDLE_WAIT_MS = 250
+WAITING_WAIT_MS = 100
+"""A screen waiting for word from outside draws at least this often (its clocks move)."""
 WIPE_SECONDS = 0.2
 """The next screen is uncovered over the last one in this long."""
 LONG_PRESS = 3.0
@@ -156,6 +162,8 @@ class App:
         """The next screen being uncovered over the last."""
         self._wipe_started = -1
         self._thinker: Thinker | None = None
+        self.wakeup = Wakeup()
+        """Rung by the computer's answers and the network's news (from other threads)."""
         self.time = 0.0
         """Seconds the app has run (advanced by each frame's ``dt``, so tools can hurry it)."""
         self.last_input = 0.0
@@ -324,7 +332,7 @@ class App:
     def thinker(self) -> Thinker:
         """The computer players' worker process, started when first needed."""
         if self._thinker is None:
-            self._thinker = Thinker()
+            self._thinker = Thinker(self.wakeup.notify)
         return self._thinker
 
     def close(self) -> None:
@@ -526,6 +534,9 @@ class App:
             print("first frame", flush=True)
             return 0
         try:
+            self.frame()
+            width, height = self.size
+            log.info("showing %d×%d on %s", width, height, pygame.display.get_driver())
             self._loop()
         finally:
             self.close()
@@ -536,10 +547,11 @@ class App:
     def _loop(self) -> None:
         while self.running and self.stopped_by is None:
             waited = None
-            if not (self.scene.animating or self.transitioning):
+            scene = self.scene
+            if not (scene.animating or self.transitioning):
                 # The event waited for is handled first: posting it back would queue it behind
                 # the ones that came meanwhile (a button-up before its button-down: a lost click).
-                waited = pygame.event.wait(IDLE_WAIT_MS)
+                waited = pygame.event.wait(WAITING_WAIT_MS if scene.waiting else IDLE_WAIT_MS)
                 if waited.type == pygame.NOEVENT:
                     waited = None
             self.frame(first=waited)

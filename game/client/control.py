@@ -61,6 +61,13 @@ class MatchControl:
         """True while a decision made here is on its way and not in the match yet."""
         return False
 
+    @property
+    def awaiting(self) -> bool:
+        """True while the match's next action comes from outside the frame loop (the
+        worker process, the network), which wakes the app when it does
+        (:mod:`game.client.wakeup`)."""
+        return False
+
     # -- what the people here may do ------------------------------------------------------
 
     def decide(self, action: int) -> bool:
@@ -125,7 +132,7 @@ class MatchControl:
 
     @property
     def live(self) -> bool:
-        """True if actions may arrive from outside at any moment (the screen keeps drawing)."""
+        """True if actions may arrive from outside at any moment (the screen waits for them)."""
         return False
 
     def finished(self, app) -> Scene:
@@ -179,6 +186,10 @@ class LocalControl(MatchControl):
 
     def thinking(self, seat: int) -> bool:
         return self._thinking is not None and self.match.state.to_move == seat
+
+    @property
+    def awaiting(self) -> bool:
+        return self._thinking is not None
 
     def decide(self, action: int) -> bool:
         state = self.match.state

@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 from game.client.control import MatchControl
+from game.client.turns import actor
 from game.client.views.base import Control
 from game.i18n import _
 from game.names import seat_names
@@ -72,6 +73,12 @@ class NetControl(MatchControl):
     @property
     def pending(self) -> bool:
         return self.sent
+
+    @property
+    def awaiting(self) -> bool:
+        """Every action but this player's own, not sent yet, comes over the network."""
+        seat = actor(self.match.state)
+        return self.sent or seat is None or not self.here(seat)
 
     def can_resign(self) -> bool:
         return self.net.my_seat is not None and self.net.phase == "playing"

@@ -76,8 +76,15 @@ class Scene:
 
     @property
     def animating(self) -> bool:
-        """True while something moves, so the app keeps drawing frames."""
+        """True while something moves by itself, so the app keeps drawing frames."""
         return self.cue > 0
+
+    @property
+    def waiting(self) -> bool:
+        """True while the screen waits for word from outside the frame loop (the computer's
+        move, the network): the app sleeps until it comes (:mod:`game.client.wakeup`),
+        drawing a few frames a second meanwhile."""
+        return False
 
     def tap_elsewhere(self, pos: tuple[int, int]) -> None:
         """A tap on no target: scenes with boards treat it; others ignore it."""

@@ -41,7 +41,7 @@ def open_link(app, code: str | None = None) -> NetLink | None:
         drop_timeout=DROP_TIMEOUT,
         think_seconds=app.settings.thinking_seconds,
     )
-    return NetLink(identity, config)
+    return NetLink(identity, config, on_change=app.wakeup.notify)
 
 
 class NetPauseScene(MenuScene):

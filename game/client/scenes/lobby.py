@@ -44,7 +44,7 @@ class LanScene(MenuScene):
     """Matches announced on this network, live; hosting; joining by address."""
 
     def __init__(self, app) -> None:
-        self.browser = LanBrowser(app.settings.lan_interface)
+        self.browser = LanBrowser(app.settings.lan_interface, app.wakeup.notify)
         self.shown: list[Listing] = []
         self.page = 0
         self._since = 0.0
@@ -147,8 +147,8 @@ class LanScene(MenuScene):
                 self.layout(self.app.size)
 
     @property
-    def animating(self) -> bool:
-        return True  # keeps looking at the list
+    def waiting(self) -> bool:
+        return True  # the list changes as matches come and go
 
     def _join(self, listing: Listing) -> None:
         if listing.code:
@@ -403,13 +403,14 @@ class RoomScene(Scene):
             self.view = view
             if first:
                 self.layout(self.app.size)
-        if view.phase in ("playing", "over") and view.variant is not None:
+        playing = view.phase in ("playing", "over") and view.variant is not None
+        if playing and not view.catching_up:
             link, self.link = self.link, None  # handed on to the match screen
             self.app.replace(PlayScene(self.app, NetControl(self.app, link)))
 
     @property
-    def animating(self) -> bool:
-        return True  # keeps listening
+    def waiting(self) -> bool:
+        return True  # the room changes as players come, sit and get ready
 
     def back(self) -> None:
         self.app.reset(TitleScene(self.app))

@@ -423,15 +423,23 @@ class PlayScene(Scene):
 
     @property
     def animating(self) -> bool:
-        """True unless the screen waits for a person here (so the app may sleep)."""
+        """True while the screen moves on by itself: pieces and dice in motion, an action
+        held on screen, the next one to show, a lot drawn after a pause, the results due."""
         view = self.view
-        if super().animating or view.animating or view.particles.active or self.control.live:
+        if super().animating or view.animating or view.particles.active:
             return True
-        if self.coach.working:  # the odds come in a moment
+        if self._hold > 0 or not self.caught_up or self.state.is_terminal():
             return True
+        if self.control.awaiting:
+            return False
         seat = self.actor(self.state)
-        person_to_act = seat is not None and self.control.here(seat) and self.caught_up
-        return self._hold > 0 or self.state.is_terminal() or not person_to_act
+        return seat is None or not self.control.here(seat)  # a lot, a computer's dice, a script
+
+    @property
+    def waiting(self) -> bool:
+        """True while the computer or the network has the next word: a computer's or a
+        remote player's move, the odds, a LAN match's news."""
+        return self.control.live or self.coach.working or self.control.awaiting
 
     # -- drawing --------------------------------------------------------------------------
 

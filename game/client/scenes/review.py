@@ -108,8 +108,8 @@ class ReviewScene(ReplayScene):
         return self._future is not None
 
     @property
-    def animating(self) -> bool:
-        return super().animating or self.working
+    def waiting(self) -> bool:
+        return self.working
 
     def back(self) -> None:
         self._leave()
