@@ -282,7 +282,7 @@ class LanBrowser:
         self._lock = threading.Lock()
         self.error = ""
         self._loop = asyncio.new_event_loop()
-        self._browser = Browser(interface, self._changed)
+        self._browser = Browser(interface, self._heard)
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="lan")
         self._thread.start()
         asyncio.run_coroutine_threadsafe(self._start(), self._loop)
@@ -294,7 +294,7 @@ class LanBrowser:
             self.error = str(error)
             self._changed()
 
-    def _changed(self, change: str, listing: Listing) -> None:
+    def _heard(self, change: str, listing: Listing) -> None:
         with self._lock:
             if change == "gone":
                 self._listings.pop(listing.name, None)

@@ -1,9 +1,15 @@
 """The frame loop: an event the idle loop waited for is handled before the ones that came
-after it, so a click or tap that arrives whole (press and release together) is one click."""
+after it, so a click or tap that arrives whole (press and release together) is one click;
+while the computer thinks the loop sleeps, and its answer wakes it."""
 
 from __future__ import annotations
 
+import time
+
 import pygame
+
+from game.client.app import WAITING_WAIT_MS
+from game.client.wakeup import WAKE
 
 from .client_driver import Driver
 
@@ -67,3 +73,43 @@ def test_a_tap_that_arrives_whole_while_idle_is_one_tap(driver: Driver) -> None:
     setup = driver.scene
     _run_loop_on(driver, _tap(driver.target("players 4").rect.center, driver.app.size))
     assert setup.players == 4, "the tap was lost"
+
+
+def test_the_loop_sleeps_while_the_computer_thinks_and_wakes_for_its_move(
+    driver: Driver, monkeypatch
+) -> None:
+    """Waiting for the computer's move, the real loop draws a few frames a second (not 60)
+    and the move's arrival wakes it (the worker's answer posts WAKE), not its idle clock."""
+    driver.start("dama:classic", computers={1: "hard"})
+    play = driver.scene
+    play.submit(play.state.legal_actions()[0])
+    driver.until(lambda: play.thinking)
+    driver.until(lambda: not play.animating)  # the person's move is shown; only the answer is due
+    assert play.waiting
+    actions = len(play.match.record.actions)
+    dispatched: list[int] = []
+    frames = 0
+    real_dispatch, real_frame = driver.app.dispatch, driver.app.frame
+
+    def dispatch(event: pygame.event.Event) -> None:
+        dispatched.append(event.type)
+        real_dispatch(event)
+
+    def frame(*args, **kwargs) -> None:
+        nonlocal frames
+        frames += 1
+        real_frame(*args, **kwargs)
+        if len(play.match.record.actions) > actions:
+            driver.app.running = False  # the computer's move is in: enough
+
+    monkeypatch.setattr(driver.app, "dispatch", dispatch)
+    monkeypatch.setattr(driver.app, "frame", frame)
+    pygame.event.clear()
+    started = time.monotonic()
+    driver.app.running = True
+    driver.app._loop()
+    thought = time.monotonic() - started
+    assert len(play.match.record.actions) == actions + 1
+    assert WAKE in dispatched, "the worker's answer did not wake the loop"
+    most = thought / (WAITING_WAIT_MS / 1000) + 2  # one frame per wait, and the last
+    assert frames <= most, f"{frames} frames in {thought:.2f} s of thinking: the loop spun"

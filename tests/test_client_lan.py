@@ -49,7 +49,10 @@ def test_hosting_from_the_client_and_playing_a_guest_to_the_end(
     assert code and len(code) == 4
     driver.press("start")
     assert type(driver.scene).__name__ == "RoomScene"
-    anna = guest(tmp_path, _port(driver), "anna", "--ai", "easy", "--code", code)
+    port = _port(driver)
+    news = driver.app.wakeup.mark()
+    anna = guest(tmp_path, port, "anna", "--ai", "easy", "--code", code)
+    assert driver.app.wakeup.wait(news, 30), "her arrival did not wake the app"
     driver.until(lambda: driver.scene.view.can_start, anna)
     assert driver.scene._seat_label(1).endswith("anna ✓")
     driver.press("start")

@@ -13,6 +13,7 @@ import pytest
 
 from game.client import theme
 from game.client.scenes import lobby
+from net import link as link_module
 from net.discovery import SERVICE, Listing, decode
 from net.identity import Identity, fingerprint
 from net.link import LanBrowser
@@ -141,3 +142,30 @@ def test_the_hosts_own_room_shows_its_own_key(lan_driver: Driver, tmp_path: Path
     lan_driver.until(lambda: lan_driver.scene.view.host_fingerprint)
     mine = fingerprint(Identity.load(lan_driver.app.paths.data / "identity").key)
     assert _room_lines(lan_driver) == [f"Host key {mine}"]
+
+
+def test_the_live_list_wakes_the_app_when_a_match_comes_or_goes(monkeypatch) -> None:
+    """The lobby sleeps between frames: each change the browser hears must ring the app's
+    wakeup (here through a browser that hears only what the test says, no network)."""
+    heard = []
+
+    class QuietBrowser:
+        def __init__(self, interface: str, changed) -> None:
+            heard.append(changed)
+
+        async def start(self) -> None:
+            pass
+
+        async def stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(link_module, "Browser", QuietBrowser)
+    rung = []
+    browser = LanBrowser("127.0.0.1", lambda: rung.append(len(browser.listings())))
+    try:
+        (changed,) = heard
+        changed("added", REAL)
+        changed("gone", REAL)
+        assert rung == [1, 0]
+    finally:
+        browser.close()
