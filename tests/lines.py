@@ -29,6 +29,32 @@ class Lines:
             self._ended = True
             self._arrived.notify_all()
 
+    def wait(self, condition: Callable[[], bool], seconds: float) -> bool:
+        """Wait until ``condition()`` (which may read :attr:`text`, :meth:`count` and
+        :attr:`latest`) holds after a line came; False if ``seconds`` went by first."""
+        with self._arrived:
+            return self._arrived.wait_for(condition, seconds)
+
+    def count(self, text: str) -> int:
+        """The lines written so far that contain ``text``."""
+        with self._arrived:
+            return sum(text in line for line in self._lines)
+
+    def since(self, start: int) -> list[str]:
+        """The lines written after the first ``start``."""
+        with self._arrived:
+            return self._lines[start:]
+
+    def __len__(self) -> int:
+        with self._arrived:
+            return len(self._lines)
+
+    @property
+    def latest(self) -> str:
+        """The last line written ('' before the first)."""
+        with self._arrived:
+            return self._lines[-1] if self._lines else ""
+
     def wait_for(self, wanted: str | Callable[[str], bool], seconds: float) -> str | None:
         """The first line containing ``wanted`` (or for which it is true), once written;
         None if the output ended or ``seconds`` went by first."""

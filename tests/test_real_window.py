@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pygame
 import pytest
 
+from tests.lines import Lines
 from tests.xdisplay import require, x_display
 
 TOOLS = ("Xvfb", "xwininfo", "import")
@@ -31,26 +31,13 @@ def test_installed_tavolo_draws_the_board_in_a_real_window(x_server, tmp_path: P
     env.pop("SDL_VIDEODRIVER", None)  # a real window, not the dummy driver
     game = subprocess.Popen(
         [tavolo, "--start", "dama:classic", "--size", "1280x720"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    output = Lines(game)
     try:
-        for _ in range(100):
-            tree = subprocess.run(
-                ["xwininfo", "-root", "-tree"],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            if '"Tavolo"' in tree.stdout:
-                break
-            assert game.poll() is None, game.stdout.read().decode() if game.stdout else ""
-            time.sleep(0.1)
-        else:
-            pytest.fail("no Tavolo window appeared")
-        time.sleep(1.0)
+        # Logged once the first frame is on the window (SDL's present waits for X).
+        if output.wait_for("showing 1280×720 on x11", 30) is None:
+            pytest.fail(f"no Tavolo window appeared: {output.text}")
         shot = tmp_path / "shot.png"
         subprocess.run(["import", "-window", "root", str(shot)], env=env, check=True, timeout=30)
     finally:

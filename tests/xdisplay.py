@@ -51,21 +51,29 @@ def x_display(display: str, *window_manager: str) -> Iterator[dict]:
                 process.wait(timeout=10)
 
 
+@contextlib.contextmanager
+def watching(env: dict, *command: str) -> Iterator[Lines]:
+    """The lines an X watcher (``xprop -spy``: a property's value at each change) writes
+    while the block runs."""
+    watcher = subprocess.Popen(  # stdbuf: a line as it comes, not a pipe's buffer at a time
+        ["stdbuf", "-oL", *command],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        yield Lines(watcher)
+    finally:
+        watcher.kill()
+        watcher.wait()
+
+
 def root_property(
     env: dict, name: str, seconds: float, wanted: Callable[[str], bool] = bool
 ) -> str | None:
     """The root window's property ``name`` (xprop's line) once it is set and ``wanted``, as
     X reports its changes; None if ``seconds`` go by first."""
-    spy = subprocess.Popen(
-        ["xprop", "-root", "-spy"], env=env, stdout=subprocess.PIPE, text=True,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
 
     def set_and_wanted(line: str) -> bool:
         return line.startswith(f"{name}(") and wanted(line)
 
-    try:
-        return Lines(spy).wait_for(set_and_wanted, seconds)
-    finally:
-        spy.kill()
-        spy.wait()
+    with watching(env, "xprop", "-root", "-spy") as lines:
+        return lines.wait_for(set_and_wanted, seconds)
