@@ -110,8 +110,7 @@ def test_a_peer_that_reads_nothing_cannot_keep_its_socket_open() -> None:
             started = time.monotonic()
             await connection.close("enough")
             closed_in.set_result(time.monotonic() - started)
-            while not reader.at_eof():  # the transport is gone when its reader hears of it
-                await asyncio.sleep(0.05)
+            await writer.wait_closed()  # the transport is gone
             gone.set_result(time.monotonic() - started)
 
         server, port = await _serve(handle)

@@ -37,6 +37,8 @@ def test_a_handshake_captured_by_a_fake_host_is_worth_nothing_at_the_real_one(
     captured: dict = {}
 
     async def scenario() -> None:
+        proved = asyncio.Event()
+
         async def fake(reader, writer) -> None:
             connection = Connection(reader, writer)
             hello = await connection.receive()
@@ -47,12 +49,12 @@ def test_a_handshake_captured_by_a_fake_host_is_worth_nothing_at_the_real_one(
                 {"t": "challenge", "match": match, "key": mallory.key, "nonce": nonce, "sig": sig}
             )
             captured["hello"], captured["proof"] = hello, await connection.receive()
+            proved.set()
             await connection.close("thanks")
 
         trap = await asyncio.start_server(fake, "127.0.0.1", 0)
         anna = guest(tmp_path, trap.sockets[0].getsockname()[1], "anna", "--ai", "easy")
-        while "proof" not in captured:
-            await asyncio.sleep(0.05)
+        await asyncio.wait_for(proved.wait(), 30)
         trap.close()
         await asyncio.to_thread(anna.finish, 30)
         connection = await Connection.open("127.0.0.1", port)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import random
 import signal
@@ -135,9 +136,9 @@ def test_a_later_decision_supersedes_the_one_under_way_and_close_gives_up() -> N
         assert _run(thinker.decide(short, "easy", 1)) is None  # closed for good
     finally:
         thinker.close()
-    deadline = time.monotonic() + 10
-    while _workers() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    sentinels = [child.sentinel for child in multiprocessing.active_children()]
+    if sentinels:  # readable once their process has ended
+        multiprocessing.connection.wait(sentinels, 10)
     assert not _workers(), "the worker process outlived close()"
 
 
