@@ -4,11 +4,12 @@ matches or starting another beside them, and now and then leaving a match for a 
 and prints each action once its autosave has returned.  ``tests/test_crash_safety.py`` kills
 it with SIGKILL at random moments.
 
-    python -m tests.crash_child HOME SEED
+    python -m tests.crash_child HOME    (then a seed a line on stdin: see :func:`serve`)
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -52,5 +53,22 @@ def main(home: Path, seed: int) -> None:
         shelf = store.unfinished()
 
 
+def serve(home: Path) -> None:
+    """For each seed read on stdin, fork a child that plays from it (a process ready in a
+    moment, its imports done) and say ``child PID``; once the child has been killed, say
+    ``ended SEED`` (after every line the child wrote)."""
+    for line in sys.stdin:
+        seed = int(line)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                main(home, seed)
+            finally:
+                os._exit(0)
+        print(f"child {pid}", flush=True)
+        os.waitpid(pid, 0)
+        print(f"ended {seed}", flush=True)
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), int(sys.argv[2]))
+    serve(Path(sys.argv[1]))

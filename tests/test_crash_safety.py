@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -57,37 +58,57 @@ def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
     finished = 0
     most_unfinished = 0
     confirmed: dict[str, list[str]] = {}  # each match, as far as its saves were confirmed
-    for run in range(KILLS):
-        unfinished = _check(tmp_path, confirmed, run)
-        confirmed.update(unfinished)
-        most_unfinished = max(most_unfinished, len(unfinished))
-        child = subprocess.Popen(
-            [sys.executable, "-m", "tests.crash_child", str(tmp_path), str(run)],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        assert child.stdout is not None
-        lines = [child.stdout.readline()]
-        deadline = time.monotonic() + rng.uniform(0.0, 0.1)
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([child.stdout], [], [], max(0, deadline - time.monotonic()))
-            if ready:
-                lines.append(child.stdout.readline())
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        lines += child.stdout.read().splitlines()
-        for line in lines:
-            words = line.split()
-            if not words:
-                continue
-            assert words[0] != "problem", f"run {run}: a torn or damaged save: {line}"
-            if words[0] == "saved":
-                match, count, action = words[1], int(words[2]), words[3]
-                confirmed[match] = [*confirmed.get(match, [])[: count - 1], action]
-            elif words[0] == "finished":
-                finished += 1
+    server = subprocess.Popen(  # forks each run's child: a new process without the imports
+        [sys.executable, "-m", "tests.crash_child", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        for run in range(KILLS):
+            unfinished = _check(tmp_path, confirmed, run)
+            confirmed.update(unfinished)
+            most_unfinished = max(most_unfinished, len(unfinished))
+            server.stdin.write(f"{run}\n")
+            server.stdin.flush()
+            lines = _killed_at_random(server.stdout, rng)
+            for line in lines:
+                words = line.split()
+                if not words:
+                    continue
+                assert words[0] != "problem", f"run {run}: a torn or damaged save: {line}"
+                if words[0] == "saved":
+                    match, count, action = words[1], int(words[2]), words[3]
+                    confirmed[match] = [*confirmed.get(match, [])[: count - 1], action]
+                elif words[0] == "finished":
+                    finished += 1
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
     _check(tmp_path, confirmed, KILLS)
     assert finished >= 3  # the kills fell in many matches, not one
     assert most_unfinished >= 2  # and several were unfinished at once
+
+
+def _killed_at_random(output: IO[str], rng: random.Random) -> list[str]:
+    """The lines of the child the server has just forked, killed at a random moment within
+    0.1 s of its first line."""
+    lines: list[str] = []
+    line = output.readline()
+    while not line.startswith("child "):  # the child may speak before the server does
+        lines.append(line)
+        line = output.readline()
+    pid = int(line.split()[1])
+    if not lines:
+        lines.append(output.readline())
+    deadline = time.monotonic() + rng.uniform(0.0, 0.1)
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([output], [], [], max(0, deadline - time.monotonic()))
+        if ready:
+            lines.append(output.readline())
+    os.kill(pid, signal.SIGKILL)
+    for line in output:  # the rest the child wrote, then the server's word that it ended
+        if line.startswith("ended "):
+            return lines
+        lines.append(line)
+    raise AssertionError("the server of children ended")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
-import multiprocessing.connection
 import os
 import random
 import signal
@@ -22,6 +21,7 @@ from game.rules.chance import random_action
 from game.rules.registry import VARIANTS
 from net import thinking
 from net.thinking import SeatThinker, ThinkingError
+from tests.processes import wait_for_the_end_of
 
 
 def _position(name: str, decisions: int, seed: int = 1) -> State:
@@ -136,10 +136,8 @@ def test_a_later_decision_supersedes_the_one_under_way_and_close_gives_up() -> N
         assert _run(thinker.decide(short, "easy", 1)) is None  # closed for good
     finally:
         thinker.close()
-    sentinels = [child.sentinel for child in multiprocessing.active_children()]
-    if sentinels:  # readable once their process has ended
-        multiprocessing.connection.wait(sentinels, 10)
-    assert not _workers(), "the worker process outlived close()"
+    left = wait_for_the_end_of(list(_workers()), seconds=10)
+    assert not left, "the worker process outlived close()"
 
 
 @pytest.mark.slow

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.processes import wait_for_the_end_of
 
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = """
@@ -37,25 +36,6 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def _wait_for_the_end_of(pids: list[int], seconds: float) -> None:
-    """Wait until every process of ``pids`` has ended, or ``seconds`` went by: a pidfd
-    becomes readable when its process ends (they are not this process's children)."""
-    watched = []
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError):  # already gone and reaped
-            watched.append(os.pidfd_open(pid))
-    deadline = time.monotonic() + seconds
-    try:
-        while watched and time.monotonic() < deadline:
-            ended, _, _ = select.select(watched, [], [], deadline - time.monotonic())
-            watched = [fd for fd in watched if fd not in ended]
-            for fd in ended:
-                os.close(fd)
-    finally:
-        for fd in watched:
-            os.close(fd)
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal")
 def test_the_worker_and_the_resource_tracker_end_when_their_program_is_killed(
     tmp_path: Path,
@@ -71,8 +51,7 @@ def test_the_worker_and_the_resource_tracker_end_when_their_program_is_killed(
     assert len(helpers) == 2 and all(_alive(pid) for pid in helpers)
     program.send_signal(signal.SIGKILL)  # a crash: nothing of Python's runs
     program.wait()
-    _wait_for_the_end_of(helpers, seconds=10)
-    left = [pid for pid in helpers if _alive(pid)]
+    left = wait_for_the_end_of(helpers, seconds=10)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, "left running after their program was killed"

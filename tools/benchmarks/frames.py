@@ -11,7 +11,8 @@ process: ``headless`` (SDL's dummy video driver: drawing only) and ``x11`` (a re
 on an X server, Xvfb started here if there is no DISPLAY: drawing plus presentation, of the
 whole window or of the areas drawn again), and on X11 again with SDL's accelerated
 presentation forced back on, to compare it with the client's default.  It also measures the
-CPU the idle app uses while it waits for input.
+CPU the idle app uses while it waits for input, and the frames and CPU of the app's own loop
+while the computer thinks.
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
         results[name] = percentiles(samples)
     results["screen change (wipe)"] = _screen_changes(app, repeat)
     results["while the computer thinks (hard, Dama)"] = _thinking(app)
+    results["the real loop while the computer thinks"] = _waiting(app)
     results["idle_cpu_percent"] = _idle_cpu(app, moving=False)
     results["living_title_cpu_percent"] = _idle_cpu(app, moving=True)
     app.close()
@@ -227,6 +229,44 @@ def _thinking(app) -> dict:
             time.sleep(max(0.0, STEP - took))
         elapsed += time.perf_counter() - began
     return {**percentiles(samples), "fps": round(frames / elapsed, 1)}
+
+
+def _waiting(app) -> dict:
+    """The app's own loop while a hard Dama player thinks in its worker process: frames it
+    draws a second, and the share of one core its process takes (the worker's not counted)."""
+    from game.client.scenes.play import PlayScene
+    from game.rules import variant
+    from game.session.match import Match
+    from game.session.seats import Seat, SeatKind
+
+    frames = cpu = wall = 0.0
+    for rep in range(4):
+        seats = [Seat(), Seat(SeatKind.COMPUTER, "hard")]
+        match = Match.new(variant("dama:classic"), seats, rep)
+        scene = PlayScene(app, match)
+        _show(app, scene)
+        scene.submit(scene.state.legal_actions()[rep])
+        while not scene.thinking:  # the move shown, the computer asked
+            app.render(STEP)
+        drawn = 0
+        frame = app.frame
+
+        def counted(*args, frame=frame, match=match, **kwargs) -> None:
+            nonlocal drawn
+            drawn += 1
+            frame(*args, **kwargs)
+            if match.state.to_move != 1:  # the computer's move is in
+                app.running = False
+
+        app.frame = counted
+        app.running = True
+        began_cpu, began = time.process_time(), time.perf_counter()
+        app._loop()
+        cpu += time.process_time() - began_cpu
+        wall += time.perf_counter() - began
+        frames += drawn
+        del app.frame
+    return {"fps": round(frames / wall, 1), "cpu_percent": round(100 * cpu / wall, 1)}
 
 
 def _idle_cpu(app, moving: bool) -> float:
