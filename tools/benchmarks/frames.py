@@ -203,24 +203,32 @@ def _won(app, rep: int):
     raise RuntimeError("no won match")
 
 
-def _thinking(app) -> dict:
-    """Frames paced at 60 Hz while a hard Dama player thinks in its worker process."""
+def _computer_thinking(app, rep: int):
+    """A Dama match on the screen after the person's ``rep``-th legal move, shown, with the
+    hard computer player asked for its answer; the match."""
     from game.client.scenes.play import PlayScene
     from game.rules import variant
     from game.session.match import Match
     from game.session.seats import Seat, SeatKind
+
+    seats = [Seat(), Seat(SeatKind.COMPUTER, "hard")]
+    match = Match.new(variant("dama:classic"), seats, rep)
+    scene = PlayScene(app, match)
+    _show(app, scene)
+    scene.submit(scene.state.legal_actions()[rep])
+    while not scene.thinking:
+        app.render(STEP)
+    return match
+
+
+def _thinking(app) -> dict:
+    """Frames paced at 60 Hz while a hard Dama player thinks in its worker process."""
     from tools.benchmarks.common import percentiles
 
     samples: list[float] = []
     elapsed = frames = 0.0
     for rep in range(4):
-        seats = [Seat(), Seat(SeatKind.COMPUTER, "hard")]
-        match = Match.new(variant("dama:classic"), seats, rep)
-        scene = PlayScene(app, match)
-        _show(app, scene)
-        scene.submit(scene.state.legal_actions()[rep])
-        while scene.view.animating:
-            app.render(STEP)
+        match = _computer_thinking(app, rep)
         began = time.perf_counter()
         while match.state.to_move == 1:
             took = _timed_frame(app)
@@ -234,20 +242,9 @@ def _thinking(app) -> dict:
 def _waiting(app) -> dict:
     """The app's own loop while a hard Dama player thinks in its worker process: frames it
     draws a second, and the share of one core its process takes (the worker's not counted)."""
-    from game.client.scenes.play import PlayScene
-    from game.rules import variant
-    from game.session.match import Match
-    from game.session.seats import Seat, SeatKind
-
     frames = cpu = wall = 0.0
     for rep in range(4):
-        seats = [Seat(), Seat(SeatKind.COMPUTER, "hard")]
-        match = Match.new(variant("dama:classic"), seats, rep)
-        scene = PlayScene(app, match)
-        _show(app, scene)
-        scene.submit(scene.state.legal_actions()[rep])
-        while not scene.thinking:  # the move shown, the computer asked
-            app.render(STEP)
+        match = _computer_thinking(app, rep)
         drawn = 0
         frame = app.frame
 
