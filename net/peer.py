@@ -134,6 +134,8 @@ class Peer:
         self._over_reported = False
         self._joined_seq = -1
         self._history_until = 0
+        self._history_by = 0.0
+        """When the history announced at the welcome must be in (:meth:`_relayed`)."""
         self._probe: asyncio.Task[Any] | None = None
         self._host_address: tuple[str, str] | None = None
         """The address this peer joined its first host at (tried first when it is lost)."""
@@ -720,12 +722,17 @@ class Peer:
         self._upstream = connection
         connection.peer = answer["host"]
         self._history_until = answer["seq"]  # what came before this connection is history
+        # The host's own deadline for a newcomer's entries, the other way: a host that
+        # announces more history than it sends cannot hold this guest in the room.
+        behind = max(0, answer["seq"] - (0 if self.log is None else len(self.log)))
+        extra = min(CATCH_UP_MOST, CATCH_UP_PER_ENTRY * behind)
+        self._history_by = time.monotonic() + HANDSHAKE_TIMEOUT + extra
 
     async def _follow(self, connection: Connection) -> None:
         """Apply what the host relays until the match ends or the host is lost."""
         try:
             while True:
-                message = await connection.receive()
+                message = await self._relayed(connection)
                 kind = message["t"]
                 if kind == "entry":
                     self._apply_relayed(message["seq"], message["e"])
@@ -749,6 +756,22 @@ class Peer:
             self.observe("error", {"text": fatal.reason})
             await connection.close(fatal.reason)
             self.finished.set()
+
+    async def _relayed(self, connection: Connection) -> dict[str, Any]:
+        """The host's next message; while the history announced at the welcome is not all
+        in, by the deadline set then, which nothing extends."""
+        if not self.catching_up:
+            return await connection.receive()
+        try:
+            return await connection.receive_by(self._history_by)
+        except Closed:
+            if time.monotonic() < self._history_by:
+                raise  # the host left, or the line broke: seek it as ever
+            got = 0 if self.log is None else len(self.log)
+            raise _Fatal(
+                f"the host announced {self._history_until} log entries and sent {got} in "
+                "time: it cannot be trusted"
+            ) from None
 
     def _apply_relayed(self, seq: int, entry: dict[str, Any]) -> None:
         if self.log is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import traceback
 from pathlib import Path
 
 from game.rules import every_setup
@@ -55,19 +56,20 @@ def main(home: Path, seed: int) -> None:
 
 def serve(home: Path) -> None:
     """For each seed read on stdin, fork a child that plays from it (a process ready in a
-    moment, its imports done) and say ``child PID``; once the child has been killed, say
-    ``ended SEED`` (after every line the child wrote)."""
+    moment, its imports done) and say ``child PID``; once the child has ended, say ``ended
+    SEED SIGNAL`` (after every line the child wrote; the signal that ended it, 0 if none)."""
     for line in sys.stdin:
         seed = int(line)
         pid = os.fork()
         if pid == 0:
             try:
                 main(home, seed)
-            finally:
-                os._exit(0)
+            except BaseException:
+                traceback.print_exc()
+            os._exit(1)  # it plays until killed: ending at all is a failure
         print(f"child {pid}", flush=True)
-        os.waitpid(pid, 0)
-        print(f"ended {seed}", flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(f"ended {seed} {os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0}", flush=True)
 
 
 if __name__ == "__main__":

@@ -113,3 +113,15 @@ def test_the_loop_sleeps_while_the_computer_thinks_and_wakes_for_its_move(
     assert WAKE in dispatched, "the worker's answer did not wake the loop"
     most = thought / (WAITING_WAIT_MS / 1000) + 2  # one frame per wait, and the last
     assert frames <= most, f"{frames} frames in {thought:.2f} s of thinking: the loop spun"
+
+
+def test_a_burst_of_news_queues_one_wake_until_the_loop_takes_it(driver: Driver) -> None:
+    """A guest catching up on a long match hears an entry at a time: one WAKE waits in the
+    queue (SDL's queue, once full, would refuse the players' input too)."""
+    pygame.event.clear()
+    for _ in range(1000):
+        driver.app.wakeup.notify()
+    (wake,) = pygame.event.get(WAKE)
+    driver.app.dispatch(wake)  # the loop took it: the next news wakes it again
+    driver.app.wakeup.notify()
+    assert len(pygame.event.get(WAKE)) == 1

@@ -4,6 +4,7 @@ torn."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import select
@@ -106,9 +107,11 @@ def _killed_at_random(output: IO[str], rng: random.Random) -> list[str]:
         ready, _, _ = select.select([output], [], [], max(0, deadline - time.monotonic()))
         if ready:
             lines.append(output.readline())
-    os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):  # ended already: the server says how
+        os.kill(pid, signal.SIGKILL)
     for line in output:  # the rest the child wrote, then the server's word that it ended
         if line.startswith("ended "):
+            assert int(line.split()[2]) == signal.SIGKILL, f"the child ended by itself: {lines}"
             return lines
         lines.append(line)
     raise AssertionError("the server of children ended")

@@ -319,6 +319,62 @@ def test_a_host_that_forges_a_request_in_a_guests_name_is_caught(tmp_path: Path)
     _run(scenario())
 
 
+@pytest.mark.slow
+def test_a_host_that_announces_history_it_never_sends_loses_the_guest_at_a_deadline(
+    tmp_path: Path,
+) -> None:
+    """A dishonest host welcomes a guest with 500 entries of history, sends the first and
+    then only answers pings: the guest (whose screen waits in the room until the history is
+    in) gives that host up by the deadline the hosts themselves keep, and says why."""
+    from game.rules import variant
+    from net.connection import Connection
+    from net.identity import Identity, peer_id
+    from net.matchlog import placed, signed
+    from net.signing import host_payload
+
+    liar = Identity.fresh()
+    match = "cd" * 16
+
+    async def scenario() -> None:
+        done = asyncio.Event()
+
+        async def serve(reader, writer) -> None:
+            connection = Connection(reader, writer)
+            hello = await connection.receive()
+            connection.send(
+                {
+                    "t": "challenge",
+                    "match": match,
+                    "key": liar.key,
+                    "nonce": secrets.token_bytes(32),
+                    "sig": liar.sign(host_payload(match, hello["key"], hello["nonce"])),
+                }
+            )
+            await connection.receive()  # the proof
+            connection.send({"t": "welcome", "match": match, "you": peer_id(hello["key"]),
+                             "host": liar.peer, "seq": 500})  # fmt: skip
+            opening = {"k": "match", "id": match, "setup": variant("dama").to_fields(),
+                       "seats": ["", ""], "code": False, "host": liar.peer, "name": "Liar",
+                       "chain": 64, "key": liar.key}  # fmt: skip
+            connection.send({"t": "entry", "seq": 0,
+                             "e": placed(None, liar, signed(None, liar, opening, 1))})  # fmt: skip
+            try:
+                while True:
+                    await connection.receive(60)  # pings are answered in there
+            except Exception:
+                done.set()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        anna = guest(tmp_path, port, "anna", "--ai", "easy")
+        await asyncio.wait_for(done.wait(), 60)  # she leaves: 5 s and 5 ms an entry announced
+        assert await asyncio.to_thread(anna.finish) == 1
+        assert "announced 500 log entries and sent 1 in time" in anna.last("error")["text"]
+        server.close()
+
+    _run(scenario())
+
+
 def test_a_guest_cannot_decide_for_a_missing_player_before_the_drop_timeout(
     tmp_path: Path,
 ) -> None:

@@ -328,10 +328,15 @@ def _mid_match(peer: PeerProcess, ply: int = 20) -> None:
 
 
 def _stopped(pid: int) -> bool:
-    """Whether the child ``pid`` is stopped by a signal: waits for the kernel to say so
-    (``waitid`` on the stop, leaving it to be reaped as usual)."""
-    seen = os.waitid(os.P_PID, pid, os.WSTOPPED | os.WNOWAIT)
-    return seen is not None and seen.si_code == os.CLD_STOPPED
+    """Whether the child ``pid`` is stopped by a signal (not ended) within five seconds:
+    the kernel's word by ``waitid``, which leaves the child to be reaped as usual."""
+    seen: list[os.waitid_result | None] = []
+    flags = os.WSTOPPED | os.WEXITED | os.WNOWAIT
+    waiter = threading.Thread(target=lambda: seen.append(os.waitid(os.P_PID, pid, flags)))
+    waiter.daemon = True  # left waiting if the child neither stops nor ends: the test fails
+    waiter.start()
+    waiter.join(5)
+    return bool(seen) and seen[0] is not None and seen[0].si_code == os.CLD_STOPPED
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ from game.client.save_writer import SaveWriter
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import MusicLoop, SoundBank
-from game.client.wakeup import Wakeup
+from game.client.wakeup import WAKE, Wakeup
 from game.client.window_guard import WindowGuard
 from game.session.highscores import HighScores
 from game.session.profiles import Profiles
@@ -384,6 +384,8 @@ class App:
             self._resized((event.x, event.y))
         elif event.type in EXPOSING_EVENTS:  # the window shows again: all of it is due
             self._exposed = True
+        elif event.type == WAKE:  # word from outside: this frame's update reads it
+            self.wakeup.taken()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
             if self.kiosk is None:
                 self.toggle_fullscreen()

@@ -64,8 +64,8 @@ class Coach:
 
     @property
     def working(self) -> bool:
-        """True while a hint or odds asked for have not come in yet (the screen keeps
-        drawing frames, the next of which takes them in)."""
+        """True while a hint or odds asked for have not come in yet (the screen waits for
+        them: the worker's answer wakes the app for the frame that takes them in)."""
         return self._hint_future is not None or bool(self._asked)
 
     def collect(self) -> None:

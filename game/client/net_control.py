@@ -76,7 +76,8 @@ class NetControl(MatchControl):
 
     @property
     def awaiting(self) -> bool:
-        """Every action but this player's own, not sent yet, comes over the network."""
+        """The next action is another seat's or a lot, or this player's decision on its
+        way: it comes over the network (whose news wakes the app whatever it is)."""
         seat = actor(self.match.state)
         return self.sent or seat is None or not self.here(seat)
 

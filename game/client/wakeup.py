@@ -23,14 +23,25 @@ class Wakeup:
     def __init__(self) -> None:
         self._count = 0
         self._changed = threading.Condition()
+        self._posted = False
+        """A :data:`WAKE` is in the event queue: news until it is taken needs no other (a
+        long catch-up must not fill the queue, which then refuses input too)."""
 
     def notify(self) -> None:
         """Word came (callable from any thread): wake whoever waits for it."""
         with self._changed:
             self._count += 1
             self._changed.notify_all()
-        with contextlib.suppress(pygame.error):  # the window is already gone: nobody to wake
-            pygame.event.post(pygame.event.Event(WAKE))
+            post, self._posted = not self._posted, True
+        if post:
+            with contextlib.suppress(pygame.error):  # the window is gone: nobody to wake
+                pygame.event.post(pygame.event.Event(WAKE))
+
+    def taken(self) -> None:
+        """The frame loop took the :data:`WAKE` from its queue (it reads the news after
+        this): the next word posts another."""
+        with self._changed:
+            self._posted = False
 
     def mark(self) -> int:
         """Where the count stands: :meth:`wait` returns as soon as it has moved past it."""
