@@ -36,7 +36,7 @@ def test_installed_tavolo_draws_the_board_in_a_real_window(x_server, tmp_path: P
     output = Lines(game)
     try:
         # Logged once the first frame is on the window (SDL's present waits for X).
-        if output.wait_for("showing 1280×720 on x11", 30) is None:
+        if output.wait_for("showing 1280x720 on x11", 30) is None:
             pytest.fail(f"no Tavolo window appeared: {output.text}")
         shot = tmp_path / "shot.png"
         subprocess.run(["import", "-window", "root", str(shot)], env=env, check=True, timeout=30)

@@ -538,7 +538,7 @@ class App:
         try:
             self.frame()
             width, height = self.size
-            log.info("showing %d×%d on %s", width, height, pygame.display.get_driver())
+            log.info("showing %dx%d on %s", width, height, pygame.display.get_driver())
             self._loop()
         finally:
             self.close()
