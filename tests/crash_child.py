@@ -24,21 +24,27 @@ KEPT = 3  # unfinished matches at most: then one of them is resumed
 LEAVE = 0.02  # the chance, after each action, of leaving the match for a new one
 
 
+def _say(line: str) -> None:
+    """Write ``line`` whole, in one system call: a kill falls before it or after it (print
+    may write the text and its newline apart, e.g. under PYTHONUNBUFFERED)."""
+    os.write(sys.stdout.fileno(), f"{line}\n".encode())
+
+
 def main(home: Path, seed: int) -> None:
     rng = random.Random(seed)
     store = SaveStore(home)
     shelf = store.unfinished()
     if shelf.problem:
-        print(f"problem {shelf.problem}", flush=True)
+        _say(f"problem {shelf.problem}")
     setups = every_setup()
     while True:
         if shelf.matches and (len(shelf.matches) >= KEPT or rng.random() < 0.5):
             match = rng.choice(shelf.matches).match
-            print(f"resumed {match.seed:016x} {len(match.record.actions)}", flush=True)
+            _say(f"resumed {match.seed:016x} {len(match.record.actions)}")
         else:
             setup = rng.choice(setups)
             match = Match.new(setup, [Seat() for _ in range(setup.players)], rng.getrandbits(62))
-            print(f"new {match.seed:016x} {setup.describe()}", flush=True)
+            _say(f"new {match.seed:016x} {setup.describe()}")
         match.on_change.append(store.save)
         while not match.state.is_terminal():
             if match.state.is_chance():
@@ -46,11 +52,11 @@ def main(home: Path, seed: int) -> None:
             else:
                 match.play(rng.choice(match.state.legal_actions()))
             actions = match.record.actions
-            print(f"saved {match.seed:016x} {len(actions)} {actions[-1]}", flush=True)
+            _say(f"saved {match.seed:016x} {len(actions)} {actions[-1]}")
             if rng.random() < LEAVE:
                 break
         else:
-            print(f"finished {match.seed:016x}", flush=True)
+            _say(f"finished {match.seed:016x}")
         shelf = store.unfinished()
 
 
@@ -60,16 +66,22 @@ def serve(home: Path) -> None:
     SEED SIGNAL`` (after every line the child wrote; the signal that ended it, 0 if none)."""
     for line in sys.stdin:
         seed = int(line)
+        go, told = os.pipe()
         pid = os.fork()
         if pid == 0:
+            os.close(told)
+            os.read(go, 1)  # the server's line first: two writers could mix within lines
+            os.close(go)
             try:
                 main(home, seed)
             except BaseException:
                 traceback.print_exc()
             os._exit(1)  # it plays until killed: ending at all is a failure
-        print(f"child {pid}", flush=True)
+        os.close(go)
+        _say(f"child {pid}")
+        os.close(told)  # the child may go
         _, status = os.waitpid(pid, 0)
-        print(f"ended {seed} {os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0}", flush=True)
+        _say(f"ended {seed} {os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0}")
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
     server = subprocess.Popen(  # forks each run's child: a new process without the imports
         [sys.executable, "-m", "tests.crash_child", str(tmp_path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True,
     )  # fmt: skip
     assert server.stdin is not None and server.stdout is not None
     try:
@@ -83,6 +83,9 @@ def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
                     confirmed[match] = [*confirmed.get(match, [])[: count - 1], action]
                 elif words[0] == "finished":
                     finished += 1
+    except BaseException:
+        os.killpg(server.pid, signal.SIGKILL)  # the server and the child it waits for
+        raise
     finally:
         server.stdin.close()
         server.wait(timeout=30)
@@ -94,14 +97,10 @@ def test_killed_at_random_moments_a_hundred_times_nothing_is_lost_or_torn(
 def _killed_at_random(output: IO[str], rng: random.Random) -> list[str]:
     """The lines of the child the server has just forked, killed at a random moment within
     0.1 s of its first line."""
-    lines: list[str] = []
-    line = output.readline()
-    while not line.startswith("child "):  # the child may speak before the server does
-        lines.append(line)
-        line = output.readline()
-    pid = int(line.split()[1])
-    if not lines:
-        lines.append(output.readline())
+    started = output.readline()
+    assert started.startswith("child "), started  # the child waits for this line
+    pid = int(started.split()[1])
+    lines = [output.readline()]
     deadline = time.monotonic() + rng.uniform(0.0, 0.1)
     while time.monotonic() < deadline:
         ready, _, _ = select.select([output], [], [], max(0, deadline - time.monotonic()))
