@@ -249,15 +249,48 @@ def test_a_spectator_watches_but_cannot_act(tmp_path: Path) -> None:
     assert anna.finish() == 0 and server.finish() == 0
 
 
+async def _welcome_as_host(connection, host, match: str, seq: int) -> tuple[dict, bytes, dict]:
+    """A dishonest host's side of the handshake, with ``host``'s real key: the guest's hello,
+    the challenge's nonce and the guest's proof; the welcome announces ``seq`` entries."""
+    from net.identity import peer_id
+    from net.signing import host_payload
+
+    hello = await connection.receive()
+    nonce = secrets.token_bytes(32)
+    connection.send(
+        {
+            "t": "challenge",
+            "match": match,
+            "key": host.key,
+            "nonce": nonce,
+            "sig": host.sign(host_payload(match, hello["key"], hello["nonce"])),
+        }
+    )
+    proof = await connection.receive()
+    connection.send({"t": "welcome", "match": match, "you": peer_id(hello["key"]),
+                     "host": host.peer, "seq": seq})  # fmt: skip
+    return hello, nonce, proof
+
+
+def _opening(host, match: str) -> dict:
+    """The first entry of a Dama match ``host`` opens, signed and placed by it."""
+    from game.rules import variant
+    from net.matchlog import placed, signed
+
+    opening = {"k": "match", "id": match, "setup": variant("dama").to_fields(),
+               "seats": ["", ""], "code": False, "host": host.peer, "name": "Host",
+               "chain": 64, "key": host.key}  # fmt: skip
+    return placed(None, host, signed(None, host, opening, 1))
+
+
 def test_a_host_that_forges_a_request_in_a_guests_name_is_caught(tmp_path: Path) -> None:
     """A dishonest host (played here by the test, with a real key and a valid log) places
     an entry in the guest's name that the guest never signed: the guest — as every other
     peer would — refuses it, stops following that host and says why."""
-    from game.rules import variant
     from net.connection import Connection
     from net.identity import Identity, peer_id
     from net.matchlog import MatchLog, placed, signed
-    from net.signing import host_payload, join_payload
+    from net.signing import join_payload
 
     forger = Identity.fresh()
     match = "ab" * 16
@@ -267,25 +300,9 @@ def test_a_host_that_forges_a_request_in_a_guests_name_is_caught(tmp_path: Path)
 
         async def serve(reader, writer) -> None:
             connection = Connection(reader, writer)
-            hello = await connection.receive()
-            nonce = secrets.token_bytes(32)
-            connection.send(
-                {
-                    "t": "challenge",
-                    "match": match,
-                    "key": forger.key,
-                    "nonce": nonce,
-                    "sig": forger.sign(host_payload(match, hello["key"], hello["nonce"])),
-                }
-            )
-            proof = await connection.receive()
+            hello, nonce, proof = await _welcome_as_host(connection, forger, match, seq=0)
             guest_id = peer_id(hello["key"])
-            connection.send({"t": "welcome", "match": match, "you": guest_id,
-                             "host": forger.peer, "seq": 0})  # fmt: skip
-            opening = {"k": "match", "id": match, "setup": variant("dama").to_fields(),
-                       "seats": ["", ""], "code": False, "host": forger.peer, "name": "Forger",
-                       "chain": 64, "key": forger.key}  # fmt: skip
-            log = MatchLog(placed(None, forger, signed(None, forger, opening, 1)))
+            log = MatchLog(_opening(forger, match))
             own = secrets.token_bytes(32)
             entries = [
                 {"k": "join", "peer": forger.peer, "key": forger.key, "name": "Forger",
@@ -326,11 +343,8 @@ def test_a_host_that_announces_history_it_never_sends_loses_the_guest_at_a_deadl
     """A dishonest host welcomes a guest with 500 entries of history, sends the first and
     then only answers pings: the guest (whose screen waits in the room until the history is
     in) gives that host up by the deadline the hosts themselves keep, and says why."""
-    from game.rules import variant
     from net.connection import Connection
-    from net.identity import Identity, peer_id
-    from net.matchlog import placed, signed
-    from net.signing import host_payload
+    from net.identity import Identity
 
     liar = Identity.fresh()
     match = "cd" * 16
@@ -340,24 +354,8 @@ def test_a_host_that_announces_history_it_never_sends_loses_the_guest_at_a_deadl
 
         async def serve(reader, writer) -> None:
             connection = Connection(reader, writer)
-            hello = await connection.receive()
-            connection.send(
-                {
-                    "t": "challenge",
-                    "match": match,
-                    "key": liar.key,
-                    "nonce": secrets.token_bytes(32),
-                    "sig": liar.sign(host_payload(match, hello["key"], hello["nonce"])),
-                }
-            )
-            await connection.receive()  # the proof
-            connection.send({"t": "welcome", "match": match, "you": peer_id(hello["key"]),
-                             "host": liar.peer, "seq": 500})  # fmt: skip
-            opening = {"k": "match", "id": match, "setup": variant("dama").to_fields(),
-                       "seats": ["", ""], "code": False, "host": liar.peer, "name": "Liar",
-                       "chain": 64, "key": liar.key}  # fmt: skip
-            connection.send({"t": "entry", "seq": 0,
-                             "e": placed(None, liar, signed(None, liar, opening, 1))})  # fmt: skip
+            await _welcome_as_host(connection, liar, match, seq=500)
+            connection.send({"t": "entry", "seq": 0, "e": _opening(liar, match)})
             try:
                 while True:
                     await connection.receive(60)  # pings are answered in there
