@@ -87,6 +87,16 @@ class PeerConfig:
     """Headless peers: allow hints and dice odds as soon as seated."""
 
 
+def _catch_up_deadline(entries: int) -> float:
+    """When ``entries`` log entries owed over a line must all be in: the handshake's time
+    and a little for each, capped (a fixed deadline, which pings do not move)."""
+    return (
+        time.monotonic()
+        + HANDSHAKE_TIMEOUT
+        + min(CATCH_UP_MOST, CATCH_UP_PER_ENTRY * max(0, entries))
+    )
+
+
 class Peer:
     def __init__(
         self, identity: Identity, config: PeerConfig, observer: Observer | None = None
@@ -409,8 +419,7 @@ class Peer:
             connection.send({"t": "want", "from": len(log)})
         # One fixed deadline for the whole catch-up, which pings do not move: a peer that
         # claims entries it never sends cannot keep its line open outside the door's count.
-        extra = min(CATCH_UP_MOST, CATCH_UP_PER_ENTRY * max(0, have - len(log)))
-        deadline = time.monotonic() + HANDSHAKE_TIMEOUT + extra
+        deadline = _catch_up_deadline(have - len(log))
         while have > len(log):
             push = await connection.receive_by(deadline)
             if push["t"] != "push" or push["seq"] != len(log):
@@ -724,9 +733,9 @@ class Peer:
         self._history_until = answer["seq"]  # what came before this connection is history
         # The host's own deadline for a newcomer's entries, the other way: a host that
         # announces more history than it sends cannot hold this guest in the room.
-        behind = max(0, answer["seq"] - (0 if self.log is None else len(self.log)))
-        extra = min(CATCH_UP_MOST, CATCH_UP_PER_ENTRY * behind)
-        self._history_by = time.monotonic() + HANDSHAKE_TIMEOUT + extra
+        self._history_by = _catch_up_deadline(
+            answer["seq"] - (0 if self.log is None else len(self.log))
+        )
 
     async def _follow(self, connection: Connection) -> None:
         """Apply what the host relays until the match ends or the host is lost."""
