@@ -334,7 +334,7 @@ def _announced(host: str, game: str, state: str, free: int, secret: int, match: 
 class _StillBrowser(LanBrowser):
     """Announcements that never change, in the real list's order (no network)."""
 
-    def __init__(self, interface: str = "") -> None:
+    def __init__(self, interface: str = "", on_change: Callable[[], None] | None = None) -> None:
         self._lock = threading.Lock()
         self.error = ""
         self._listings = {

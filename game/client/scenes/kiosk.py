@@ -238,11 +238,15 @@ class AttractScene(Scene):
         t = self.idle
         x = width // 2 + round(width * 0.2 * math.sin(t / 23))
         y = height // 2 + round(height * 0.25 * math.sin(t / 31))
-        title = theme.text(self.invitation(), 4 * u, self.palette.accent, True)
+        room = width - 4 * u  # the words and their backing fit a narrow (portrait) screen
+        title = theme.fitted(self.invitation(), 4 * u, self.palette.accent, room, True)
         shown = self.scores or self.demo.match.variant.name
-        game = theme.text(variant_title(shown), 2 * u, self.palette.text)
+        game = theme.fitted(variant_title(shown), 2 * u, self.palette.text, room)
         backing = title.get_rect(center=(x, y)).union(game.get_rect(center=(x, y + 4 * u)))
         backing = backing.inflate(3 * u, 2 * u)
+        inside = backing.clamp(surface.get_rect())  # it wanders, but never off the screen
+        x, y = x + inside.x - backing.x, y + inside.y - backing.y
+        backing = inside
         pygame.draw.rect(surface, self.palette.panel, backing, border_radius=u)
         pygame.draw.rect(surface, self.palette.accent, backing, width=max(2, u // 6),
                          border_radius=u)  # fmt: skip
