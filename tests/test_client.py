@@ -195,7 +195,7 @@ def test_a_damaged_save_is_set_aside_with_a_notice(tmp_path: Path) -> None:
     path = first.app.saves.store.path_of(first.scene.match)
     path.write_bytes(path.read_bytes()[:-7])
     second = Driver(tmp_path)
-    assert "damaged" in second.scene.subtitle()
+    assert second.scene.subtitle() == "A match could not be opened and was put aside."
     assert "resume" not in [t.name for t in second.scene.targets]
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from game.ai.players import choose
 from game.rules import resign_action
-from game.session.match import Match
+from game.session.match import Hint, Match
+from game.session.saves import SaveStore
 from tests.client_driver import Driver
 
 
@@ -53,7 +54,7 @@ def test_a_hint_is_hards_legal_choice_marked_and_not_played(tmp_path: Path, game
     assert play.prompt().startswith("Hint: ")
     if game != "ausgeblockt" or hint < 49 or hint >= 100:
         assert play._hint_areas(), "the hint is marked on the board"
-    assert match.hints == [before]
+    assert match.hints == [Hint(before, state.to_move)]
     drive.app.close()
 
 
@@ -66,14 +67,13 @@ def test_the_h_key_asks_once_per_decision_and_the_hint_goes_with_the_move(
     _ask_by_key(drive)
     _ask_by_key(drive)  # the same decision: not counted twice
     play = drive.scene
-    assert play.prompt().startswith("Hint: ") and play.match.hints == [1]
+    assert play.prompt().startswith("Hint: ") and play.match.hints == [Hint(1, 1)]
     drive.play_one()
     assert not play.prompt().startswith("Hint: ") and not play._hint_areas()
     _ask_by_key(drive)
-    assert play.match.hints == [1, 2]
+    assert play.match.hints == [Hint(1, 1), Hint(2, 0)]
     assert play.match.hints_by_seat() == {1: 1, 0: 1}
-    saved = Match.from_bytes(play.match.to_bytes())
-    assert saved.hints == [1, 2]
+    assert Match.from_bytes(play.match.to_bytes()) == play.match
     from game.client.scenes.results import ResultsScene
 
     play.match.play(resign_action(play.state.to_move))
@@ -114,5 +114,55 @@ def test_a_hint_cancelled_by_the_match_moving_on_can_be_asked_again(tmp_path: Pa
     drive.press("hint")
     drive.settle()
     assert play.coach.hint(play.state) in play.state.legal_actions()
-    assert play.match.hints == [0]
+    assert play.match.hints == [Hint(0, 0)]
     drive.app.close()
+
+
+def test_hint_then_undo_then_leave_keeps_the_match_whole(tmp_path: Path) -> None:
+    """The café visitor's sequence, through the match screen: Play, place a7, the computer
+    replies, Hint, Undo, Menu, Leave.  The title once said the save was damaged, and the
+    match was gone."""
+    drive = Driver(tmp_path, seed=3)
+    drive.app.settings.last_game, drive.app.settings.last_level = "mulino:classic", "easy"
+    drive.press("play")
+    drive.settle()
+    play = drive.scene
+    play.submit(play.state.parse_action("a7"))
+    drive.settle()
+    assert len(play.match.record.actions) == 2  # the computer replied
+    drive.press("hint")
+    drive.settle()
+    drive.press("undo")
+    drive.settle()
+    assert play.match.record.actions == () and play.match.hints == [Hint(0, 0)]
+    drive.press("menu")
+    drive.press("leave")
+    drive.settle()
+    title = drive.scene
+    assert title.shelf.problem is None and title.subtitle() == "The classic table games"
+    drive.app.close()
+    # nothing played now that the move is undone, so nothing is kept: then the match again,
+    # with the hint counted, once a move is made after the undo
+    store = SaveStore(tmp_path / "data")
+    assert store.unfinished().matches == () and store.set_aside() == []
+    again = Driver(tmp_path, seed=3)
+    again.app.settings.last_game, again.app.settings.last_level = "mulino:classic", "easy"
+    again.press("play")
+    again.settle()
+    play = again.scene
+    play.submit(play.state.parse_action("a7"))
+    again.settle()
+    again.press("hint")
+    again.settle()
+    again.press("undo")
+    again.settle()
+    play.submit(play.state.parse_action("a1"))
+    again.settle()
+    match = play.match
+    again.press("menu")
+    again.press("leave")
+    again.settle()
+    assert again.scene.shelf.problem is None
+    again.app.close()
+    (kept,) = SaveStore(tmp_path / "data").unfinished().matches
+    assert kept.match == match and kept.match.hints_by_seat() == {0: 1}

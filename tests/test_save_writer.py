@@ -14,7 +14,7 @@ from game.session.saves import SaveStore
 from game.session.seats import Seat
 
 
-def _match(seed: int, moves: int = 0) -> Match:
+def _match(seed: int, moves: int = 1) -> Match:
     match = Match.new(variant("mulino"), [Seat(), Seat()], seed)
     for _ in range(moves):
         match.play(match.state.legal_actions()[0])
@@ -36,7 +36,7 @@ class _HeldDisk(SaveStore):
         self.writing.set()
         assert self.go.wait(10)
         super().write(snapshot)
-        self.written.append(len(snapshot.data))
+        self.written.append(len(snapshot.data or b""))
 
 
 def test_saving_returns_at_once_and_the_write_happens_on_another_thread(tmp_path: Path) -> None:
@@ -127,3 +127,28 @@ def test_closing_the_app_writes_what_was_handed_over(tmp_path: Path) -> None:
     driver.app.close()
     store = SaveStore(driver.app.saves.store.directory)
     assert store.unfinished().matches[0].match.record.actions == match.record.actions
+
+
+def test_a_write_that_fails_unexpectedly_is_told_and_the_writer_goes_on(tmp_path: Path) -> None:
+    """Not only the disk's refusals: whatever goes wrong in one write is reported and the
+    next saves are still written (a dead writer would lose every later move)."""
+
+    class Flaky(SaveStore):
+        calls = 0
+
+        def write(self, snapshot) -> None:
+            Flaky.calls += 1
+            if Flaky.calls == 1:
+                raise ValueError("a bug in one write")
+            super().write(snapshot)
+
+    writer = SaveWriter(Flaky(tmp_path))
+    refused: list[OSError] = []
+    match = _match(1)
+    writer.save(match, refused.append)
+    assert writer.flush(5)
+    assert len(refused) == 1 and "a bug in one write" in str(refused[0])
+    match.play(match.state.legal_actions()[0])
+    writer.save(match)
+    assert writer.flush(5)
+    assert SaveStore(tmp_path).unfinished().matches[0].match == match

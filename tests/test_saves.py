@@ -139,7 +139,8 @@ def test_torn_save_is_set_aside_with_a_message(tmp_path: Path) -> None:
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     shelf = store.unfinished()
-    assert [u.match.seed for u in shelf.matches] == [4] and "damaged" in shelf.problem
+    assert [u.match.seed for u in shelf.matches] == [4]
+    assert shelf.problem == "A match could not be opened and was put aside."
     assert path.with_name(f"{path.name}.damaged-1").exists()
     assert not path.exists()
     assert store.unfinished().problem is None  # and the next start is clean
@@ -153,7 +154,7 @@ def test_foreign_and_forged_files_are_refused(tmp_path: Path, where: str) -> Non
     path.write_bytes(b"not a save at all")
     assert store.unfinished().matches == ()
     path.write_bytes(seal(b"\xc1 checksum right, content wrong"))
-    assert "damaged" in store.unfinished().problem
+    assert store.unfinished().problem == "A match could not be opened and was put aside."
     assert len(list(path.parent.glob(f"{path.name}.damaged-*"))) == 2
 
 
@@ -220,3 +221,83 @@ def test_the_title_never_reads_finished_matches(tmp_path: Path, monkeypatch) -> 
         assert not [path for path in reads if saves.FINISHED in path.parts]
     finally:
         driver.app.close()
+
+
+def test_damaged_saves_are_told_in_words_counted_never_named_and_logged_in_full(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A kiosk's title is a public screen: no file name, and one line however many."""
+    store = SaveStore(tmp_path)
+    for seed in (3, 4, 5):
+        store.save(started(seed=seed))
+        path = store.path_of(started(seed=seed))
+        path.write_bytes(path.read_bytes()[:-1])
+    problem = store.unfinished().problem
+    assert problem == "3 matches could not be opened and were put aside."
+    assert ".tavolo" not in problem and "damaged" not in problem
+    logged = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(logged) == 3 and all(".tavolo is damaged" in line for line in logged)
+    assert all("set aside as" in line and ".damaged-1" in line for line in logged)
+    assert [a.path.name[-10:] for a in store.set_aside()] == [".damaged-1"] * 3
+
+
+def test_leftovers_older_than_a_week_are_deleted_and_nothing_else(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    match = started()
+    store.save(match)
+    home = store.path_of(match)
+    now = 2_000_000_000.0
+    old, recent = now - 8 * 86400, now - 6 * 86400
+    files = {
+        home.with_name(home.name + ".damaged-1"): old,
+        home.with_name(home.name + ".damaged-2"): recent,
+        home.with_name(f".{home.name}.0a1b2c3d.tmp"): old,
+        tmp_path / saves.FINISHED / ".x.tavolo.00000000.tmp": old,
+        tmp_path / ".settings.json.ffffffff.tmp": old,
+        home: old,  # a match not played for weeks is still a match
+    }
+    for path, when in files.items():
+        path.parent.mkdir(exist_ok=True)
+        if not path.exists():
+            path.write_bytes(b"x")
+        os.utime(path, (when, when))
+    assert store.tidy(now) == 4
+    assert sorted(p.name for p in (tmp_path / saves.UNFINISHED).iterdir()) == [
+        home.name, home.name + ".damaged-2"]  # fmt: skip
+    assert store.tidy(now) == 0
+
+
+def test_a_set_aside_save_that_opens_now_is_put_back(tmp_path: Path) -> None:
+    """Hint then Undo made saves an older version refused and set aside: they come back."""
+    import msgpack
+
+    store = SaveStore(tmp_path)
+    match = started(seed=9)
+    fields = msgpack.unpackb(match.to_bytes())
+    older = seal(msgpack.packb([2, *fields[1:4], [len(match.record.actions) + 2]]))
+    aside = store.path_of(match).with_name(store.path_of(match).name + ".damaged-1")
+    aside.parent.mkdir(parents=True)
+    aside.write_bytes(older)
+    torn = aside.with_name("0000000000000001.tavolo.damaged-1")
+    torn.write_bytes(older[:-3])
+    assert store.recover() == 1
+    (back,) = store.unfinished().matches
+    assert back.match.record == match.record and back.match.hints_by_seat() == {1: 1}
+    assert [a.path for a in store.set_aside()] == [torn]  # what still does not open stays
+
+
+def test_a_match_nobody_has_moved_in_is_not_kept(tmp_path: Path) -> None:
+    """The same from every way into a match: a lot drawn is no move; an undo back to the
+    start takes the save away."""
+    store = SaveStore(tmp_path)
+    numeri = Match.new(variant("numeri", 2), HUMANS, seed=11)
+    numeri.on_change.append(store.save)
+    while numeri.state.is_chance():
+        numeri.roll()
+    assert store.unfinished().matches == ()
+    mulino = Match.new(variant("mulino"), HUMANS, seed=12)
+    mulino.on_change.append(store.save)
+    mulino.play(mulino.state.parse_action("a1"))
+    assert [u.match for u in store.unfinished().matches] == [mulino]
+    assert mulino.undo()
+    assert store.unfinished().matches == ()

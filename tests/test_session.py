@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.rules import IllegalActionError, RulesError, resign_action, variant
-from game.session.match import Match
+from game.session.match import Hint, Match
 from game.session.seats import Seat, SeatKind
 
 HUMAN = Seat()
@@ -87,20 +87,59 @@ def test_resignation_and_encoding_round_trip() -> None:
     assert copy.state.result().reason == "resignation"
 
 
-def test_hints_are_saved_and_saves_of_the_first_version_still_load() -> None:
+def test_hints_are_saved_once_per_decision_and_seat_and_older_saves_still_load() -> None:
     import msgpack
 
-    match = Match.new(variant("mulino"), [HUMAN, COMPUTER], seed=3)
+    match = Match.new(variant("mulino"), [HUMAN, HUMAN], seed=3)
     match.note_hint()
     match.play(match.state.parse_action("a1"))
     match.note_hint()
     match.note_hint()  # the same decision: once
-    assert match.hints == [0, 1] and match.hints_by_seat() == {0: 1, 1: 1}
-    assert Match.from_bytes(match.to_bytes()).hints == [0, 1]
+    assert match.hints == [Hint(0, 0), Hint(1, 1)] and match.hints_by_seat() == {0: 1, 1: 1}
+    assert Match.from_bytes(match.to_bytes()) == match
     fields = msgpack.unpackb(match.to_bytes())
-    first_version = msgpack.packb([1, *fields[1:4]])
-    assert Match.from_bytes(first_version).hints == []
-    for broken in ([2, *fields[1:4]], [1, *fields[1:]], [2, *fields[1:4], [5]],
-                   [2, *fields[1:4], ["a"]], [3, *fields[1:]]):  # fmt: skip
+    assert Match.from_bytes(msgpack.packb([1, *fields[1:4]])).hints == []
+    assert Match.from_bytes(msgpack.packb([2, *fields[1:4], [0, 1]])).hints == match.hints
+    for broken in ([3, *fields[1:4]], [1, *fields[1:]], [3, *fields[1:4], [[5, 0]]],
+                   [3, *fields[1:4], [[0, 2]]], [3, *fields[1:4], [[0]]],
+                   [3, *fields[1:4], [["a", 0]]], [3, *fields[1:4], [1]],
+                   [2, *fields[1:4], ["a"]], [4, *fields[1:]]):  # fmt: skip
         with pytest.raises(RulesError):
             Match.from_bytes(msgpack.packb(broken))
+
+
+def test_a_hint_for_the_computer_or_a_throw_of_the_dice_is_refused() -> None:
+    match = Match.new(variant("mulino"), [HUMAN, COMPUTER], seed=3)
+    match.play(match.state.parse_action("a1"))
+    with pytest.raises(RulesError, match="not a person's"):
+        match.note_hint()
+    numeri = Match.new(variant("numeri", 2, {"first": 1}), [HUMAN, HUMAN], seed=5)
+    assert numeri.state.is_chance()
+    assert numeri.hint_error(Hint(0, 0)) == "there is no decision before action 0"
+    assert numeri.hints == []
+
+
+def test_hint_then_undo_keeps_the_hint_at_the_decision_returned_to_and_the_save_loads() -> None:
+    """The café visitor's sequence (Play, place a7, the computer replies, Hint, Undo, Leave)
+    once set the match aside as damaged: the hint stood past the record."""
+    match = Match.new(variant("mulino"), [HUMAN, COMPUTER], seed=3)
+    match.play(match.state.parse_action("a7"))
+    match.play(match.state.parse_action("g7"))  # the computer's reply
+    match.note_hint()
+    assert match.hints == [Hint(2, 0)]
+    assert match.undo() and len(match.record.actions) == 0
+    assert match.hints == [Hint(0, 0)]  # seen, so still counted, at the move played again
+    copy = Match.from_bytes(match.to_bytes())
+    assert copy == match and copy.hints_by_seat() == {0: 1}
+    match.note_hint()  # asked again for the same decision: the same hint
+    assert match.hints_by_seat() == {0: 1}
+
+
+def test_a_version_2_save_with_a_hint_past_its_record_opens() -> None:
+    """Saves the older version wrote after Hint and Undo, which it then refused."""
+    import msgpack
+
+    match = Match.new(variant("dama"), [HUMAN, COMPUTER], seed=8)
+    fields = msgpack.unpackb(match.to_bytes())
+    opened = Match.from_bytes(msgpack.packb([2, *fields[1:4], [2]]))
+    assert opened.hints == [Hint(0, 0)] and opened.record.actions == ()

@@ -139,6 +139,8 @@ class App:
         keep = None if kiosk is None else Keep(kiosk.keep_finished, kiosk.keep_finished_days)
         store = SaveStore(paths.data, keep)
         store.prune()  # a kiosk's visitors finish thousands of matches over the weeks
+        store.recover()  # saves an older version set aside that open now come back
+        store.tidy()  # set-aside saves and cut-short writes go after a week
         self.saves = SaveWriter(store)
         self._highscores: HighScores | None = None
         self._profiles: Profiles | None = None

@@ -86,6 +86,10 @@ class SaveWriter:
                 log.error("saving match %016x failed: %s", seed, error)
                 if job.on_error is not None:
                     job.on_error(error)
+            except Exception as error:  # a bug must not end the writer: every later save
+                log.exception("saving match %016x failed", seed)
+                if job.on_error is not None:
+                    job.on_error(OSError(f"the save failed: {error}"))
             finally:
                 with self._changed:
                     self._busy = False

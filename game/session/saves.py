@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from game.files import atomic_write
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.rules import RulesError
 from game.session.match import Match
 
@@ -37,6 +37,11 @@ _DIGEST = 16
 UNFINISHED = "unfinished"
 FINISHED = "finished"
 LEGACY = "current.tavolo"  # the one autosave of versions that kept a single match
+SET_ASIDE = ".damaged-"
+"""Set-aside saves are named ``<save>.damaged-<n>``."""
+LEFTOVER_DAYS = 7.0
+"""Set-aside saves and the temporary files of writes a crash cut short are deleted once
+they are this many days old."""
 
 
 class SaveError(Exception):
@@ -86,6 +91,15 @@ class Finished:
 
 
 @dataclass(frozen=True, slots=True)
+class SetAside:
+    """A save set aside because it could not be opened: its file, size and date."""
+
+    path: Path
+    size: int
+    saved_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Keep:
     """How many finished matches a store keeps, and for how long (a kiosk's, for weeks of
     visitors); the newest are kept."""
@@ -97,10 +111,11 @@ class Keep:
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """A match's save, sealed: its unfinished save's path, and the name it takes among the
-    finished matches if it is over."""
+    finished matches if it is over.  No data: the match is not kept (nobody has played in
+    it yet), and any save it had goes."""
 
     unfinished: Path
-    data: bytes
+    data: bytes | None
     finished: str | None
 
 
@@ -124,15 +139,21 @@ class SaveStore:
         self.write(self.snapshot(match))
 
     def snapshot(self, match: Match) -> Snapshot:
-        """What saving ``match`` as it stands writes, taken now (the match plays on)."""
-        finished = None
+        """What saving ``match`` as it stands writes, taken now (the match plays on).  The
+        same from every way into a match: an unfinished match is kept once somebody has
+        made a move (a lot or a die alone is none), and not after an undo back to before
+        the first."""
+        path = self.path_of(match)
         if match.state.is_terminal():
-            finished = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
-        return Snapshot(self.path_of(match), seal(match.to_bytes()), finished)
+            name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
+            return Snapshot(path, seal(match.to_bytes()), name)
+        return Snapshot(path, seal(match.to_bytes()) if match.begun else None, None)
 
     def write(self, snapshot: Snapshot) -> None:
         """Write ``snapshot`` (raises OSError if the disk refuses)."""
-        if snapshot.finished is None:
+        if snapshot.data is None:
+            snapshot.unfinished.unlink(missing_ok=True)
+        elif snapshot.finished is None:
             atomic_write(snapshot.unfinished, snapshot.data)
         else:
             atomic_write(self.directory / FINISHED / snapshot.finished, snapshot.data)
@@ -145,27 +166,116 @@ class SaveStore:
 
     def unfinished(self, limit: int | None = None) -> Shelf:
         """The unfinished matches, newest first: the first ``limit`` that can be read are read,
-        the others only counted.  Damaged saves are set aside; the shelf says so."""
-        paths = sorted(self._unfinished_paths(), key=_mtime, reverse=True)
+        the others only counted.  Damaged saves are set aside; the shelf says so in words
+        for the screen (which may be a public one: never a file's name), and the log in
+        full."""
+        paths = sorted(self._finished_elsewhere(self._unfinished_paths()), key=_mtime, reverse=True)
         matches: list[Unfinished] = []
         problems: list[str] = []
+        damaged = 0
         for index, path in enumerate(paths):
             if len(matches) == limit:
-                return Shelf(tuple(matches), len(paths) - index + limit, _joined(problems))
+                return Shelf(tuple(matches), len(paths) - index + limit, _joined(problems, damaged))
             try:
                 match = _read(path)
             except OSError as error:
+                log.error("saved match %s unreadable: %s", path, error)
                 problems.append(
                     _("A saved match could not be read: {error}").format(error=plain(error))
                 )
                 continue
             except (SaveError, RulesError) as error:
-                problems.append(_damaged(path, error))
+                if _set_aside(path, error) is None:
+                    problems.append(_("A saved match could not be opened."))
+                else:
+                    damaged += 1
                 continue
             matches.append(Unfinished(match, _mtime(path)))
             if path != self.path_of(match) and (problem := self._move_home(path, match)):
                 problems.append(problem)
-        return Shelf(tuple(matches), len(matches), _joined(problems))
+        return Shelf(tuple(matches), len(matches), _joined(problems, damaged))
+
+    def set_aside(self) -> list[SetAside]:
+        """The saves set aside as damaged, newest first (for the operator, and for whoever
+        wants to look: they are kept :data:`LEFTOVER_DAYS` days)."""
+        found = []
+        for path in (self.directory / UNFINISHED).glob(f"*{SET_ASIDE}*"):
+            with contextlib.suppress(OSError):
+                status = path.stat()
+                found.append(SetAside(path, status.st_size, status.st_mtime))
+        return sorted(found, key=lambda aside: aside.saved_at, reverse=True)
+
+    def recover(self) -> int:
+        """Put back the set-aside saves that open now (an older version refused a save a
+        later one reads: the hints kept past an undo), unless their match has a save again;
+        how many came back."""
+        back = 0
+        for aside in self.set_aside():
+            try:
+                match = _read(aside.path)
+            except (OSError, SaveError, RulesError):
+                continue
+            home = self.path_of(match)
+            if match.state.is_terminal():
+                home = self.directory / FINISHED / f"{home.stem}-{len(match.record.actions)}.tavolo"
+            if home.exists():
+                continue
+            try:
+                home.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(aside.path, home)
+            except OSError as error:
+                log.warning("%s could not be put back: %s", aside.path, error)
+                continue
+            log.info("put back %s as %s: it opens now", aside.path.name, home.name)
+            back += 1
+        return back
+
+    def tidy(self, now: float | None = None) -> int:
+        """Delete set-aside saves and the temporary files of cut-short writes older than
+        :data:`LEFTOVER_DAYS`; how many went."""
+        oldest = (time.time() if now is None else now) - LEFTOVER_DAYS * 86400
+        gone = 0
+        for folder in (self.directory, self.directory / UNFINISHED, self.directory / FINISHED):
+            try:
+                with os.scandir(folder) as entries:
+                    leftovers = [
+                        entry.path
+                        for entry in entries
+                        if (SET_ASIDE in entry.name or entry.name.endswith(".tmp"))
+                        and entry.is_file()
+                        and entry.stat().st_mtime < oldest
+                    ]
+            except OSError:
+                continue
+            for path in leftovers:
+                try:
+                    os.unlink(path)
+                except OSError as error:
+                    log.warning("%s could not be deleted: %s", path, error)
+                    continue
+                log.info("deleted %s (left over for more than %g days)", path, LEFTOVER_DAYS)
+                gone += 1
+        return gone
+
+    def _finished_elsewhere(self, paths: list[Path]) -> list[Path]:
+        """``paths`` less the saves of matches that have finished: a process killed while a
+        match moved to the finished ones (written there, not yet deleted here) leaves its
+        last unfinished save behind, which must not be offered to play on."""
+        try:
+            finished = {
+                entry.name.split("-", 1)[0] for entry in os.scandir(self.directory / FINISHED)
+            }
+        except OSError:
+            return paths
+        kept = []
+        for path in paths:
+            if path.stem in finished:
+                log.info("%s: its match has finished, the unfinished save goes", path.name)
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                continue
+            kept.append(path)
+        return kept
 
     def _unfinished_paths(self) -> list[Path]:
         legacy = self.directory / LEGACY
@@ -273,31 +383,30 @@ def _read(path: Path) -> Match:
     return Match.from_bytes(unseal(path.read_bytes(), path.name))
 
 
-def _damaged(path: Path, error: Exception) -> str:
-    """Set a damaged save aside and say so."""
-    aside = _set_aside(path)
-    if aside is None:
-        message = _("A saved match is damaged and cannot be moved aside: {name}")
-    else:
-        message = _("A saved match was damaged and has been set aside as {name}")
-    message = message.format(name=(aside or path).name)
-    log.warning("%s: %s", message, error)
-    return message
+def _joined(problems: list[str], damaged: int) -> str | None:
+    """What went wrong, in the player's words: the disk's refusals, then the damaged saves
+    counted (the same words for one or many, so that a screen never fills with them)."""
+    if damaged:
+        problems = [*problems, ngettext(
+            "A match could not be opened and was put aside.",
+            "{n} matches could not be opened and were put aside.", damaged,
+        ).format(n=damaged)]  # fmt: skip
+    return " ".join(dict.fromkeys(problems)) or None
 
 
-def _joined(problems: list[str]) -> str | None:
-    return "; ".join(problems) or None
-
-
-def _set_aside(path: Path) -> Path | None:
-    """Move a damaged file out of the way under a new name; None if that fails."""
+def _set_aside(path: Path, error: Exception) -> Path | None:
+    """Move a damaged save out of the way under a new name, saying in the log which, why
+    and where it went; None if it cannot be moved (it is then tried again next time)."""
     number = 1
-    while (aside := path.with_name(f"{path.name}.damaged-{number}")).exists():
+    while (aside := path.with_name(f"{path.name}{SET_ASIDE}{number}")).exists():
         number += 1
     try:
         os.replace(path, aside)
-    except OSError:
+    except OSError as move_error:
+        log.error("saved match %s is damaged (%s) and cannot be set aside: %s",
+                  path, error, move_error)  # fmt: skip
         return None
+    log.error("saved match %s is damaged (%s): set aside as %s", path, error, aside.name)
     return aside
 
 
