@@ -357,10 +357,38 @@ def test_pulling_the_plug_gives_a_pin_guesser_no_free_tries(tmp_path: Path) -> N
         _wait(after, 61)
         _type(after, "2580")
         assert type(after.scene).__name__ == "OperatorScene"
-        assert not (tmp_path / "config" / TRIES_FILE).exists()  # the count starts afresh
+        assert PinGuard(tmp_path / "config" / TRIES_FILE).failures == 0  # counted afresh
     finally:
         after.app.close()
         theme.set_scale(1.0)
+
+
+def test_on_a_full_disk_the_count_of_wrong_pins_is_kept_in_place_else_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A full disk must not give a guesser fresh tries at the next start."""
+    import errno
+
+    from game.client import pin_guard
+
+    path = tmp_path / TRIES_FILE
+    guard = PinGuard(path, wall=lambda: 1_000_000.0)
+    assert path.stat().st_size == pin_guard.RECORD_BYTES  # its room taken while there is some
+
+    def full(*args, **kwargs) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pin_guard, "atomic_write", full)
+    for _ in range(4):
+        guard.failed(0.0)
+    after_restart = PinGuard(path, now=0.0, wall=lambda: 1_000_000.0)
+    assert after_restart.failures == 4 and after_restart.wait(0.0) == 60.0
+    assert path.stat().st_size == pin_guard.RECORD_BYTES
+    monkeypatch.setattr(pin_guard.os, "pwrite", full)
+    with caplog.at_level(logging.ERROR):
+        guard.failed(0.0)
+    assert guard.failures == 5 and guard.wait(0.0) == 120.0  # in memory: still locked
+    assert "kept in memory only" in caplog.text
 
 
 def test_the_kept_lock_survives_a_clock_turned_back_or_a_broken_file(
@@ -514,3 +542,26 @@ def test_a_minimised_kiosk_without_x11_takes_itself_back_through_sdl(kiosk: Driv
     assert kiosk.app.window_returns == 1
     kiosk.app.frame(1.0)
     assert kiosk.app.window_returns == 1  # once per loss
+
+
+def test_the_operator_sees_the_saves_put_aside_the_public_only_that_one_was(
+    kiosk: Driver,
+) -> None:
+    kiosk.start("dama:classic")
+    kiosk.play_one()
+    kiosk.app.saves.flush()
+    path = kiosk.app.saves.store.path_of(kiosk.scene.match)
+    path.write_bytes(path.read_bytes()[:-5])  # torn
+    from game.client.scenes.menus import TitleScene
+
+    kiosk.app.reset(TitleScene(kiosk.app))
+    assert kiosk.scene.subtitle() == "A match could not be opened and was put aside."
+    _long_press_corner(kiosk, 3.5)
+    _type(kiosk, "2580")
+    assert kiosk.target("set aside").label() == "Saves put aside: 1"
+    kiosk.press("set aside")
+    (row,) = [t.label() for t in kiosk.scene.targets if t.name.startswith("aside")]
+    assert row.startswith(f"{path.name}.damaged-1 · ") and row.endswith(" bytes")
+    assert "deleted after 7 days" in kiosk.scene.subtitle()
+    kiosk.press("back")
+    assert type(kiosk.scene).__name__ == "OperatorScene"

@@ -220,3 +220,33 @@ def play_actor(state) -> int | None:
     from game.client.turns import actor
 
     return actor(state)
+
+
+def test_replay_numbers_turns_as_people_count_them_and_marks_the_hints(driver: Driver) -> None:
+    """The list's "3 turns" and the replay's "Turn 3 of 3" count alike: a Mulino move and
+    its removal, a Numeri roll and its move, are one turn; a lot is none."""
+    from game.client.scenes.replay import ReplayScene
+    from game.client.scenes.saved import turns_text
+
+    mulino = Match.new(variant("mulino"), [Seat(), Seat()], 3)
+    for text in ("a1", "g7", "d1", "a4", "g1"):  # the last closes a mill: a removal follows
+        if text == "g1":
+            mulino.note_hint()
+        mulino.play(mulino.state.parse_action(text))
+    mulino.play(mulino.state.legal_actions()[0])  # the removal, in the same turn
+    assert mulino.turn_numbers() == (1, 2, 3, 4, 5, 5) and turns_text(mulino) == "5 turns"
+    replay = ReplayScene.of_match(driver.app, mulino)
+    driver.app.push(replay)
+    lines = [replay._move_line(i) for i in range(6)]
+    assert [line.split(".")[0] for line in lines[:5]] == ["1", "2", "3", "4", "5"]
+    assert lines[4].endswith(" · hint seen") and lines[5].startswith("    ")
+    numeri = Match.new(variant("numeri", 2), [Seat(), Seat()], 4)
+    while len(numeri.record.actions) < 8:
+        if numeri.state.is_chance():
+            numeri.roll()
+        else:
+            numeri.play(numeri.state.legal_actions()[0])
+    turns = numeri.turn_numbers()
+    assert turns[0] == 0 and set(turns[1:]) == set(range(1, numeri.turns + 1))
+    starts = [i for i in range(1, len(turns)) if turns[i] != turns[i - 1]]
+    assert all(numeri.state_at(i).roller is not None for i in starts)  # each begins with a roll

@@ -90,9 +90,9 @@ def test_a_second_game_keeps_the_first_and_both_are_offered(home: Path, driver) 
     today = time.strftime("%Y-%m-%d")
     newest, older = shown_text(drive.target("resume")), shown_text(drive.target("resume 2"))
     assert newest[0] == "Resume: Mulino — 2 people"
-    assert newest[1].startswith(today) and newest[1].endswith("Moves: 1")
+    assert newest[1].startswith(today) and newest[1].endswith(" · 1 turn")
     assert older[0] == "Resume: Dama — vs computer, hard"
-    assert older[1].startswith(today) and older[1].endswith(f"Moves: {len(first.actions)}")
+    assert older[1].startswith(today) and older[1].endswith(" · 2 turns")  # yours, its reply
     drive.press("resume 2")
     assert type(drive.scene).__name__ == "PlayScene" and drive.scene.match.record == first
     leave(drive)
@@ -188,7 +188,7 @@ def finished(home: Path) -> None:
         ("mulino:classic", AGREED_DRAW),
     ]
     for seed, (name, ending) in enumerate(endings):
-        match = Match.new(variant(name), people, seed)
+        match = Match.new(variant(name), people, 100 + seed)  # seeds are each match's own
         match.play(ending)
         store.save(match)
 
@@ -232,3 +232,55 @@ def test_a_line_too_long_ends_in_an_ellipsis() -> None:
     assert short.endswith("…") and theme.font(20, True).size(short)[0] <= 150
     assert text.startswith(short[:-1])
     assert fitted("Dama", 20, True, 150) == "Dama"
+
+
+def test_the_pause_menu_says_what_leaving_keeps_from_every_way_in(home: Path, driver) -> None:
+    from game.client.scenes.play import PlayScene
+    from game.client.tutorial import TutorialControl, script_for
+
+    drive = driver()
+    drive.start("dama:classic")
+    drive.press("menu")
+    assert drive.scene.subtitle().startswith("Nothing is saved until the first move")
+    drive.press("continue")
+    drive.play_one()
+    drive.press("menu")
+    assert drive.scene.subtitle() == (
+        "The match is saved: you can come back to it from the title screen."
+    )
+    drive.press("leave")
+    lesson = TutorialControl(drive.app, script_for("mulino:ceylonese"))
+    drive.app.push(PlayScene(drive.app, lesson))
+    drive.press("menu")
+    assert drive.scene.subtitle() == "Lessons are not saved: leaving ends this one."
+
+
+def test_a_full_disk_is_told_clearly_while_play_goes_on_and_the_notice_goes_when_it_saves(
+    home: Path, driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from game.session import saves
+
+    real = saves.atomic_write
+
+    def full(*args, **kwargs) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    drive = driver()
+    drive.start("mulino:classic")
+    monkeypatch.setattr(saves, "atomic_write", full)
+    drive.play_one()
+    drive.app.saves.flush()
+    play = drive.scene
+    assert play.control.notices() == (
+        "This match is not being saved: the disk is full. Play on; if the game is closed, "
+        "the moves from here on are lost.",
+    )
+    assert "No space" not in play.control.notices()[0]  # the player's words, not the system's
+    drive.frame()
+    monkeypatch.setattr(saves, "atomic_write", real)
+    drive.play_one()
+    drive.app.saves.flush()
+    assert play.control.notices() == ()
+    assert store_in(home).unfinished().matches[0].match == play.match

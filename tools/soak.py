@@ -13,8 +13,13 @@ Prints one JSON report: frames, taps, drags, matches started and finished, attra
 window take-backs, restarts, unhandled exceptions (errors the kiosk had to recover from, and
 any that escaped), frame time percentiles, the title screen's time at each start, the
 finished matches on disk, and over time: resident memory as it is, resident memory once the
-allocator has given back its free pages, and the number of Python objects.  Stops at ``--frames`` or
-``--minutes``, whichever comes first.
+allocator has given back its free pages, and the number of Python objects.
+
+And what was lost, each a failure: saves set aside as damaged, reads of the saves that
+reported a problem, and matches that vanished — at every stop, each unfinished match the
+kiosk saved and did not throw away (an abandoned match is, by design) must be on the disk,
+equal to the match as it was played.  The exit status is 1 if anything was lost or any
+exception seen.  Runs ``--minutes``, or stops sooner at ``--frames`` if that is given.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import argparse
 import contextlib
 import ctypes
 import gc
+import itertools
 import json
 import os
 import random
@@ -32,6 +38,10 @@ import tempfile
 import time
 from array import array
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.session.match import Match
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -169,7 +179,7 @@ KEEP_FINISHED = 200
 
 
 def soak(
-    frames: int,
+    frames: int | None,
     minutes: float,
     dt: float,
     seed: int,
@@ -197,8 +207,11 @@ def soak(
         app.frame(dt)
         return app, time.perf_counter() - began
 
+    sample_every = max(1, (frames or round(60 * minutes / dt / 4)) // SAMPLES)
     app, title = start()
     title_ms = [round(1000 * title, 2)]
+    ledger = Ledger()
+    ledger.watch(app)
     model = _a_finished_match(app) if grow else None
     monkey = Monkey(random.Random(seed), size)
     times = FrameTimes()
@@ -210,16 +223,19 @@ def soak(
     deadline = time.monotonic() + 60 * minutes
     began = time.monotonic()
     frame = 0
-    for frame in range(1, frames + 1):
+    stopped_by = "frames"
+    for frame in itertools.count(1) if frames is None else range(1, frames + 1):
         if restart_every and frame % restart_every == 0:
             os.kill(os.getpid(), signal.SIGTERM)  # systemctl stop, a shutdown
             if app.stopped_by != "SIGTERM":
                 escaped.append("SIGTERM did not stop the kiosk")
             taken_back += app.window_returns
             app.close()
+            ledger.check(app.saves.store)
             if model is not None:
                 _grow(paths.data / FINISHED, model, grow, frame)
             app, title = start()
+            ledger.watch(app)
             title_ms.append(round(1000 * title, 2))
             restarts += 1
         monkey.act(app)
@@ -243,18 +259,21 @@ def soak(
         if not app.running:  # the monkey found the way out: that must never happen
             escaped.append("the kiosk quit")
             app.running = True
-        if frame % max(1, frames // SAMPLES) == 0:
+        if frame % sample_every == 0:
             memory.append(_memory_sample(frame))
         if time.monotonic() > deadline:
+            stopped_by = "minutes"
             break
     taken_back += app.window_returns
     app.close()
+    ledger.check(app.saves.store)
     on_disk = len(list((paths.data / FINISHED).glob("*.tavolo")))
     warm = memory[len(memory) // 5] if memory else {}
     last = memory[-1] if memory else {}
     return {
         "tool": "soak",
         "frames": frame,
+        "stopped_by": stopped_by,
         "game_seconds": round(frame * dt),
         "wall_seconds": round(time.monotonic() - began, 1),
         "taps": monkey.taps,
@@ -272,10 +291,83 @@ def soak(
         "unhandled_exceptions": app.recovered + len(escaped),
         "recovered_in_kiosk": app.recovered,
         "escaped": escaped[:5],
+        "matches_saved": ledger.matches,
+        "matches_checked_at_stops": ledger.checked,
+        "matches_discarded_by_the_kiosk": ledger.discarded,
+        "lost": ledger.lost(),
+        "lost_matches": ledger.vanished[:5],
         "frame_ms": times.figures(),
         **{f"{key}_samples": [[m["frame"], m[key]] for m in memory] for key in MEASURES},
         **{f"{key}_growth_after_warmup_percent": _growth(warm, last, key) for key in MEASURES},
     }
+
+
+class Ledger:
+    """What the kiosk was given to keep, checked against its disk at every stop.
+
+    It listens to the app's saves: the newest state of each match handed over to be saved,
+    the matches thrown away (abandoned, by design), and every read of the unfinished saves
+    that reported a problem."""
+
+    def __init__(self) -> None:
+        self.saved: dict[int, Match] = {}
+        """By seed: the match last handed over to be saved (as it is now: every change of
+        a match is handed over)."""
+        self.thrown_away: set[int] = set()
+        self.problems: list[str] = []
+        self.vanished: list[str] = []
+        self.set_aside = 0
+        self.matches = 0
+        """Matches handed over to be saved, over the run."""
+        self.checked = 0
+        self.discarded = 0
+
+    def watch(self, app) -> None:
+        saves = app.saves
+        save, discard, unfinished = saves.save, saves.discard, saves.unfinished
+
+        def saving(match, on_error=None) -> None:
+            self.matches += match.seed not in self.saved
+            self.saved[match.seed] = match
+            self.thrown_away.discard(match.seed)
+            save(match, on_error)
+
+        def discarding(match) -> None:
+            self.thrown_away.add(match.seed)
+            self.discarded += 1
+            discard(match)
+
+        def reading(limit=None):
+            shelf = unfinished(limit)
+            if shelf.problem is not None:
+                self.problems.append(shelf.problem)
+            return shelf
+
+        saves.save, saves.discard, saves.unfinished = saving, discarding, reading
+
+    def check(self, store) -> None:
+        """At a stop: every match kept, as it was played; nothing set aside."""
+        shelf = store.unfinished()
+        if shelf.problem is not None:
+            self.problems.append(shelf.problem)
+        on_disk = {u.match.seed: u.match for u in shelf.matches}
+        for seed, match in self.saved.items():
+            if seed in self.thrown_away or match.state.is_terminal() or not match.begun:
+                continue
+            self.checked += 1
+            if on_disk.get(seed) != match:
+                found = "missing" if seed not in on_disk else "different"
+                self.vanished.append(f"{seed:016x}: {found} on the disk")
+        self.set_aside = len(store.set_aside())
+        self.saved.clear()
+        self.thrown_away.clear()
+
+    def lost(self) -> dict[str, int]:
+        return {
+            "set_aside_saves": self.set_aside,
+            "refused_loads": len(self.problems),
+            "vanished_matches": len(self.vanished),
+        }
 
 
 MEASURES = ("resident_mb", "trimmed_resident_mb", "drawing_caches_mb", "trimmed_less_caches_mb",
@@ -343,8 +435,8 @@ def _grow(folder: Path, model: Path, count: int, frame: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kiosk", action="store_true", required=True, help="(the mode soaked)")
-    parser.add_argument("--minutes", type=float, default=15.0, help="wall-clock cap")
-    parser.add_argument("--frames", type=int, default=200_000)
+    parser.add_argument("--minutes", type=float, default=15.0, help="how long it runs")
+    parser.add_argument("--frames", type=int, help="stop sooner, after this many frames")
     parser.add_argument("--dt", type=float, default=1 / 30, help="game seconds per frame")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT")
@@ -361,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         width, height = (int(n) for n in args.size.lower().split("x"))
     except ValueError:
         parser.error("--size takes WIDTHxHEIGHT")
-    if args.minutes <= 0 or args.frames < 1 or not 0 < args.dt <= 1:
+    if args.minutes <= 0 or (args.frames is not None and args.frames < 1) or not 0 < args.dt <= 1:
         parser.error("--minutes and --frames must be positive, --dt in (0, 1]")
     if args.restart_every < 0 or args.grow < 0:
         parser.error("--restart-every and --grow cannot be negative")
@@ -375,7 +467,8 @@ def main(argv: list[str] | None = None) -> int:
         args.grow,
     )
     print(json.dumps(report, indent=2))
-    return 0 if report["unhandled_exceptions"] == 0 else 1
+    failed = report["unhandled_exceptions"] or any(report["lost"].values())
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -141,6 +141,10 @@ class MatchControl:
 
         return ResultsScene(app, self.match)
 
+    def kept_on_leaving(self) -> str:
+        """What leaving the match keeps, in the players' words (the pause menu says it)."""
+        return _("This match is not saved: leaving ends it.")
+
     def pause_menu(self, app, play) -> Scene:
         """The menu over the match screen."""
         from game.client.scenes.menus import PauseScene
@@ -164,16 +168,32 @@ class LocalControl(MatchControl):
         self._thinking_for = ""
         self._lot_wait = 0.0
         self._notice = ""
+        self.autosave = autosave
         if autosave:
             match.on_change.append(self._autosave)
 
-    def _autosave(self, match: Match) -> None:
-        self.app.saves.save(match, self._not_saved)
+    def kept_on_leaving(self) -> str:
+        if not self.autosave:
+            return super().kept_on_leaving()
+        if not self.match.begun:
+            return _("Nothing is saved until the first move: leaving now ends this match.")
+        return _("The match is saved: you can come back to it from the title screen.")
 
-    def _not_saved(self, error: OSError) -> None:
-        """The disk refused a save (called on the saves' thread): a full disk must not end
-        the game, but the players should know."""
-        self._notice = _("The game could not be saved: {error}").format(error=plain(error))
+    def _autosave(self, match: Match) -> None:
+        self.app.saves.save(match, self._saved)
+
+    def _saved(self, error: OSError | None) -> None:
+        """How a save went (told on the saves' thread).  A full disk must not end the game,
+        but the players must know that the match is not being kept, until a save is
+        written again."""
+        if error is None:
+            self._notice = ""
+            return
+        self._notice = _(
+            "This match is not being saved: {error}. Play on; if the game is closed, the "
+            "moves from here on are lost."
+        ).format(error=plain(error))
+        self.app.wakeup.notify()
 
     def notices(self) -> tuple[str, ...]:
         return (self._notice,) if self._notice else ()

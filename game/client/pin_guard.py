@@ -3,13 +3,18 @@ with each further wrong PIN, up to an hour.  Guessing all 10,000 four-digit PINs
 more than a year (docs/kiosk.md); the operator, who knows the PIN, never waits.
 
 The count and the lock are kept on disk (``kiosk-pin-tries``), so pulling the plug or
-crashing the kiosk does not give a guesser free tries again.
+crashing the kiosk does not give a guesser free tries again.  The file is made when the
+guard starts and always keeps its size, so that when the disk fills up (a visitor cannot
+fill it, but logs and saves can) the count is written over the old one in place, where no
+new room is needed; only if even that fails is it kept in memory alone, for as long as the
+kiosk runs.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +27,8 @@ FREE_TRIES = 3
 FIRST_LOCK = 30.0
 LONGEST_LOCK = 3600.0
 TRIES_FILE = "kiosk-pin-tries"
+RECORD_BYTES = 96
+"""The file's fixed size: its JSON padded with spaces."""
 
 
 class PinGuard:
@@ -41,6 +48,7 @@ class PinGuard:
         self._wall = wall
         if path is not None:
             self._restore(path, now)
+            self._keep(now)  # the file is there, at its size, before the disk can fill up
 
     def wait(self, now: float) -> float:
         """Seconds before another PIN may be tried (0: now)."""
@@ -56,24 +64,35 @@ class PinGuard:
         self._keep(now)
         return lock
 
-    def succeeded(self) -> None:
+    def succeeded(self, now: float = 0.0) -> None:
         self.failures = 0
         self.locked_until = 0.0
-        if self._path is not None:
-            try:
-                self._path.unlink(missing_ok=True)
-            except OSError as error:
-                log.error("kiosk: cannot clear the count of wrong PINs: %s", error)
+        self._keep(now)
 
     def _keep(self, now: float) -> None:
+        """Write the count and the lock: atomically, else in place over the old record (a
+        full disk), else nowhere (the count stays in memory; the keypad works)."""
         if self._path is None:
             return
         until = self._wall() + self.wait(now)
-        record = {"failures": self.failures, "locked_until": until}
+        record = json.dumps({"failures": self.failures, "locked_until": until})
+        data = record.encode("ascii").ljust(RECORD_BYTES)
         try:
-            atomic_write(self._path, json.dumps(record).encode("ascii"))
-        except OSError as error:  # the count stays in memory; the keypad works
-            log.error("kiosk: cannot keep the count of wrong PINs: %s", error)
+            atomic_write(self._path, data)
+            return
+        except OSError as error:
+            log.warning("kiosk: cannot replace the count of wrong PINs (%s): writing in place",
+                        error)  # fmt: skip
+        try:
+            handle = os.open(self._path, os.O_WRONLY)
+            try:
+                os.pwrite(handle, data, 0)
+                os.fsync(handle)
+            finally:
+                os.close(handle)
+        except OSError as error:
+            log.error("kiosk: cannot keep the count of wrong PINs (%s): kept in memory only "
+                      "until the kiosk stops", error)  # fmt: skip
 
     def _restore(self, path: Path, now: float) -> None:
         try:

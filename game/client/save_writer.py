@@ -35,7 +35,8 @@ FLUSH_SECONDS = 10.0
 class _Job:
     snapshot: Snapshot | None
     """What to write; None: delete the match's unfinished save."""
-    on_error: Callable[[OSError], None] | None
+    report: Callable[[OSError | None], None] | None
+    """Told how the write went: the disk's refusal, or None once it is written."""
 
 
 class SaveWriter:
@@ -51,10 +52,11 @@ class SaveWriter:
 
     # -- writing (the frame loop hands over, the thread writes) ----------------------------
 
-    def save(self, match: Match, on_error: Callable[[OSError], None] | None = None) -> None:
-        """Autosave ``match`` soon; ``on_error`` is called, on the writer thread, if the disk
-        refuses (a full disk must not end the game, but the player should know)."""
-        self._hand_over(match, _Job(self.store.snapshot(match), on_error))
+    def save(self, match: Match, report: Callable[[OSError | None], None] | None = None) -> None:
+        """Autosave ``match`` soon; ``report`` is told on the writer thread how it went: the
+        error if the disk refuses (a full disk must not end the game, but the player should
+        know), None once written (the disk has room again)."""
+        self._hand_over(match, _Job(self.store.snapshot(match), report))
 
     def discard(self, match: Match) -> None:
         """Delete the save of an unfinished match, after any of its saves handed over."""
@@ -82,14 +84,16 @@ class SaveWriter:
                     self.store.discard(match)
                 else:
                     self.store.write(job.snapshot)
+                    if job.report is not None:
+                        job.report(None)
             except OSError as error:
                 log.error("saving match %016x failed: %s", seed, error)
-                if job.on_error is not None:
-                    job.on_error(error)
+                if job.report is not None:
+                    job.report(error)
             except Exception as error:  # a bug must not end the writer: every later save
                 log.exception("saving match %016x failed", seed)
-                if job.on_error is not None:
-                    job.on_error(OSError(f"the save failed: {error}"))
+                if job.report is not None:
+                    job.report(OSError(f"the save failed: {error}"))
             finally:
                 with self._changed:
                     self._busy = False

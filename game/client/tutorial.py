@@ -157,6 +157,9 @@ class TutorialControl(MatchControl):
         """Taps that made another move than the script's (each answered by the hint)."""
         self._over_for = 0.0
 
+    def kept_on_leaving(self) -> str:
+        return _("Lessons are not saved: leaving ends this one.")
+
     # -- where the script stands ----------------------------------------------------------
 
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import time
 
 import pygame
 
@@ -29,7 +30,7 @@ from game.i18n import _
 from game.names import variant_title
 from game.rules import variant
 from game.session.match import Match
-from game.session.saves import plain
+from game.session.saves import LEFTOVER_DAYS, UNFINISHED, plain
 from game.session.seats import Seat, SeatKind
 
 log = logging.getLogger(__name__)
@@ -338,7 +339,7 @@ def ask_pin(app) -> None:
         if guard.wait(app.time) > 0 or kiosk.locked:
             return
         if kiosk.pin_matches(typed):
-            guard.succeeded()
+            guard.succeeded(app.time)
             log.info("kiosk: operator menu opened")
             app.push(OperatorScene(app))
             return
@@ -410,6 +411,8 @@ class OperatorScene(MenuScene):
                  self._toggle_lan, "lan"),
             item(lambda: _("LAN name: {name}").format(name=kiosk.lan_name), self._lan_name,
                  "lan name"),
+            item(lambda: _("Saves put aside: {n}").format(n=len(self.app.saves.store.set_aside())),
+                 lambda: self.app.push(SetAsideScene(self.app)), "set aside"),
             item(self._reset_label, self._reset_scores, "reset scores"),
             item(lambda: _("Change the PIN"), self._change_pin, "pin"),
             item(lambda: _("Quit Tavolo"), self._quit, "quit"),
@@ -510,6 +513,42 @@ class OperatorScene(MenuScene):
 
     def back(self) -> None:
         self._done()
+
+
+class SetAsideScene(MenuScene):
+    """The saves put aside because they could not be opened, newest first, for staff to
+    look at (the public title only says that one was): file, date and size, where they
+    are, and that they go by themselves after a week."""
+
+    SHOWN = 6
+
+    def title(self) -> str:
+        return _("Saves put aside")
+
+    def subtitle(self) -> str:
+        folder = self.app.saves.store.directory / UNFINISHED
+        return _("In {folder}; deleted after {days} days").format(
+            folder=folder, days=round(LEFTOVER_DAYS)
+        )
+
+    def items(self) -> list[Item]:
+        found = self.app.saves.store.set_aside()
+        rows = [
+            item(lambda a=aside: _("{name} · {when} · {size} bytes").format(
+                     name=a.path.name, when=time.strftime("%Y-%m-%d %H:%M",
+                                                          time.localtime(a.saved_at)),
+                     size=a.size),
+                 lambda: None, f"aside {number}", lambda: False)
+            for number, aside in enumerate(found[: self.SHOWN])
+        ]  # fmt: skip
+        if len(found) > self.SHOWN:
+            more = len(found) - self.SHOWN
+            rows.append(item(lambda: _("…and {n} more").format(n=more), lambda: None, "more",
+                             lambda: False))  # fmt: skip
+        if not found:
+            rows.append(item(lambda: _("None: every save opened."), lambda: None, "none",
+                             lambda: False))  # fmt: skip
+        return [*rows, item(lambda: _("Back"), self.app.pop, "back")]
 
 
 class GamesScene(MenuScene):

@@ -482,9 +482,15 @@ class SetupScene(MenuScene):
         start_match(self.app, chosen, self.seats[: self.players])
 
     def _remember(self) -> None:
-        """What *Play* on the title starts next time: this game, at this level."""
+        """What *Play* on the title starts next time: this game, against the computer at
+        the level a person here just chose to face (a match of people only, or of computers
+        only, leaves the level as it was: *Play* says what it will start)."""
         settings = self.app.settings
-        settings.last_game, settings.last_level = self.spec.name, self.level
+        settings.last_game = self.spec.name
+        seats = self.seats[: self.players]
+        faced = [seat.level for seat in seats if seat.level is not None]
+        if faced and any(seat.is_human for seat in seats):
+            settings.last_level = faced[0]
         self.app.save_settings()
 
     # -- layout and drawing ---------------------------------------------------------------
@@ -768,7 +774,8 @@ class SettingsScene(MenuScene):
 
 
 class PauseScene(MenuScene):
-    """Over a match: go on, read the rules, change settings, or leave (the match is saved)."""
+    """Over a match: go on, read the rules, change settings, or leave (saying what leaving
+    keeps)."""
 
     def __init__(self, app, play) -> None:
         self.play = play
@@ -778,7 +785,7 @@ class PauseScene(MenuScene):
         return _("Paused")
 
     def subtitle(self) -> str:
-        return _("The match is saved: you can come back to it from the title screen.")
+        return self.play.control.kept_on_leaving()
 
     def items(self) -> list[Item]:
         entries = [

@@ -652,11 +652,23 @@ class PlayScene(Scene):
             y += line_height
 
     def _draw_notices(self, surface: pygame.Surface) -> None:
+        """The newest notice (the disk refused the save, a LAN player left) in a band across
+        the foot of the screen, in words big enough to be read from a chair."""
         notices = self.control.notices()
-        if notices:
-            u = self.u
-            line = theme.text(notices[-1], round(0.8 * u), self.palette.warning)
-            surface.blit(line, (u, surface.get_height() - round(1.4 * u)))
+        if not notices:
+            return
+        u, palette = self.u, self.palette
+        size = round(0.9 * u)
+        width, height = surface.get_size()
+        lines = _wrapped(notices[-1], size, True, width - 4 * u)
+        line_height = theme.font(size, True).get_linesize()
+        band = pygame.Rect(0, 0, width - 2 * u, len(lines) * line_height + u)
+        band.midbottom = (width // 2, height - u // 2)
+        pygame.draw.rect(surface, palette.warning, band, border_radius=u // 3)
+        y = band.y + u // 2
+        for line in lines:
+            surface.blit(theme.text(line, size, palette.background, True), (band.x + u, y))
+            y += line_height
 
 
 @lru_cache(maxsize=64)

@@ -9,12 +9,12 @@ import pygame
 from game.client import theme
 from game.client.scene import Scene
 from game.client.scenes.picture import Preview
-from game.client.scenes.saved import MatchListScene, Row, moves_text, opponents_text, when_text
+from game.client.scenes.saved import MatchListScene, Row, opponents_text, turns_text, when_text
 from game.client.turns import last_turn, step_at
 from game.client.views import view_for
 from game.client.widgets import button
 from game.files import atomic_write
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.names import action_text, reason_text, result_headline, seat_names, variant_title
 from game.session.export import export_suffix, export_text
 from game.session.match import Match
@@ -63,7 +63,7 @@ def _describe(entry: Finished) -> tuple[str, str]:
     outcome = result_headline(result, seat_names(match.state)) if result else ""
     return (
         f"{variant_title(match.variant.name)} — {outcome}",
-        " · ".join((when_text(entry.saved_at), opponents_text(match.seats), moves_text(match))),
+        " · ".join((when_text(entry.saved_at), opponents_text(match.seats), turns_text(match))),
     )
 
 
@@ -76,6 +76,7 @@ class ReplayScene(Scene):
         self.entry = entry
         self.match = entry.match
         self.step = len(self.match.record.actions)
+        self.turns = self.match.turn_numbers()
         self.notice = ""
         self.preview = Preview(app, self.match.state_at(self.step))
         self.view = view_for(self.match.variant.name, self.preview)
@@ -154,8 +155,17 @@ class ReplayScene(Scene):
         self.notice = _("Saved as {path}").format(path=path)
 
     def _move_line(self, index: int) -> str:
+        """Action ``index`` in words, numbered by its turn where the turn begins (a lot
+        before anyone's turn has no number), marked where a person saw a hint."""
         step = step_at(self.match, index)
-        return f"{index + 1}. {action_text(step.before, step.action)}"
+        text = action_text(step.before, step.action)
+        hints = sum(1 for hint in self.match.hints if hint.decision == index)
+        if hints:
+            text = f"{text} · " + ngettext("hint seen", "{n} hints seen", hints).format(n=hints)
+        turn = self.turns[index]
+        if turn and (index == 0 or self.turns[index - 1] != turn):
+            return f"{turn}. {text}"
+        return f"    {text}"
 
     def draw(self, surface: pygame.Surface) -> None:
         palette = self.palette
@@ -168,7 +178,11 @@ class ReplayScene(Scene):
         title = theme.text(variant_title(match.variant.name), 2 * u, palette.accent, True)
         surface.blit(title, (x, top))
         total = len(match.record.actions)
-        where = _("Move {n} of {total}").format(n=self.step, total=total)
+        if self.step:
+            turn = self.turns[self.step - 1]
+            where = _("Turn {n} of {total}").format(n=turn, total=match.turns)
+        else:
+            where = _("Before the first turn")
         surface.blit(theme.text(where, round(1.2 * u), palette.text, True), (x, top + 3 * u))
         if self.step:
             last = theme.text(self._move_line(self.step - 1), u, palette.accent)

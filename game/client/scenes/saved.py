@@ -19,7 +19,7 @@ from game.client import theme
 from game.client.scene import Scene
 from game.client.scenes.menus import Item, MenuScene, computer_label, item
 from game.client.widgets import Target, button
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.names import variant_title
 from game.session.match import Match
 from game.session.saves import Unfinished
@@ -51,9 +51,10 @@ def when_text(seconds: float) -> str:
     return time.strftime(_("%Y-%m-%d %H:%M"), time.localtime(seconds))
 
 
-def moves_text(match: Match) -> str:
-    """How far a match is: the moves played (chance outcomes, dice and lots, not counted)."""
-    return _("Moves: {n}").format(n=len(match.record.actions) - match.chance_events)
+def turns_text(match: Match) -> str:
+    """How far a match is, in the turns people count (a Numeri roll and its move, a Mulino
+    move and its removal, a whole Ausgeblockt turn: one each), as its replay numbers them."""
+    return ngettext("{n} turn", "{n} turns", match.turns).format(n=match.turns)
 
 
 def opponents_text(seats: Sequence[Seat]) -> str:
@@ -80,7 +81,7 @@ def unfinished_lines(entry: Unfinished) -> tuple[str, str]:
     match = entry.match
     return (
         f"{variant_title(match.variant.name)} — {opponents_text(match.seats)}",
-        f"{when_text(entry.saved_at)} · {moves_text(match)}",
+        f"{when_text(entry.saved_at)} · {turns_text(match)}",
     )
 
 
