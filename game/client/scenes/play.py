@@ -512,7 +512,6 @@ class PlayScene(Scene):
         """The parts of the screen and what each shows now: the panel's words and counts,
         the buttons, the focus, and the view's board and tray."""
         u, column = self.u, self.column_a
-        height = self.app.size[1]
         seat = self.actor(self.state)
         turn = None if seat is None or self.state.is_terminal() else self.view.seat_colour(seat)
         prompt = self.prompt()
@@ -525,8 +524,7 @@ class PlayScene(Scene):
              (turn, self.status(), prompt or self.banner, bool(prompt))),
             ("counts", counts_rect, tuple(counts)),
             ("history", self._history_rect(counts_rect.bottom), tuple(self.history)),
-            ("notice", pygame.Rect(0, height - round(1.6 * u), self.app.size[0], round(1.6 * u)),
-             tuple(self.control.notices()[-1:])),
+            ("notice", *self._notice_band()),
         ]  # fmt: skip
         for target in self.targets:
             if target.draw is not None:
@@ -651,24 +649,35 @@ class PlayScene(Scene):
             surface.blit(label, (self.column_a.x + u, y))
             y += line_height
 
-    def _draw_notices(self, surface: pygame.Surface) -> None:
-        """The newest notice (the disk refused the save, a LAN player left) in a band across
-        the foot of the screen, in words big enough to be read from a chair."""
+    def _notice_band(self) -> tuple[pygame.Rect, tuple[str, ...]]:
+        """Where the newest notice is drawn and its lines: a band at the foot of the board's
+        side (under the board in a portrait window), clear of the panel's buttons."""
         notices = self.control.notices()
         if not notices:
+            return pygame.Rect(0, 0, 0, 0), ()
+        u = self.u
+        width, height = self.app.size
+        right = width if self.portrait else self.column_a.x
+        size = round(0.9 * u)
+        lines = _wrapped(notices[-1], size, True, right - 4 * u)[:3]
+        line_height = theme.font(size, True).get_linesize()
+        band = pygame.Rect(u, 0, right - 2 * u, len(lines) * line_height + u)
+        band.bottom = height - u // 2
+        return band, lines
+
+    def _draw_notices(self, surface: pygame.Surface) -> None:
+        """The newest notice (the disk refused the save, a LAN player left) in words big
+        enough to be read from a chair, on a band of the warning colour."""
+        band, lines = self._notice_band()
+        if not lines:
             return
         u, palette = self.u, self.palette
         size = round(0.9 * u)
-        width, height = surface.get_size()
-        lines = _wrapped(notices[-1], size, True, width - 4 * u)
-        line_height = theme.font(size, True).get_linesize()
-        band = pygame.Rect(0, 0, width - 2 * u, len(lines) * line_height + u)
-        band.midbottom = (width // 2, height - u // 2)
         pygame.draw.rect(surface, palette.warning, band, border_radius=u // 3)
         y = band.y + u // 2
         for line in lines:
             surface.blit(theme.text(line, size, palette.background, True), (band.x + u, y))
-            y += line_height
+            y += theme.font(size, True).get_linesize()
 
 
 @lru_cache(maxsize=64)
