@@ -152,3 +152,29 @@ def test_a_write_that_fails_unexpectedly_is_told_and_the_writer_goes_on(tmp_path
     writer.save(match)
     assert writer.flush(5)
     assert SaveStore(tmp_path).unfinished().matches[0].match == match
+
+
+def test_closing_ends_the_writer_and_it_keeps_no_match_alive(tmp_path: Path) -> None:
+    """A kiosk restarted in one process (the soak, the tests) left every old app alive:
+    the writer thread waited on with the last match (and through it, its app) in hand."""
+    import gc
+    import weakref
+
+    writer = SaveWriter(SaveStore(tmp_path))
+    match = _match(1)
+    writer.save(match)
+    assert writer.flush(5)
+    gone = weakref.ref(match)
+    del match
+    gc.collect()
+    assert gone() is None, "the waiting writer keeps the last match"
+    thread = writer._thread
+    assert thread is not None and writer.close(5)
+    thread.join(5)
+    assert not thread.is_alive() and writer._thread is None
+    again = _match(2)
+    writer.save(again)  # a save after close starts a writer again
+    assert writer.flush(5)
+    assert [u.match for u in SaveStore(tmp_path).unfinished().matches if u.match.seed == 2] == [
+        again
+    ]

@@ -138,6 +138,23 @@ def test_one_person_plays_the_computer_unless_they_say_people(driver: Driver) ->
     assert [s.level for s in setup.seats[1:]] == ["hard"] * 3
 
 
+def test_play_remembers_the_level_a_person_faced_not_a_match_of_computers(
+    driver: Driver,
+) -> None:
+    """Play's subtitle says what Play starts: after a match of computers only (a demo
+    someone set up), still the level the person last played against."""
+    driver.app.settings.last_level = "hard"
+    for name in ("new game", "dama:classic", "opponents people", "seat 1 easy", "seat 2 easy",
+                 "start"):  # fmt: skip
+        driver.press(name)  # (a match of computers plays on by itself: no settling)
+    assert driver.app.settings.last_game == "dama:classic"
+    assert driver.app.settings.last_level == "hard"
+    driver.app.reset(type(driver.app.scenes[0])(driver.app))
+    assert driver.scene._quick_label() == "Dama against the computer (Hard)"
+    driver.start("mulino:classic", computers={1: "easy"})
+    assert driver.app.settings.last_level == "easy"
+
+
 def test_fewer_players_take_back_a_choice_that_no_longer_exists(driver: Driver) -> None:
     _setup(driver, "numeri")
     setup = driver.scene

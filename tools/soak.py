@@ -207,7 +207,10 @@ def soak(
         app.frame(dt)
         return app, time.perf_counter() - began
 
-    sample_every = max(1, (frames or round(60 * minutes / dt / 4)) // SAMPLES)
+    # With --frames, a memory sample every twentieth of them; else every twentieth of the
+    # minutes (a run of minutes makes some 700,000 frames: sampling on a guess of them
+    # took thousands of samples, each with a full collection and a trim).
+    sample_every = max(1, frames // SAMPLES) if frames is not None else None
     app, title = start()
     title_ms = [round(1000 * title, 2)]
     ledger = Ledger()
@@ -259,7 +262,11 @@ def soak(
         if not app.running:  # the monkey found the way out: that must never happen
             escaped.append("the kiosk quit")
             app.running = True
-        if frame % sample_every == 0:
+        if (
+            frame % sample_every == 0
+            if sample_every is not None
+            else time.monotonic() - began >= 60 * minutes * (len(memory) + 1) / SAMPLES
+        ):
             memory.append(_memory_sample(frame))
         if time.monotonic() > deadline:
             stopped_by = "minutes"

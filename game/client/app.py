@@ -342,7 +342,7 @@ class App:
         stop the worker process (the window closes with the interpreter)."""
         while self.scenes:
             self.scenes.pop().discard()
-        self.saves.flush()
+        self.saves.close()
         if self._thinker is not None:
             self._thinker.close()
             self._thinker = None

@@ -47,6 +47,7 @@ class SaveWriter:
         self._waiting: dict[int, tuple[Match, _Job]] = {}
         """By match seed, in the order handed over: the newest job of each match."""
         self._busy = False
+        self._closing = False
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
 
@@ -74,8 +75,12 @@ class SaveWriter:
     def _write(self) -> None:
         while True:
             with self._changed:
-                while not self._waiting:
+                while not self._waiting and not self._closing:
                     self._changed.wait()
+                if not self._waiting:  # closed: the thread ends, holding nothing
+                    self._thread = None
+                    self._changed.notify_all()
+                    return
                 seed = next(iter(self._waiting))
                 match, job = self._waiting.pop(seed)
                 self._busy = True
@@ -95,9 +100,21 @@ class SaveWriter:
                 if job.report is not None:
                     job.report(OSError(f"the save failed: {error}"))
             finally:
+                del match, job  # a waiting thread must not keep the last match (and its app)
                 with self._changed:
                     self._busy = False
                     self._changed.notify_all()
+
+    def close(self, timeout: float = FLUSH_SECONDS) -> bool:
+        """Write what was handed over, then end the writer thread (a later save starts
+        another); False if the writes did not finish within ``timeout``."""
+        done = self.flush(timeout)
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+            self._changed.wait_for(lambda: self._thread is None, timeout if done else 0)
+            self._closing = False
+        return done
 
     def flush(self, timeout: float = FLUSH_SECONDS) -> bool:
         """Wait until every write handed over is on disk; False if ``timeout`` ran out."""
