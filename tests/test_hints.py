@@ -118,10 +118,9 @@ def test_a_hint_cancelled_by_the_match_moving_on_can_be_asked_again(tmp_path: Pa
     drive.app.close()
 
 
-def test_hint_then_undo_then_leave_keeps_the_match_whole(tmp_path: Path) -> None:
-    """The café visitor's sequence, through the match screen: Play, place a7, the computer
-    replies, Hint, Undo, Menu, Leave.  The title once said the save was damaged, and the
-    match was gone."""
+def _play_a7_hint_undo(tmp_path: Path) -> Driver:
+    """The café visitor's start: Play (Mulino against the computer), place a7, the
+    computer replies, Hint, Undo."""
     drive = Driver(tmp_path, seed=3)
     drive.app.settings.last_game, drive.app.settings.last_level = "mulino:classic", "easy"
     drive.press("play")
@@ -130,39 +129,36 @@ def test_hint_then_undo_then_leave_keeps_the_match_whole(tmp_path: Path) -> None
     play.submit(play.state.parse_action("a7"))
     drive.settle()
     assert len(play.match.record.actions) == 2  # the computer replied
-    drive.press("hint")
-    drive.settle()
-    drive.press("undo")
-    drive.settle()
+    for button in ("hint", "undo"):
+        drive.press(button)
+        drive.settle()
     assert play.match.record.actions == () and play.match.hints == [Hint(0, 0)]
+    return drive
+
+
+def _leave(drive: Driver) -> None:
     drive.press("menu")
     drive.press("leave")
     drive.settle()
     title = drive.scene
     assert title.shelf.problem is None and title.subtitle() == "The classic table games"
     drive.app.close()
-    # nothing played now that the move is undone, so nothing is kept: then the match again,
-    # with the hint counted, once a move is made after the undo
+
+
+def test_hint_then_undo_then_leave_keeps_the_match_whole(tmp_path: Path) -> None:
+    """The visitor's sequence through the match screen: Play, a7, the computer's reply,
+    Hint, Undo, Menu, Leave.  The title once said the save was damaged, and the match was
+    gone."""
+    _leave(_play_a7_hint_undo(tmp_path))
+    # nothing played now that the move is undone, so nothing is kept
     store = SaveStore(tmp_path / "data")
     assert store.unfinished().matches == () and store.set_aside() == []
-    again = Driver(tmp_path, seed=3)
-    again.app.settings.last_game, again.app.settings.last_level = "mulino:classic", "easy"
-    again.press("play")
-    again.settle()
+    # and once a move is made after the undo, the match is kept with the hint counted
+    again = _play_a7_hint_undo(tmp_path)
     play = again.scene
-    play.submit(play.state.parse_action("a7"))
-    again.settle()
-    again.press("hint")
-    again.settle()
-    again.press("undo")
-    again.settle()
     play.submit(play.state.parse_action("a1"))
     again.settle()
     match = play.match
-    again.press("menu")
-    again.press("leave")
-    again.settle()
-    assert again.scene.shelf.problem is None
-    again.app.close()
+    _leave(again)
     (kept,) = SaveStore(tmp_path / "data").unfinished().matches
     assert kept.match == match and kept.match.hints_by_seat() == {0: 1}

@@ -103,7 +103,8 @@ def test_hints_are_saved_once_per_decision_and_seat_and_older_saves_still_load()
     for broken in ([3, *fields[1:4]], [1, *fields[1:]], [3, *fields[1:4], [[5, 0]]],
                    [3, *fields[1:4], [[0, 2]]], [3, *fields[1:4], [[0]]],
                    [3, *fields[1:4], [["a", 0]]], [3, *fields[1:4], [1]],
-                   [2, *fields[1:4], ["a"]], [4, *fields[1:]]):  # fmt: skip
+                   [2, *fields[1:4], ["a"]], [4, *fields[1:]], [3, *fields[1:3], -1, []],
+                   [3, *fields[1:3], 1.5, []]):  # fmt: skip
         with pytest.raises(RulesError):
             Match.from_bytes(msgpack.packb(broken))
 

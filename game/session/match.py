@@ -234,8 +234,8 @@ class Match:
             known = rest == [] if version == 1 else version in (2, MATCH_VERSION) and len(rest) == 1
             if not known:
                 raise DecodeError(f"match: not a match of version 1 to {MATCH_VERSION}")
-            if type(seed) is not int:
-                raise DecodeError("match: the seed must be a whole number")
+            if type(seed) is not int or not 0 <= seed < 2**64:
+                raise DecodeError("match: the seed must be a whole number of 64 bits at most")
             match = cls(MatchRecord.decode(record), [Seat.from_fields(s) for s in seats], seed)
             if version == 2:
                 match.hints = _hints_of_version_2(match, rest[0])
