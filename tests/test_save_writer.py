@@ -178,3 +178,18 @@ def test_closing_ends_the_writer_and_it_keeps_no_match_alive(tmp_path: Path) -> 
     assert [u.match for u in SaveStore(tmp_path).unfinished().matches if u.match.seed == 2] == [
         again
     ]
+
+
+def test_a_report_that_fails_does_not_stop_the_saves(tmp_path: Path) -> None:
+    writer = SaveWriter(SaveStore(tmp_path))
+    match = _match(1)
+
+    def broken(error: OSError | None) -> None:
+        raise RuntimeError("a bug in the listener")
+
+    writer.save(match, broken)
+    assert writer.flush(5)
+    match.play(match.state.legal_actions()[0])
+    writer.save(match, broken)
+    assert writer.flush(5)
+    assert SaveStore(tmp_path).unfinished().matches[0].match == match

@@ -301,3 +301,16 @@ def test_a_match_nobody_has_moved_in_is_not_kept(tmp_path: Path) -> None:
     assert [u.match for u in store.unfinished().matches] == [mulino]
     assert mulino.undo()
     assert store.unfinished().matches == ()
+
+
+def test_a_save_set_aside_is_kept_a_week_from_when_it_was_set_aside(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    match = started()
+    store.save(match)
+    path = store.path_of(match)
+    path.write_bytes(path.read_bytes()[:-2])
+    month_ago = path.stat().st_mtime - 30 * 86400
+    os.utime(path, (month_ago, month_ago))  # a match left for a month, then found damaged
+    store.unfinished()
+    (aside,) = store.set_aside()
+    assert store.tidy() == 0 and aside.path.exists()

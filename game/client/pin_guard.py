@@ -84,9 +84,10 @@ class PinGuard:
             log.warning("kiosk: cannot replace the count of wrong PINs (%s): writing in place",
                         error)  # fmt: skip
         try:
-            handle = os.open(self._path, os.O_WRONLY)
+            handle = os.open(self._path, os.O_WRONLY | os.O_CREAT, 0o600)
             try:
                 os.pwrite(handle, data, 0)
+                os.ftruncate(handle, len(data))  # a longer file's tail goes (no room needed)
                 os.fsync(handle)
             finally:
                 os.close(handle)

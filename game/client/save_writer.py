@@ -89,16 +89,13 @@ class SaveWriter:
                     self.store.discard(match)
                 else:
                     self.store.write(job.snapshot)
-                    if job.report is not None:
-                        job.report(None)
+                    _tell(job, None)
             except OSError as error:
                 log.error("saving match %016x failed: %s", seed, error)
-                if job.report is not None:
-                    job.report(error)
+                _tell(job, error)
             except Exception as error:  # a bug must not end the writer: every later save
                 log.exception("saving match %016x failed", seed)
-                if job.report is not None:
-                    job.report(OSError(f"the save failed: {error}"))
+                _tell(job, OSError(f"the save failed: {error}"))
             finally:
                 del match, job  # a waiting thread must not keep the last match (and its app)
                 with self._changed:
@@ -133,3 +130,14 @@ class SaveWriter:
     def finished(self) -> list:
         self.flush()
         return self.store.finished()
+
+
+def _tell(job: _Job, error: OSError | None) -> None:
+    """Tell ``job``'s caller how its write went; whatever its callback does wrong is
+    logged, never the end of the writer."""
+    if job.report is None:
+        return
+    try:
+        job.report(error)
+    except Exception:
+        log.exception("the report of a save failed")

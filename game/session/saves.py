@@ -262,9 +262,8 @@ class SaveStore:
         match moved to the finished ones (written there, not yet deleted here) leaves its
         last unfinished save behind, which must not be offered to play on."""
         try:
-            finished = {
-                entry.name.split("-", 1)[0] for entry in os.scandir(self.directory / FINISHED)
-            }
+            with os.scandir(self.directory / FINISHED) as entries:
+                finished = {entry.name.split("-", 1)[0] for entry in entries}
         except OSError:
             return paths
         kept = []
@@ -402,6 +401,7 @@ def _set_aside(path: Path, error: Exception) -> Path | None:
         number += 1
     try:
         os.replace(path, aside)
+        os.utime(aside)  # kept a week from now, not from the save's last write
     except OSError as move_error:
         log.error("saved match %s is damaged (%s) and cannot be set aside: %s",
                   path, error, move_error)  # fmt: skip

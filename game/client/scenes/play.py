@@ -662,7 +662,7 @@ class PlayScene(Scene):
         lines = _wrapped(notices[-1], size, True, right - 4 * u)[:3]
         line_height = theme.font(size, True).get_linesize()
         band = pygame.Rect(u, 0, right - 2 * u, len(lines) * line_height + u)
-        band.bottom = height - u // 2
+        band.bottom = self.panel.y - u // 2 if self.portrait else height - u // 2
         return band, lines
 
     def _draw_notices(self, surface: pygame.Surface) -> None:

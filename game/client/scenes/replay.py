@@ -178,10 +178,9 @@ class ReplayScene(Scene):
         title = theme.text(variant_title(match.variant.name), 2 * u, palette.accent, True)
         surface.blit(title, (x, top))
         total = len(match.record.actions)
-        if self.step:
-            turn = self.turns[self.step - 1]
+        if self.step and (turn := self.turns[self.step - 1]):
             where = _("Turn {n} of {total}").format(n=turn, total=match.turns)
-        else:
+        else:  # the start, or a lot drawn before anyone's turn
             where = _("Before the first turn")
         surface.blit(theme.text(where, round(1.2 * u), palette.text, True), (x, top + 3 * u))
         if self.step:
