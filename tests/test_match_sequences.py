@@ -317,5 +317,5 @@ def test_every_sequence_of_play_leaves_a_save_that_loads_and_equals_the_match(na
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_every_sequence_longer(name: str) -> None:
     ran.clear()
-    _run(examples=40, steps=100, name=name, shrink=True)
+    _run(examples=20, steps=100, name=name, shrink=True)
     print(f"\nmatch sequences of {name}: {dict(sorted(ran.items()))}")
