@@ -1,8 +1,8 @@
 """The game's autosave under fire: plays matches with random legal moves through the same
 :class:`Match` and :class:`SaveStore` the client uses — resuming one of the unfinished
 matches or starting another beside them, and now and then leaving a match for a new one —
-and prints each action once its autosave has returned.  ``tests/test_crash_safety.py`` kills
-it with SIGKILL at random moments.
+and prints each action once its autosave has returned, with whether the match is kept yet.
+``tests/test_crash_safety.py`` kills it with SIGKILL at random moments.
 
     python -m tests.crash_child HOME    (then a seed a line on stdin: see :func:`serve`)
 """
@@ -52,7 +52,8 @@ def main(home: Path, seed: int) -> None:
             else:
                 match.play(rng.choice(match.state.legal_actions()))
             actions = match.record.actions
-            _say(f"saved {match.seed:016x} {len(actions)} {actions[-1]}")
+            # (a match nobody has moved in yet — a lot or a die alone — is not kept)
+            _say(f"saved {match.seed:016x} {len(actions)} {actions[-1]} {int(match.begun)}")
             if rng.random() < LEAVE:
                 break
         else:
