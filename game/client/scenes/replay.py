@@ -179,7 +179,7 @@ class ReplayScene(Scene):
         surface.blit(title, (x, top))
         total = len(match.record.actions)
         if self.step and (turn := self.turns[self.step - 1]):
-            where = _("Turn {n} of {total}").format(n=turn, total=match.turns)
+            where = _("Turn {n} of {total}").format(n=turn, total=self.turns[-1])
         else:  # the start, or a lot drawn before anyone's turn
             where = _("Before the first turn")
         surface.blit(theme.text(where, round(1.2 * u), palette.text, True), (x, top + 3 * u))
