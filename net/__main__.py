@@ -217,7 +217,11 @@ async def _run_peer(args: argparse.Namespace) -> int:
         return 1
     finally:
         if peer.log is not None and args.record:
-            records.save(args.record, peer.log)
+            try:
+                records.save(args.record, peer.log)
+            except OSError as error:  # told, not a traceback: the match itself is over
+                _emit("error", {"text": f"the record could not be saved: {error}"})
+                peer.failure = peer.failure or "the record could not be saved"
         if advertiser is not None:
             await advertiser.stop()
         await peer.close("match over" if peer.failure is None else peer.failure)

@@ -309,7 +309,7 @@ def test_a_host_out_of_file_descriptors_plays_on_without_a_traceback(tmp_path: P
     opened, first, last = asyncio.run(asyncio.wait_for(flood(), 60))
     assert opened > 40  # more than the host could take
     assert last >= first + 5  # the match went on all the while
-    assert anna.finish() == 0 and server.finish() == 0
+    assert anna.finish() == 0 and server.finish() == 0, server.tail()
     assert anna.last("over")["digest"] == server.last("over")["digest"]
     assert (tmp_path / "host.rec").stat().st_size > 0
     text = server.stderr()
