@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,6 +121,10 @@ class App:
         self.stopped_by: str | None = None
         """The name of the signal that ended the app, if one did."""
         self._signal_handlers = self._hear_stop_signals()
+        if os.environ.get("SDL_VIDEO_X11_WMCLASS") in (None, Path(sys.argv[0]).name):
+            # pygame's import names the X window class after the script ("__main__.py");
+            # window managers' rules match "tavolo" (docs/kiosk-openbox-rc.xml).
+            os.environ["SDL_VIDEO_X11_WMCLASS"] = "tavolo"
         pygame.init()
         _require_a_display()
         self.paths = paths
