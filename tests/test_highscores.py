@@ -232,3 +232,39 @@ def test_the_board_screen_fits(tmp_path: Path, size: tuple[int, int]) -> None:
             assert driver.scene.variant == name
     finally:
         driver.app.close()
+
+
+def test_removing_one_of_two_identical_results_leaves_the_other(tmp_path: Path) -> None:
+    scores = HighScores(tmp_path)
+    for value, name in ((40, "Rude"), (40, "Bea"), (40, "Rude"), (10, "Cal")):
+        scores.add(_qualifier(value), name, TODAY)
+    listed = scores.entries("numeri")
+    assert [(e.score.name, e.score.value) for e in listed] == [
+        ("Rude", 40), ("Bea", 40), ("Rude", 40), ("Cal", 10)
+    ]  # fmt: skip
+    scores.remove("numeri", listed[2])  # the second "Rude", after Bea
+    names = [s.name for s in scores.all_time("numeri")]
+    assert names == ["Rude", "Bea", "Cal"]
+    assert names == [s.name for s in scores.today("numeri", TODAY)]  # one list, both boards
+    assert [s.name for s in HighScores(tmp_path).all_time("numeri")] == names  # on the disk
+    with pytest.raises(LookupError):
+        scores.remove("numeri", listed[2])  # gone: nothing else goes in its place
+    scores.clear("numeri")
+    assert HighScores(tmp_path).empty()
+
+
+def test_a_removal_the_disk_refuses_keeps_the_result(tmp_path: Path, monkeypatch) -> None:
+    scores = HighScores(tmp_path)
+    scores.add(_qualifier(40), "Rude", TODAY)
+    scores.add(_qualifier(30, "ausgeblockt"), "Ada", TODAY)
+
+    def refuse(path: Path, data: bytes, **_kwargs) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("game.session.highscores.atomic_write", refuse)
+    with pytest.raises(OSError):
+        scores.remove("numeri", scores.entries("numeri")[0])
+    with pytest.raises(OSError):
+        scores.clear("ausgeblockt")
+    assert [s.name for s in scores.all_time("numeri")] == ["Rude"]  # as the file has it
+    assert [s.name for s in scores.all_time("ausgeblockt")] == ["Ada"]

@@ -12,6 +12,8 @@ one, a Mulino move and its removal are one, an Ausgeblockt roll and its rerolls 
 Only matches played at this screen count, never a LAN match.
 
 The board lives in the data directory as ``highscores.json`` (written whole, atomically).
+The day's and the all-time board are two views of one list of results per game, so a
+result the kiosk's operator removes (a rude name) goes from both at once.
 A file that cannot be read is set aside as ``highscores.json.broken`` and the board starts
 empty, with a message for the screen — never a crash, and never written over the old file.
 """
@@ -46,6 +48,15 @@ class Score:
     value: int
     day: str
     """The local date of the result, ``YYYY-MM-DD``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A stored result as the operator's list names it: the result, and its place in the
+    game's stored list — so that of two identical results only the one pressed goes."""
+
+    score: Score
+    index: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +132,13 @@ class HighScores:
     def _ranked(self, variant: str, day: str | None) -> list[Score]:
         return [Score(**s) for s in self._raw_ranked(variant, day)]
 
+    def entries(self, variant: str) -> list[Entry]:
+        """Every stored result of ``variant`` (the all-time board's, today's, and another
+        day's not trimmed yet), best first, equal ones in the order they came."""
+        stored = self._boards.get(variant, [])
+        order = sorted(range(len(stored)), key=lambda i: _rank_key(variant, stored[i]))
+        return [Entry(Score(**stored[i]), i) for i in order]
+
     def empty(self) -> bool:
         return not any(self._boards.values())
 
@@ -150,6 +168,35 @@ class HighScores:
         self._boards = {}
         self._save()
 
+    def remove(self, variant: str, entry: Entry) -> None:
+        """Take one stored result off ``variant``'s boards (the operator's choice) and save.
+
+        LookupError if ``entry`` is not stored as it says.  OSError if the disk refuses: the
+        result then stays in memory too, so what the screens show is what the file holds
+        and the operator can see the removal did not happen."""
+        stored = self._boards.get(variant, [])
+        if not (0 <= entry.index < len(stored) and Score(**stored[entry.index]) == entry.score):
+            raise LookupError(f"no such high score on {variant}: {entry}")
+        self._replace(variant, stored[: entry.index] + stored[entry.index + 1 :])
+
+    def clear(self, variant: str) -> None:
+        """Empty ``variant``'s boards (the operator's choice) and save; OSError as
+        :meth:`remove`, the boards kept."""
+        self._replace(variant, [])
+
+    def _replace(self, variant: str, scores: list[dict]) -> None:
+        """Store ``scores`` as ``variant``'s and save; on OSError put back what was."""
+        before = self._boards.get(variant)
+        self._boards[variant] = scores
+        try:
+            self._save()
+        except OSError:
+            if before is None:
+                del self._boards[variant]
+            else:
+                self._boards[variant] = before
+            raise
+
     def _trim(self, variant: str, today: date) -> None:
         """Keep only what can still show: the all-time board and today's."""
         keep = {id(s) for s in self._raw_ranked(variant, None)}
@@ -159,8 +206,7 @@ class HighScores:
     def _raw_ranked(self, variant: str, day: str | None) -> list[dict]:
         """The board's stored results, best first (equal ones in the order they came)."""
         scores = [s for s in self._boards.get(variant, []) if day is None or s["day"] == day]
-        points = measure(variant) == "points"
-        scores.sort(key=lambda s: -s["value"] if points else s["value"])
+        scores.sort(key=lambda s: _rank_key(variant, s))
         return scores[:PLACES]
 
     def _save(self) -> None:
@@ -170,6 +216,11 @@ class HighScores:
     def _load(self) -> None:
         boards, self.problem = read_json_or_set_aside(self.path, _parse, "high scores")
         self._boards = boards or {}
+
+
+def _rank_key(variant: str, score: dict) -> int:
+    """Sorting by this puts the best stored result first."""
+    return -score["value"] if measure(variant) == "points" else score["value"]
 
 
 def _place(variant: str, value: int, board: list[Score]) -> int:
