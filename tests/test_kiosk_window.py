@@ -142,3 +142,34 @@ def _press_escapes(env: dict, kiosk: subprocess.Popen, window: str) -> None:
         assert "FULLSCREEN" in _x(env, "xprop", "-id", window, "_NET_WM_STATE"), keys
         assert _x(env, "xdotool", "getactivewindow").strip() == str(int(window, 16)), keys
     assert len(_x(env, "wmctrl", "-l").splitlines()) == 1  # no menu, no other window
+
+
+@pytest.mark.slow
+def test_the_manuals_openbox_knows_a_tavolo_window_by_its_class(tmp_path: Path) -> None:
+    """WM_CLASS is "tavolo" (pygame would say "__main__.py"), and the manual's rc.xml makes
+    a window of that class full screen and on top — even a windowed game, which does neither
+    itself.  (A rule by title never matched: SDL names the window after openbox placed it.)"""
+    require(TOOLS, "xvfb openbox wmctrl xdotool x11-utils")
+    with x_display(":86", "openbox", "--config-file", str(RC)) as env:
+        game = subprocess.Popen(
+            [sys.executable, "-m", "game", "--windowed", "--size", "800x600",
+             "--home", str(tmp_path)],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        output = Lines(game)
+        try:
+            managed = root_property(env, "_NET_CLIENT_LIST", 30, lambda line: "0x" in line)
+            assert managed is not None, f"no window: {output.all(10)}"
+            window = managed.split("#")[1].split(",")[0].strip()
+            wm_class = _x(env, "xprop", "-id", window, "WM_CLASS").strip()
+            assert wm_class == 'WM_CLASS(STRING) = "tavolo", "tavolo"'
+            with watching(env, "xprop", "-id", window, "-spy", "_NET_WM_STATE") as states:
+
+                def ruled() -> bool:  # the rule's three states, none of them the game's doing
+                    return all(s in states.latest for s in ("FULLSCREEN", "ABOVE", "UNDECORATED"))
+
+                assert states.wait(ruled, 10), states.text
+        finally:
+            game.terminate()
+            game.wait(timeout=10)
+    assert game.returncode == 0, output.all(10)
