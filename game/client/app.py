@@ -159,7 +159,7 @@ class App:
         self._window_guard = WindowGuard() if kiosk is not None else None
         self.scenes: list[Scene] = []
         self.running = True
-        self._translator = InputTranslator()
+        self._translator = InputTranslator(clock=lambda: self.time)  # LONG_PRESS's clock
         self._clock = pygame.time.Clock()
         self._exposed = False
         """The window was shown again since the last frame: the next one shows all of it,
@@ -449,6 +449,7 @@ class App:
 
     def _step(self, dt: float, first: pygame.event.Event | None = None) -> None:
         events = pygame.event.get()
+        self._translator.expire()  # a finger whose lift was lost lets go of the pointer
         for event in events if first is None else [first, *events]:
             self.dispatch(event)
             if not self.running:
