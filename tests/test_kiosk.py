@@ -73,16 +73,23 @@ def test_a_long_press_in_the_corner_and_the_pin_open_the_operator_menu(kiosk: Dr
     assert type(kiosk.scene).__name__ == "TitleScene"
     _long_press_corner(kiosk, 3.5)
     assert type(kiosk.scene).__name__ == "KeypadScene"
-    _type(kiosk, "1111")  # a wrong PIN
-    assert type(kiosk.scene).__name__ == "TitleScene"
-    _long_press_corner(kiosk, 3.5)
+    _type(kiosk, "1975")  # a wrong PIN: the keypad says so and asks again
+    assert type(kiosk.scene).__name__ == "KeypadScene" and kiosk.scene.prompt == "Wrong PIN: try again"
     _type(kiosk, "2580")
     assert type(kiosk.scene).__name__ == "OperatorScene"
-    kiosk.press("lan")
+    assert "still the published 2580" in kiosk.app.kiosk.warning()
+    kiosk.press("settings")
+    kiosk.press("lan_hosting")
     assert kiosk.app.kiosk.lan_hosting
     saved = KioskConfig.load(kiosk.app.paths.config)
     assert saved.lan_hosting
+    kiosk.press("back")
+    kiosk.press("quit")  # Quit asks first
+    assert type(kiosk.scene).__name__ == "ConfirmScene" and kiosk.app.running
+    kiosk.press("no")
+    assert type(kiosk.scene).__name__ == "OperatorScene" and kiosk.app.running
     kiosk.press("quit")
+    kiosk.press("yes")
     assert not kiosk.app.running
 
 
@@ -90,15 +97,26 @@ def test_the_operator_changes_the_pin_and_the_allowed_games(kiosk: Driver) -> No
     _long_press_corner(kiosk, 3.5)
     _type(kiosk, "2580")
     kiosk.press("pin")
-    _type(kiosk, "424242")
-    _type(kiosk, "424242")
+    _type(kiosk, "424242")  # two digits only: refused
+    assert "three different digits" in kiosk.scene.subtitle()
+    assert KioskConfig.load(kiosk.app.paths.config).pin_matches("2580")
+    kiosk.press("pin")
+    _type(kiosk, "472913")
+    _type(kiosk, "472913")
+    assert kiosk.scene.subtitle() == "The PIN is changed."
+    kiosk.press("settings")
     kiosk.press("games")
     for name in VARIANTS:
         if name != "mulino:classic":
             kiosk.press(name)
+    kiosk.press("mulino:classic")  # the last one allowed stays, and the screen says why
+    assert kiosk.scene.subtitle() == "At least one game stays allowed."
     kiosk.press("back")
     kiosk.press("back")
-    assert KioskConfig.load(kiosk.app.paths.config).pin == "424242"
+    kiosk.press("back")
+    saved = KioskConfig.load(kiosk.app.paths.config)
+    assert saved.pin_matches("472913") and not saved.pin_matches("2580")
+    assert "472913" not in (kiosk.app.paths.config / FILE).read_text()  # only its hash
     kiosk.press("new game")
     assert [t.name for t in kiosk.scene.targets] == ["mulino:classic", "back"]
 
@@ -174,13 +192,17 @@ def test_every_control_is_big_enough_for_a_finger(kiosk: Driver) -> None:
     [
         ("games = ['chess']", "games"),
         ("volume = 7", "volume"),
+        ("volume = 0,5", "volume"),  # not TOML: that line only
         ("attract_after = 'soon'", "attract_after"),
         ("lan_hosting = 'yes'", "lan_hosting"),
+        ("lan_hosting = yes", "lan_hosting"),
         ("keep_finished = -1", "keep_finished"),
         ("keep_finished_days = 0", "keep_finished_days"),
+        ('opening_hours = "9-23"', "opening_hours"),
+        ("rotation = 45", "rotation"),
     ],
 )
-def test_bad_values_fall_back_to_the_defaults_with_a_logged_message(
+def test_a_bad_value_costs_its_own_key_only_with_a_logged_message(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, text: str, fallback: str
 ) -> None:
     (tmp_path / FILE).write_text(f"{text}\ncountdown = 30\nsparkles = true\n")
@@ -188,26 +210,42 @@ def test_bad_values_fall_back_to_the_defaults_with_a_logged_message(
         config = KioskConfig.load(tmp_path)
     assert getattr(config, fallback) == getattr(KioskConfig(), fallback)
     assert config.countdown == 30  # the good values are kept
-    assert f"kiosk setting {fallback} = " in caplog.text and "not valid" in caplog.text
+    assert f"kiosk setting {fallback} = " in caplog.text and "cannot be used" in caplog.text
     assert "'sparkles'" in caplog.text and "unknown" in caplog.text
+    assert [p.key for p in config.problems] == [fallback, "sparkles"]
+    assert config.problems[0].line == 1 and "line 1" in config.warning()
+
+
+def test_a_typo_keeps_that_keys_last_good_value_and_every_other_key(tmp_path: Path) -> None:
+    (tmp_path / FILE).write_text(OPERATOR_FILE + "attract_after = 45\n")
+    assert KioskConfig.load(tmp_path).games == ["numeri", "dama:classic"]
+    text = (tmp_path / FILE).read_text()
+    (tmp_path / FILE).write_text(text.replace('"dama:classic"]', '"dama:classic"'))  # unclosed
+    config = KioskConfig.load(tmp_path)
+    assert config.games == ["numeri", "dama:classic"]  # the last good value, not all games
+    assert config.volume == 0.25 and config.attract_after == 45 and config.pin_matches("731904")
+    assert [p.key for p in config.problems] == ["games"]
 
 
 def test_a_missing_file_gives_the_defaults_and_a_broken_one_everything_but_the_pin(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     assert KioskConfig.load(tmp_path) == KioskConfig()
-    assert KioskConfig.load(tmp_path).pin_matches("2580")  # a new kiosk: the manual's PIN
-    (tmp_path / FILE).write_bytes(b"pin = \xff[[[")
+    fresh = KioskConfig.load(tmp_path)
+    assert fresh.pin_matches("2580") and fresh.default_pin  # a new kiosk: the manual's PIN
+    assert "still the published 2580" in fresh.warning()
+    (tmp_path / FILE).write_bytes(b"pin = \xff[[[\nvolume = 0.75\n")
     with caplog.at_level(logging.WARNING):
         broken = KioskConfig.load(tmp_path)
-    assert "unreadable" in caplog.text
-    assert broken.games == KioskConfig().games and broken.volume == KioskConfig().volume
+    assert "pin" in caplog.text and "cannot be used" in caplog.text
+    assert broken.games == KioskConfig().games and broken.volume == 0.75
     assert broken.locked and not broken.pin_matches("2580")  # never the published PIN
-    assert "kiosk.toml has an error" in broken.warning()
-    config = KioskConfig(pin="97531", games=["numeri"], lan_hosting=True)
+    assert "no usable PIN" in broken.warning()
     (tmp_path / FILE).unlink()
-    config.save(tmp_path)
+    config = KioskConfig(games=["numeri"], lan_hosting=True)
+    config.set_pin("97531", tmp_path)
     assert KioskConfig.load(tmp_path) == config
+    assert KioskConfig.load(tmp_path).pin_matches("97531")
 
 
 OPERATOR_FILE = """\
@@ -228,6 +266,7 @@ volume = 0.25
         'pin = "73190"4',
         "pin = '12'",  # too short
         "pin = true",
+        'pin = "4455"',  # too easy: refused as a PIN, as the operator menu refuses it
     ],
 )
 def test_a_typo_in_the_pin_keeps_the_operators_last_pin_and_warns(
@@ -237,65 +276,109 @@ def test_a_typo_in_the_pin_keeps_the_operators_last_pin_and_warns(
     good = KioskConfig.load(tmp_path)
     assert good.pin_matches("731904") and good.games == ["numeri", "dama:classic"]
     assert not good.warning()
-    (tmp_path / FILE).write_text(OPERATOR_FILE.replace('pin = "731904"', typo))
+    hashed = (tmp_path / FILE).read_text()
+    assert "731904" not in hashed and "pin_hash = " in hashed  # the PIN was replaced
+    (tmp_path / FILE).write_text(hashed.replace("pin_hash", "# pin_hash") + typo + "\n")
     config = KioskConfig.load(tmp_path)
     assert not config.pin_matches("2580")  # the published default never comes back
     assert config.pin_matches("731904")  # the last good PIN, kept apart
-    assert config.warning()  # the operator menu shows it
-    text = (tmp_path / FILE).read_text()
+    assert "the PIN cannot be used" in config.warning()
+    assert config.games == ["numeri", "dama:classic"] and config.volume == 0.25
     config.volume = 1.0  # the operator changes something
-    with contextlib.suppress(SettingsNotSaved):
-        config.save(tmp_path)
+    config.save(tmp_path)
     after = (tmp_path / FILE).read_text()
-    if config.unreadable:
-        assert after == text  # a file that is not TOML is never written over
-    else:
-        assert typo in after and "volume = 1.0" in after and "# quieter" in after
-        assert "2580" not in after
+    assert typo in after and "volume = 1.0" in after and "# quieter" in after
+    assert "2580" not in after
+
+
+@pytest.mark.parametrize("written", ["pin = 0731", 'pin = "0731"', "pin = 073104  # new"])
+def test_a_pin_with_a_leading_zero_works_quoted_or_not(tmp_path: Path, written: str) -> None:
+    (tmp_path / FILE).write_text(OPERATOR_FILE.replace('pin = "731904"', written))
+    config = KioskConfig.load(tmp_path)
+    digits = written.split("=")[1].split("#")[0].strip().strip('"')
+    assert config.pin_matches(digits) and not config.pin_matches(digits.lstrip("0"))
+    assert not config.problems and config.games == ["numeri", "dama:classic"]
+    assert KioskConfig.load(tmp_path).pin_matches(digits)  # from the hash, the next time
+
+
+def test_the_file_holds_only_the_hash_and_only_its_owner_reads_it(tmp_path: Path) -> None:
+    (tmp_path / FILE).write_text(OPERATOR_FILE)
+    os.chmod(tmp_path / FILE, 0o644)
+    KioskConfig.load(tmp_path)
+    text = (tmp_path / FILE).read_text()
+    assert "731904" not in text and re.search(r'^pin_hash = "scrypt\$[0-9a-f]{32}\$', text, re.M)
+    assert text.startswith("# Café Centrale") and "# quieter in the mornings" in text
+    for name in (FILE, "kiosk-pin", "kiosk-last-good.json"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+    config = KioskConfig.load(tmp_path)
+    config.set_pin("86420135", tmp_path)
+    assert "86420135" not in (tmp_path / FILE).read_text()
+    assert (tmp_path / FILE).stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize(
+    ("pin", "why"),
+    [("2580", "default"), ("4455", "three different"), ("1111", "three different"),
+     ("1212", "three different"), ("1234", "in a row"), ("9876", "in a row"),
+     ("7890", "in a row"), ("123123", "repeated"), ("1975", "guesser"), ("1470", "guesser"),
+     ("12", "4 to 12"), ("12a4", "4 to 12")],
+)  # fmt: skip
+def test_pins_a_guesser_tries_first_are_refused(pin: str, why: str) -> None:
+    from game.client.kiosk_config import pin_weakness
+
+    assert why in (pin_weakness(pin) or "")
+    assert pin_weakness("731904") is None and pin_weakness("0731") is None
 
 
 def test_an_unquoted_pin_of_six_digits_is_a_pin(tmp_path: Path) -> None:
     (tmp_path / FILE).write_text(OPERATOR_FILE.replace('"731904"', "731904"))
     config = KioskConfig.load(tmp_path)
-    assert config.pin == "731904" and not config.warning()
-    (tmp_path / FILE).write_text('pin = "123456789012"\n')
-    assert KioskConfig.load(tmp_path).pin_matches("123456789012")  # up to 12 digits
+    assert config.pin_matches("731904") and not config.warning()
+    (tmp_path / FILE).write_text('pin = "102938475610"\n')
+    assert KioskConfig.load(tmp_path).pin_matches("102938475610")  # up to 12 digits
 
 
 def test_the_operators_change_edits_the_file_in_place(tmp_path: Path) -> None:
     (tmp_path / FILE).write_text(OPERATOR_FILE + "sparkles = true\n")
     config = KioskConfig.load(tmp_path)
+    hashed = (tmp_path / FILE).read_text()
     config.lan_hosting = True
     config.save(tmp_path)
     after = (tmp_path / FILE).read_text()
-    assert after.startswith(OPERATOR_FILE)  # every comment, value and line as it was
+    assert after.startswith(hashed)  # every comment, value and line as it was
     assert after.endswith("sparkles = true\nlan_hosting = true\n")
     assert "languages" not in after and "attract_after" not in after  # no defaults written
     config.set_pin("86420135", tmp_path)
-    assert 'pin = "86420135"' in (tmp_path / FILE).read_text()
     assert KioskConfig.load(tmp_path).pin_matches("86420135")
     (tmp_path / FILE).unlink()  # the file lost: the kept PIN, not the default, opens the menu
     lost = KioskConfig.load(tmp_path)
     assert lost.pin_matches("86420135") and not lost.pin_matches("2580")
 
 
-def test_the_operator_menu_shows_a_broken_file_and_refuses_to_write_over_it(
+def test_the_operator_menu_shows_a_typo_and_a_change_keeps_the_rest_of_the_file(
     tmp_path: Path,
 ) -> None:
     config_dir = tmp_path / "config"
     config_dir.mkdir()
     (config_dir / FILE).write_text(OPERATOR_FILE)
     KioskConfig.load(config_dir)  # the kiosk ran once with this PIN
-    (config_dir / FILE).write_text(OPERATOR_FILE + "volume = [[\n")
+    broken = (config_dir / FILE).read_text() + "volume = [[\n"
+    (config_dir / FILE).write_text(broken)
     driver = Driver(tmp_path, size=(1920, 1080), kiosk=KioskConfig.load(config_dir))
     try:
         _long_press_corner(driver, 3.5)
         _type(driver, "731904")
         assert type(driver.scene).__name__ == "OperatorScene"
-        assert "kiosk.toml has an error" in driver.app.kiosk.warning()
-        driver.press("lan")
-        assert driver.scene.subtitle().startswith("Not saved")
-        assert (config_dir / FILE).read_text() == OPERATOR_FILE + "volume = [[\n"
+        assert "line 7: volume = [[ cannot be used: 0.25 is" in driver.app.kiosk.warning()
+        assert driver.app.kiosk.volume == 0.25  # the last good value, not the default
+        driver.press("health")
+        assert any("volume = [[" in text for text, _ in driver.scene.lines())
+        driver.press("back")
+        driver.press("settings")
+        driver.press("lan_hosting")
+        assert driver.scene.subtitle() == "Saved."
+        after = (config_dir / FILE).read_text()
+        assert after == broken + "lan_hosting = true\n"  # the typo is the operator's to fix
     finally:
         driver.app.close()
         theme.set_scale(1.0)
@@ -305,8 +388,8 @@ def test_the_pin_is_masked_and_wrong_pins_lock_the_keypad_longer_each_time(
     kiosk: Driver, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.INFO):
+        _long_press_corner(kiosk, 3.5)
         for _ in range(3):
-            _long_press_corner(kiosk, 3.5)
             for digit in "1111":
                 kiosk.press(f"key {digit}")
             assert kiosk.scene.shown == "\u2022" * 4  # dots on the public screen
@@ -329,6 +412,7 @@ def test_the_pin_is_masked_and_wrong_pins_lock_the_keypad_longer_each_time(
         assert type(kiosk.scene).__name__ == "OperatorScene"
         assert kiosk.app.pin_guard.failures == 0
         kiosk.press("quit")
+        kiosk.press("yes")
     assert "wrong operator PIN (3 in a row)" in caplog.text
     assert "locked for 30 s" in caplog.text and "locked for 60 s" in caplog.text
     assert "operator menu opened" in caplog.text and "operator quit" in caplog.text
@@ -338,8 +422,8 @@ def test_the_pin_is_masked_and_wrong_pins_lock_the_keypad_longer_each_time(
 def test_pulling_the_plug_gives_a_pin_guesser_no_free_tries(tmp_path: Path) -> None:
     config = KioskConfig(attract_after=100, dim_after=300)
     before = Driver(tmp_path, size=(1920, 1080), kiosk=config)
+    _long_press_corner(before, 3.5)
     for _ in range(3):
-        _long_press_corner(before, 3.5)
         _type(before, "1111")
     assert "try again in 30 s" in before.scene.notice()
     before.app.close()  # the plug pulled: the next start is a new process on the same disk
@@ -466,38 +550,58 @@ def test_a_match_left_under_a_menu_ends_by_the_countdown_too(kiosk: Driver, left
     assert kiosk.app.saves.unfinished().total == 0  # no "Resume Mulino" for the next visitor
 
 
-OPERATOR_ITEMS = {
-    "pin": "pin", "games": "games", "languages": "languages", "volume": "volume",
-    "attract_after": "attract", "abandon_after": "abandon", "countdown": "countdown",
-    "dim_after": "dim", "keep_finished": "keep", "keep_finished_days": "keep days",
-    "lan_hosting": "lan", "lan_name": "lan name",
-}  # fmt: skip
-
-
-def test_the_operator_menu_sets_every_key_of_kiosk_toml_and_says_so(kiosk: Driver) -> None:
-    from game.client.kiosk_config import SETTINGS
-
-    assert set(OPERATOR_ITEMS) == set(SETTINGS)
+def _open_settings(kiosk: Driver) -> None:
     _long_press_corner(kiosk, 3.5)
     _type(kiosk, "2580")
-    for key in ("countdown", "dim_after", "keep_finished", "keep_finished_days", "attract_after"):
-        before = getattr(kiosk.app.kiosk, key)
-        kiosk.press(OPERATOR_ITEMS[key])
-        assert getattr(kiosk.app.kiosk, key) != before, key
-        assert kiosk.scene.subtitle() == "Saved."
-        assert f"{key} = " in (kiosk.app.paths.config / FILE).read_text(), key
-    kiosk.press("attract")
-    kiosk.press("attract")  # round the choices: 10 s is among them, as kiosk.toml allows
-    seen = set()
-    for _ in range(8):
-        kiosk.press("attract")
-        seen.add(kiosk.app.kiosk.attract_after)
-    assert 10 in seen
-    kiosk.press("lan name")
-    kiosk.scene.text = ""
-    kiosk.scene.type_text("Bar Centrale")
-    kiosk.press("ok")
-    assert KioskConfig.load(kiosk.app.paths.config).lan_name == "Bar Centrale"
+    kiosk.press("settings")
+
+
+def test_the_settings_page_sets_every_key_over_the_files_whole_range_and_logs_it(
+    kiosk: Driver, caplog: pytest.LogCaptureFixture
+) -> None:
+    from game.client.kiosk_config import RANGES, SETTINGS
+
+    _open_settings(kiosk)
+    assert {t.name for t in kiosk.scene.targets} == {*SETTINGS, "back"}  # every key, by name
+    config_file = kiosk.app.paths.config / FILE
+    with caplog.at_level(logging.INFO):
+        for key, (low, high) in RANGES.items():
+            for value in (low, high):  # the file's own ends, typed on the keypad
+                kiosk.press(key)
+                _type(kiosk, str(int(value)))
+                assert getattr(kiosk.app.kiosk, key) == value, key
+                assert kiosk.scene.subtitle() == "Saved."
+                assert KioskConfig.load(kiosk.app.paths.config).__getattribute__(key) == value
+            kiosk.press(key)
+            _type(kiosk, str(int(high) + 1))  # beyond: refused, said, nothing changed
+            assert getattr(kiosk.app.kiosk, key) == high and "Not changed" in kiosk.scene.subtitle()
+        kiosk.press("volume")
+        _type(kiosk, "35")
+        assert kiosk.app.kiosk.volume == 0.35 and kiosk.app.sound.volume == 0.35
+        kiosk.press("opening_hours")
+        _type(kiosk, "09302215")
+        assert kiosk.app.kiosk.opening_hours == "09:30-22:15"
+        kiosk.press("initials_only")
+        kiosk.press("lan_name")
+        kiosk.scene.text = ""
+        kiosk.scene.type_text("Bar Centrale")
+        kiosk.press("ok")
+        kiosk.press("rotation")  # a table mounted the other way: the picture turns at once
+        assert kiosk.app.kiosk.rotation == 90 and kiosk.app.kiosk.initials_only
+        assert kiosk.app.screen.get_size() == (1080, 1920) and kiosk.app.display.get_size() == (
+            1920, 1080)  # fmt: skip
+        x, y = kiosk.target("back").rect.center  # upright; on the glass: turned a quarter
+        kiosk.click((1920 - 1 - y, x))
+        assert type(kiosk.scene).__name__ == "OperatorScene"
+    saved = KioskConfig.load(kiosk.app.paths.config)
+    assert saved.lan_name == "Bar Centrale" and saved.opening_hours == "09:30-22:15"
+    assert saved.rotation == 90 and saved.initials_only and saved.volume == 0.35
+    assert "operator set attract_after from 10 to 10.0" in caplog.text or (
+        "operator set attract_after from" in caplog.text
+    )
+    assert "operator set opening_hours from '' to '09:30-22:15'" in caplog.text
+    assert "operator set lan_name from 'Tavolo' to 'Bar Centrale'" in caplog.text
+    assert config_file.stat().st_mode & 0o777 == 0o600
 
 
 def test_demos_vary_their_games_and_positions_and_show_no_buttons(kiosk: Driver) -> None:

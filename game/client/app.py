@@ -9,11 +9,15 @@ progress bars going meanwhile.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +28,7 @@ from game.ai.worker import Thinker
 from game.client import sprites, theme
 from game.client.input import InputTranslator
 from game.client.kiosk_config import KioskConfig
+from game.client.kiosk_usage import KioskUsage, RecentProblems
 from game.client.pin_guard import TRIES_FILE, PinGuard
 from game.client.save_writer import SaveWriter
 from game.client.scene import Scene
@@ -43,6 +48,8 @@ WAITING_WAIT_MS = 100
 """A screen waiting for word from outside draws at least this often (its clocks move)."""
 WIPE_SECONDS = 0.2
 """The next screen is uncovered over the last one in this long."""
+SWEEP_EVERY = 5.0
+"""Seconds between two looks, in kiosk mode, for unfinished matches nobody came back to."""
 LONG_PRESS = 3.0
 """Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
 KIOSK_SCALE = 1.12
@@ -147,6 +154,19 @@ class App:
         store.recover()  # saves an older version set aside that open now come back
         store.tidy()  # set-aside saves and cut-short writes go after a week
         self.saves = SaveWriter(store)
+        self.wall_clock = time.time
+        """The time of day (a kiosk's opening hours and abandoned matches; tests set it)."""
+        self.usage: KioskUsage | None = None
+        """A kiosk's usage counters."""
+        self.recent_problems: RecentProblems | None = None
+        """A kiosk's last warnings and errors, for the operator's health page."""
+        self._swept_at = -SWEEP_EVERY
+        if kiosk is not None:
+            self.usage = KioskUsage(paths.data)
+            self.usage.started()
+            self.usage.saw_damaged({aside.path.name for aside in store.set_aside()})
+            self.recent_problems = RecentProblems()
+            logging.getLogger().addHandler(self.recent_problems)
         self._highscores: HighScores | None = None
         self._profiles: Profiles | None = None
         self.sound = SoundBank(self.settings.volume, self.settings.muted)
@@ -154,11 +174,16 @@ class App:
         self._play_music()
         self.fps = fps
         self.window_size = size or _default_window_size()
-        self.screen = self._open_window()
+        self.display = self._open_window()
+        self.screen = self.display
+        """What scenes draw on: the window, or a turned picture of it (:meth:`apply_rotation`)."""
+        self.scenes: list[Scene] = []
+        self.apply_rotation()
         pygame.display.set_caption("Tavolo")
         self._window_guard = WindowGuard() if kiosk is not None else None
-        self.scenes: list[Scene] = []
         self.running = True
+        if kiosk is not None:
+            self.sweep_abandoned()  # a restart carries no stranger's match to the title
         self._translator = InputTranslator(clock=lambda: self.time)  # LONG_PRESS's clock
         self._clock = pygame.time.Clock()
         self._exposed = False
@@ -216,15 +241,58 @@ class App:
 
     def toggle_fullscreen(self) -> None:
         self.settings.fullscreen = not self.settings.fullscreen
-        self.screen = self._open_window()
+        self.display = self._open_window()
+        self.apply_rotation()
         self.save_settings()
         self._relayout()
 
     def _resized(self, size: tuple[int, int]) -> None:
         if not self.settings.fullscreen:
             self.window_size = (max(320, size[0]), max(240, size[1]))
-        self.screen = pygame.display.get_surface()
+        self.display = pygame.display.get_surface()
+        self.apply_rotation()
+
+    @property
+    def rotation(self) -> int:
+        """Degrees clockwise the picture is turned on the glass (a kiosk's table mounted
+        either way); 0 outside kiosk mode."""
+        return self.kiosk.rotation if self.kiosk is not None else 0
+
+    def apply_rotation(self) -> None:
+        """Scenes draw upright on a picture of their own, turned onto the window as it is
+        shown; the pointer is turned back (:meth:`_upright`).  At 0° they draw on the
+        window itself."""
+        width, height = self.display.get_size()
+        if self.rotation in (90, 270):
+            width, height = height, width
+        if self.rotation == 0:
+            self.screen = self.display
+        elif self.screen is self.display or self.screen.get_size() != (width, height):
+            self.screen = pygame.Surface((width, height)).convert()
         self._relayout()
+
+    def _present(self, areas: list[pygame.Rect] | None) -> None:
+        """Show what was drawn: the areas given, or all of it (always all of it, turned)."""
+        if self.screen is not self.display:
+            turned = pygame.transform.rotate(self.screen, -self.rotation)
+            self.display.blit(turned, (0, 0))
+            pygame.display.flip()
+        elif areas is None:
+            pygame.display.flip()
+        else:
+            pygame.display.update(areas)
+
+    def _upright(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A point of the window as a point of the upright picture the scenes drew."""
+        x, y = pos
+        width, height = self.screen.get_size()
+        if self.rotation == 90:
+            return y, height - 1 - x
+        if self.rotation == 180:
+            return width - 1 - x, height - 1 - y
+        if self.rotation == 270:
+            return width - 1 - y, x
+        return pos
 
     def _relayout(self) -> None:
         """Every screen laid out again, the one on show drawn whole at the next frame (a
@@ -354,6 +422,12 @@ class App:
         if self._window_guard is not None:
             self._window_guard.close()
             self._window_guard = None
+        if self.usage is not None:
+            self.usage.stopped()
+            self.usage = None
+        if self.recent_problems is not None:
+            logging.getLogger().removeHandler(self.recent_problems)
+            self.recent_problems = None
         for signum, handler in self._signal_handlers.items():
             signal.signal(signum, handler)
         self._signal_handlers = {}
@@ -397,8 +471,11 @@ class App:
             if self.kiosk is None:
                 self.toggle_fullscreen()
         else:
-            translated = self._translator.translate(event, self.size)
+            self._hand_over_finger(event)
+            translated = self._translator.translate(event, self.display.get_size())
             if translated is not None:
+                if self.rotation and hasattr(translated, "pos"):
+                    translated = dataclasses.replace(translated, pos=self._upright(translated.pos))
                 self.last_input = self.time
                 if self.kiosk is not None and self._operator_gesture(translated):
                     return
@@ -406,6 +483,18 @@ class App:
                 self.scene.handle(translated)
                 if wipe is not None and self._wipe is wipe:  # not a wipe this input began
                     wipe.touched = True
+
+    def _hand_over_finger(self, event: pygame.event.Event) -> None:
+        """Every finger, not only the pointer's, to a screen that draws them (the
+        operator's touch test)."""
+        finger = getattr(self.scene, "finger", None)
+        if finger is None or event.type not in (
+            pygame.FINGERDOWN, pygame.FINGERMOTION, pygame.FINGERUP
+        ):  # fmt: skip
+            return
+        width, height = self.display.get_size()
+        pos = self._upright((round(event.x * width), round(event.y * height)))
+        finger(event.finger_id, None if event.type == pygame.FINGERUP else pos)
 
     def _operator_gesture(self, event) -> bool:
         """A long press in the top-left corner asks for the operator's PIN; True if the
@@ -439,7 +528,7 @@ class App:
             return
         try:
             self._step(min(elapsed, 0.1), first)
-            self._watch_idle()
+            self._watch_idle(elapsed)
             if self._window_guard is not None:
                 self._window_guard.check(self.time)
         except Exception:  # a kiosk logs it and starts over; the public sees no traceback
@@ -466,11 +555,8 @@ class App:
             return
         self.scene.draw(self.screen)
         areas = self.scene.updated_areas()
-        if areas is None or self._exposed:
-            pygame.display.flip()
-            self._exposed = False
-        else:
-            pygame.display.update(areas)
+        self._present(None if self._exposed else areas)
+        self._exposed = False
 
     def _render_wipe(self, wipe: _Wipe, dt: float) -> None:
         """A frame of a wipe: the new screen drawn whole in the strip just uncovered, and
@@ -509,34 +595,82 @@ class App:
             wipe.edge = pygame.Rect(x, 0, line, size[1])
             self.screen.fill(self.palette.accent, wipe.edge)
             shown.append(wipe.edge)
-        if self._exposed:
-            pygame.display.flip()
-            self._exposed = False
-        else:
-            pygame.display.update([a for a in shown if a.width and a.height])
+        self._present(None if self._exposed else [a for a in shown if a.width and a.height])
+        self._exposed = False
 
     def _recover(self) -> None:
         from game.client.scenes.menus import TitleScene
 
         self.reset(TitleScene(self))
 
-    def _watch_idle(self) -> None:
-        """Attract mode after the idle time; the countdown over a match nobody touches."""
-        from game.client.scenes.kiosk import AbandonScene, AttractScene
+    def _watch_idle(self, elapsed: float) -> None:
+        """Attract mode after the idle time, or the closed screen outside the opening hours;
+        the countdown over a match nobody touches; the usage counters; and, every few
+        seconds, unfinished matches nobody came back to swept away."""
+        from game.client.scenes.kiosk import AbandonScene, AttractScene, ClosedScene
         from game.client.scenes.play import PlayScene
 
         assert self.kiosk is not None
         idle = self.time - self.last_input
-        if isinstance(self.scene, AttractScene | AbandonScene):
-            return
         # A match left open under a menu (paused, its rules, a question) is as abandoned as
         # one left on screen: the countdown ends it, or the next visitor would find it.
         play = next((s for s in reversed(self.scenes) if isinstance(s, PlayScene)), None)
-        if play is not None and not play.state.is_terminal():
+        visiting = play is not None and not play.state.is_terminal()
+        if self.usage is not None:
+            match = play.match if play is not None else None
+            counted = visiting and match is not None and not isinstance(self.scene, AbandonScene)
+            self.usage.tick(elapsed, (match.variant.name, match.seed, match.begun)
+                            if counted and match is not None else None)  # fmt: skip
+        if self.time - self._swept_at >= SWEEP_EVERY:
+            self._swept_at = self.time
+            self.sweep_abandoned()
+        if isinstance(self.scene, ClosedScene | AbandonScene):
+            return
+        if isinstance(self.scene, AttractScene):
+            if not self.kiosk_open():
+                self.reset(ClosedScene(self))
+            return
+        if visiting:
             if idle >= self.kiosk.abandon_after:
                 self.push(AbandonScene(self, play))
         elif idle >= self.kiosk.attract_after:
-            self.reset(AttractScene(self))
+            self.reset(AttractScene(self) if self.kiosk_open() else ClosedScene(self))
+
+    def sleep_display(self, sleep: bool = True) -> None:
+        """Ask the X server to put the display to sleep (or wake it and keep it awake, as
+        the manual's ``xset -dpms`` does); nothing under other video drivers."""
+        if pygame.display.get_driver() != "x11" or shutil.which("xset") is None:
+            return
+        steps = [["force", "off"]] if sleep else [["force", "on"], ["-dpms"]]
+        for step in steps:
+            command = ["xset", *step] if step[0] == "-dpms" else ["xset", "dpms", *step]
+            try:
+                subprocess.run(command, timeout=2, check=False, capture_output=True)
+            except (OSError, subprocess.TimeoutExpired) as error:
+                log.warning("kiosk: %s failed: %s", " ".join(command), error)
+
+    def kiosk_open(self) -> bool:
+        """Whether the kiosk is within its opening hours now."""
+        assert self.kiosk is not None
+        now = time.localtime(self.wall_clock())
+        return self.kiosk.is_open(now.tm_hour * 60 + now.tm_min)
+
+    def sweep_abandoned(self) -> int:
+        """Kiosk mode: delete the unfinished matches nobody has played for the abandon time
+        and its countdown — left with *Leave*, or carried over a restart — but those open on
+        the screen; a title showing one is made anew.  How many went."""
+        from game.client.scenes.menus import TitleScene
+        from game.client.scenes.play import PlayScene
+
+        assert self.kiosk is not None
+        store = self.saves.store
+        keep = frozenset(store.path_of(s.match) for s in self.scenes if isinstance(s, PlayScene))
+        since = self.wall_clock() - self.kiosk.abandon_after - self.kiosk.countdown
+        gone = store.abandon(since, keep)
+        if gone and self.scenes and isinstance(self.scene, TitleScene) and self.scene.shelf.total:
+            self.scenes[-1] = TitleScene(self)
+            self.scene.layout(self.size)
+        return gone
 
     def run(self) -> int:
         if os.environ.get("TAVOLO_EXIT_AFTER_FIRST_FRAME"):  # for tools/bench.py startup

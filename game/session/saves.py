@@ -195,6 +195,26 @@ class SaveStore:
                 problems.append(problem)
         return Shelf(tuple(matches), len(matches), _joined(problems, damaged))
 
+    def abandon(self, before: float, keep: frozenset[Path] = frozenset()) -> int:
+        """Delete the unfinished saves last written before ``before`` (seconds since the
+        epoch) but those in ``keep``: a kiosk's matches whose visitors have gone.  How many
+        went."""
+        gone = 0
+        for path in self._unfinished_paths():
+            if path in keep or _mtime(path) >= before:
+                continue
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                log.warning("an abandoned match %s could not be deleted: %s", path, error)
+                continue
+            gone += 1
+        if gone:
+            log.info("%d unfinished match(es) nobody came back to deleted", gone)
+        return gone
+
     def set_aside(self) -> list[SetAside]:
         """The saves set aside as damaged, newest first (for the operator, and for whoever
         wants to look: they are kept :data:`LEFTOVER_DAYS` days)."""

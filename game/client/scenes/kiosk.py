@@ -11,26 +11,22 @@ from __future__ import annotations
 import logging
 import math
 import random
-import time
 
 import pygame
 
 from game import i18n
 from game.client import theme
 from game.client.control import LocalControl
-from game.client.kiosk_config import PIN_LENGTHS, SettingsNotSaved
 from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
-from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.highscores import draw_boards, what_counts
 from game.client.scenes.keypad import KeypadScene
-from game.client.scenes.menus import Item, MenuScene, TitleScene, item
+from game.client.scenes.menus import TitleScene
 from game.client.scenes.play import PlayScene
 from game.i18n import _
 from game.names import variant_title
 from game.rules import variant
 from game.session.match import Match
-from game.session.saves import LEFTOVER_DAYS, UNFINISHED, plain
 from game.session.seats import Seat, SeatKind
 
 log = logging.getLogger(__name__)
@@ -44,13 +40,6 @@ DEMO_SECONDS = 90.0
 """A demo match gives way to the next game after this long, finished or not."""
 SCORES_SECONDS = 10.0
 """Between two demos, a game's high scores show this long (when it has any)."""
-VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
-ATTRACT_CHOICES = (10.0, 30.0, 60.0, 90.0, 180.0, 300.0)
-ABANDON_CHOICES = (30.0, 60.0, 120.0, 180.0, 300.0, 600.0)
-COUNTDOWN_CHOICES = (5.0, 10.0, 15.0, 30.0, 60.0)
-DIM_CHOICES = (60.0, 300.0, 900.0, 1800.0, 3600.0)
-KEEP_CHOICES = (100, 500, 1000, 5000)
-KEEP_DAYS_CHOICES = (7.0, 30.0, 90.0, 365.0)
 
 
 class DemoPlayScene(PlayScene):
@@ -318,10 +307,60 @@ class AbandonScene(Scene):
             y += size + u
 
 
-def ask_pin(app) -> None:
+class ClosedScene(Scene):
+    """Outside the opening hours: a dark screen, the display put to sleep, and the hours in
+    faint words that wander (a touch lights them for a while); the demos come back at
+    opening time.  Two frames a second: nothing here moves fast."""
+
+    fps = 2
+    LIT_SECONDS = 10.0
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.lit_until = 0.0
+        log.info("kiosk: closed (opening hours %s)", app.kiosk.opening_hours)
+        app.sleep_display()
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = theme.unit(size)
+        self.targets = []
+
+    def handle(self, event) -> None:
+        from game.client import input as ui
+
+        if isinstance(event, ui.Press | ui.Activate | ui.Text):
+            self.lit_until = self.app.time + self.LIT_SECONDS
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.app.kiosk_open():
+            log.info("kiosk: open again")
+            self.app.sleep_display(False)
+            self.app.reset(AttractScene(self.app))
+
+    @property
+    def animating(self) -> bool:
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill((0, 0, 0))
+        width, height = surface.get_size()
+        lit = self.app.time < self.lit_until
+        colour = self.palette.text if lit else (48, 48, 48)
+        opens = self.app.kiosk.opening_hours.partition("-")[0]
+        words = theme.fitted(_("Closed: we open at {time}").format(time=opens), 2 * self.u,
+                             colour, width - 4 * self.u)  # fmt: skip
+        t = self.app.time
+        x = width // 2 + round(width * 0.3 * math.sin(t / 37))
+        y = height // 2 + round(height * 0.3 * math.sin(t / 53))
+        surface.blit(words, words.get_rect(center=(x, y)).clamp(surface.get_rect()))
+
+
+def ask_pin(app, wrong: bool = False) -> None:
     """The keypad for the operator's PIN, its digits hidden; the right one opens the
-    operator menu.  Wrong ones lock the keypad for longer and longer (:class:`PinGuard`);
-    logins, wrong PINs and locks are logged (never the digits)."""
+    operator menu, a wrong one says so and asks again.  Wrong ones lock the keypad for
+    longer and longer (:class:`PinGuard`); logins, wrong PINs and locks are logged (never
+    the digits)."""
     guard: PinGuard = app.pin_guard
     kiosk = app.kiosk
 
@@ -341,6 +380,8 @@ def ask_pin(app) -> None:
         if kiosk.pin_matches(typed):
             guard.succeeded(app.time)
             log.info("kiosk: operator menu opened")
+            from game.client.scenes.operator import OperatorScene
+
             app.push(OperatorScene(app))
             return
         app.sound.play("nope")
@@ -348,260 +389,10 @@ def ask_pin(app) -> None:
         log.warning("kiosk: a wrong operator PIN (%d in a row)", guard.failures)
         if lock:
             log.warning("kiosk: the PIN keypad is locked for %d s", lock)
-            ask_pin(app)  # the keypad stays, showing the wait
+        ask_pin(app, wrong=True)  # the keypad stays, saying so (and showing any wait)
 
-    app.push(KeypadScene(app, _("Operator PIN"), "0123456789", check, secret=True, notice=notice))
-
-
-class OperatorScene(MenuScene):
-    """For staff only: everything the kiosk allows, and the way out."""
-
-    columns = 2
-
-    def title(self) -> str:
-        return _("Operator")
-
-    def __init__(self, app) -> None:
-        self.feedback = ""
-        """What the last change did, shown until the next one."""
-        self._resetting = False
-        """The high scores' reset was pressed once: a second press does it."""
-        super().__init__(app)
-
-    def subtitle(self) -> str:
-        return self.feedback or _("Changes are saved in kiosk.toml")
-
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
-        warning = self.app.kiosk.warning()
-        if warning:  # above the buttons, in the warning colour, wrapped to the screen
-            u = self.u
-            font = theme.font(u, True)
-            y = round(10.4 * u)
-            for line in theme.wrap("\u26a0 " + warning, font, surface.get_width() - 6 * u)[:2]:
-                shown = theme.text(line, u, self.palette.warning, True)
-                surface.blit(shown, shown.get_rect(midtop=(surface.get_width() // 2, y)))
-                y += round(1.2 * u)
-
-    def items(self) -> list[Item]:
-        kiosk = self.app.kiosk
-        return [
-            item(lambda: _("Games allowed: {n}").format(n=len(kiosk.games)),
-                 lambda: self.app.push(GamesScene(self.app)), "games"),
-            item(lambda: _("Languages: {codes}").format(codes=", ".join(kiosk.languages)),
-                 self._next_languages, "languages"),
-            item(lambda: _("Volume: {percent}%").format(percent=round(kiosk.volume * 100)),
-                 self._next_volume, "volume"),
-            item(lambda: _("Demos after {seconds} s idle").format(
-                     seconds=round(kiosk.attract_after)),
-                 lambda: self._cycle("attract_after", ATTRACT_CHOICES), "attract"),
-            item(lambda: _("Matches end after {seconds} s idle").format(
-                     seconds=round(kiosk.abandon_after)),
-                 lambda: self._cycle("abandon_after", ABANDON_CHOICES), "abandon"),
-            item(lambda: _("Countdown: {seconds} s").format(seconds=round(kiosk.countdown)),
-                 lambda: self._cycle("countdown", COUNTDOWN_CHOICES), "countdown"),
-            item(lambda: _("Dim demos after {minutes} min").format(
-                     minutes=round(kiosk.dim_after / 60)),
-                 lambda: self._cycle("dim_after", DIM_CHOICES), "dim"),
-            item(lambda: _("Finished matches kept: {count}").format(count=kiosk.keep_finished),
-                 lambda: self._cycle("keep_finished", KEEP_CHOICES), "keep"),
-            item(lambda: _("…and for {days} days").format(days=round(kiosk.keep_finished_days)),
-                 lambda: self._cycle("keep_finished_days", KEEP_DAYS_CHOICES), "keep days"),
-            item(lambda: _("LAN hosting: on") if kiosk.lan_hosting else _("LAN hosting: off"),
-                 self._toggle_lan, "lan"),
-            item(lambda: _("LAN name: {name}").format(name=kiosk.lan_name), self._lan_name,
-                 "lan name"),
-            item(lambda: _("Saves put aside: {n}").format(n=len(self.app.saves.store.set_aside())),
-                 lambda: self.app.push(SetAsideScene(self.app)), "set aside"),
-            item(self._reset_label, self._reset_scores, "reset scores"),
-            item(lambda: _("Change the PIN"), self._change_pin, "pin"),
-            item(lambda: _("Quit Tavolo"), self._quit, "quit"),
-            item(lambda: _("Back to the games"), self._done, "back"),
-        ]  # fmt: skip
-
-    def _saved(self, done: str = "") -> None:
-        """Save the change; say so on screen (or why it was not saved)."""
-        problem = _save_settings(self.app)
-        self.feedback = problem or done or _("Saved.")
-        self.layout(self.app.size)
-
-    def _reset_label(self) -> str:
-        if self._resetting:
-            return _("Press again to empty the high scores")
-        return _("Reset the high scores")
-
-    def _reset_scores(self) -> None:
-        if not self._resetting:
-            self._resetting = True
-            self.feedback = _("The high scores are emptied at the second press.")
-            return
-        self._resetting = False
-        try:
-            self.app.highscores.reset()
-        except OSError as error:
-            self.feedback = _("Not saved: {why}").format(why=plain(error))
-            return
-        log.info("kiosk: the operator reset the high scores")
-        self.feedback = _("The high scores are empty.")
-
-    def _quit(self) -> None:
-        log.info("kiosk: the operator quit Tavolo")
-        self.app.quit()
-
-    def _next_languages(self) -> None:
-        codes = list(i18n.LANGUAGES)
-        options = [codes, *([c] for c in codes)]
-        kiosk = self.app.kiosk
-        index = options.index(kiosk.languages) if kiosk.languages in options else -1
-        kiosk.languages = list(options[(index + 1) % len(options)])
-        if self.app.settings.language not in kiosk.languages:
-            self.app.settings.language = i18n.set_language(kiosk.languages[0])
-        self._saved()
-
-    def _next_volume(self) -> None:
-        self.app.set_volume(_next(VOLUMES, self.app.kiosk.volume))  # the kiosk's, 0–100 %
-        self._saved()
-
-    def _cycle(self, key: str, choices: tuple) -> None:
-        setattr(self.app.kiosk, key, _next(choices, getattr(self.app.kiosk, key)))
-        self._saved()
-
-    def _lan_name(self) -> None:
-        def done(name: str) -> None:
-            self.app.kiosk.lan_name = name
-            self._saved()
-
-        self.app.push(TextEntryScene(self.app, _("The name others see on the LAN"), done,
-                                     text=self.app.kiosk.lan_name))  # fmt: skip
-
-    def _toggle_lan(self) -> None:
-        self.app.kiosk.lan_hosting = not self.app.kiosk.lan_hosting
-        self._saved()
-
-    def _change_pin(self) -> None:
-        def first(pin: str) -> None:
-            if len(pin) not in PIN_LENGTHS:
-                self.app.sound.play("nope")
-                self.feedback = _("A PIN has 4 to 12 digits: the PIN is unchanged.")
-                return
-            self.app.push(
-                KeypadScene(self.app, _("The new PIN again"), "0123456789",
-                            lambda again: self._set_pin(pin, again), secret=True)
-            )  # fmt: skip
-
-        self.app.push(
-            KeypadScene(self.app, _("New PIN (4 to 12 digits)"), "0123456789", first, secret=True)
-        )
-
-    def _set_pin(self, pin: str, again: str) -> None:
-        if pin != again:
-            self.app.sound.play("nope")
-            self.feedback = _("The two PINs differ: the PIN is unchanged.")
-            return
-        try:
-            self.app.kiosk.set_pin(pin, self.app.paths.config)
-        except SettingsNotSaved as error:
-            self.app.sound.play("nope")
-            self.feedback = _("The new PIN works; kiosk.toml was not saved.")
-            log.error("kiosk settings not saved: %s", error)
-            return
-        log.info("kiosk: the operator PIN was changed")
-        self.feedback = _("The PIN is changed.")
-
-    def _done(self) -> None:
-        self.app.reset(TitleScene(self.app))
-
-    def back(self) -> None:
-        self._done()
-
-
-class SetAsideScene(MenuScene):
-    """The saves put aside because they could not be opened, newest first, for staff to
-    look at (the public title only says that one was): file, date and size, where they
-    are, and that they go by themselves after a week."""
-
-    SHOWN = 6
-
-    def title(self) -> str:
-        return _("Saves put aside")
-
-    def subtitle(self) -> str:
-        folder = self.app.saves.store.directory / UNFINISHED
-        return _("In {folder}; deleted after {days} days").format(
-            folder=folder, days=round(LEFTOVER_DAYS)
-        )
-
-    def items(self) -> list[Item]:
-        found = self.app.saves.store.set_aside()
-        rows = [
-            item(lambda a=aside: _("{name} · {when} · {size} bytes").format(
-                     name=a.path.name, when=time.strftime("%Y-%m-%d %H:%M",
-                                                          time.localtime(a.saved_at)),
-                     size=a.size),
-                 lambda: None, f"aside {number}", lambda: False)
-            for number, aside in enumerate(found[: self.SHOWN])
-        ]  # fmt: skip
-        if len(found) > self.SHOWN:
-            more = len(found) - self.SHOWN
-            rows.append(item(lambda: _("…and {n} more").format(n=more), lambda: None, "more",
-                             lambda: False))  # fmt: skip
-        if not found:
-            rows.append(item(lambda: _("None: every save opened."), lambda: None, "none",
-                             lambda: False))  # fmt: skip
-        return [*rows, item(lambda: _("Back"), self.app.pop, "back")]
-
-
-class GamesScene(MenuScene):
-    """Which games the public may choose (at least one stays allowed)."""
-
-    columns = 2
-
-    def __init__(self, app) -> None:
-        self.feedback = ""
-        super().__init__(app)
-
-    def title(self) -> str:
-        return _("Games allowed")
-
-    def items(self) -> list[Item]:
-        from game.rules import VARIANTS
-
-        kiosk = self.app.kiosk
-        entries = [
-            item(lambda n=name: ("✓ " if n in kiosk.games else "✗ ") + variant_title(n),
-                 lambda n=name: self._toggle(n), name)
-            for name in VARIANTS
-        ]  # fmt: skip
-        return [*entries, item(lambda: _("Back"), self.app.pop, "back")]
-
-    def _toggle(self, name: str) -> None:
-        from game.rules import VARIANTS
-
-        kiosk = self.app.kiosk
-        if name in kiosk.games:
-            if len(kiosk.games) > 1:
-                kiosk.games.remove(name)
-        else:
-            kiosk.games = [g for g in VARIANTS if g in kiosk.games or g == name]
-        self.feedback = _save_settings(self.app) or _("Saved.")
-        self.layout(self.app.size)
-
-    def subtitle(self) -> str:
-        return self.feedback
-
-
-def _save_settings(app) -> str:
-    """Write the operator's change to kiosk.toml; if it cannot be, why (logged and felt, not
-    fatal: the change holds until the kiosk restarts)."""
-    try:
-        app.kiosk.save(app.paths.config)
-    except SettingsNotSaved as error:
-        app.sound.play("nope")
-        log.error("kiosk settings not saved: %s", error)
-        if app.kiosk.unreadable:  # the warning on the screen says why
-            return _("Not saved: kiosk.toml must be fixed first.")
-        return _("Not saved: {why}").format(why=error)
-    return ""
+    prompt = _("Wrong PIN: try again") if wrong else _("Operator PIN")
+    app.push(KeypadScene(app, prompt, "0123456789", check, secret=True, notice=notice))
 
 
 def _whole_seconds(seconds: float) -> int:
@@ -616,8 +407,3 @@ def darken(surface: pygame.Surface, alpha: int) -> None:
     each)."""
     keep = 255 - alpha
     surface.fill((keep, keep, keep), special_flags=pygame.BLEND_MULT)
-
-
-def _next(choices: tuple[float, ...], value: float) -> float:
-    later = [c for c in choices if c > value]
-    return later[0] if later else choices[0]
