@@ -564,9 +564,7 @@ class TouchTestScene(Scene):
             pygame.draw.circle(surface, self.palette.accent, pos, 2 * u, max(2, u // 5))
             label = theme.text(str(number + 1), u, self.palette.accent, True)
             surface.blit(label, label.get_rect(midbottom=(pos[0], pos[1] - 2 * u)))
-        words = _(
-            "Touch test: touch anywhere, with several fingers. {n} touches, {f} fingers down."
-        )
+        words = _("Touch anywhere, with several fingers: {n} touches, {f} fingers down.")
         shown = theme.fitted(words.format(n=self.touches, f=len(self.fingers)), round(1.2 * u),
                              self.palette.text, width - 4 * u)  # fmt: skip
         surface.blit(shown, (2 * u, u))
