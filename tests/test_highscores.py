@@ -182,9 +182,10 @@ def test_the_operator_empties_the_boards_at_the_second_press(tmp_path: Path) -> 
         kiosk.app.highscores.add(_qualifier(77), "Zoe", TODAY)
         _long_press_corner(kiosk, 3.5)
         _type(kiosk, "2580")
+        kiosk.press("scores")
         kiosk.press("reset scores")
         assert not kiosk.app.highscores.empty()  # one press: only a question
-        assert "second press" in kiosk.scene.subtitle()
+        assert kiosk.scene.subtitle() == "Press again to empty the high scores"
         kiosk.press("reset scores")
         assert kiosk.app.highscores.empty() and HighScores(tmp_path / "data").empty()
         assert kiosk.scene.subtitle() == "The high scores are empty."
@@ -268,3 +269,147 @@ def test_a_removal_the_disk_refuses_keeps_the_result(tmp_path: Path, monkeypatch
         scores.clear("ausgeblockt")
     assert [s.name for s in scores.all_time("numeri")] == ["Rude"]  # as the file has it
     assert [s.name for s in scores.all_time("ausgeblockt")] == ["Ada"]
+
+
+def _operator_scores(tmp_path: Path, size: tuple[int, int] = (1920, 1080)) -> Driver:
+    """A kiosk on the operator's high-score page (as its menu opens it)."""
+    from game.client.scenes.operator_scores import OperatorScoresScene
+
+    kiosk = Driver(tmp_path, size=size, kiosk=KioskConfig(attract_after=100, dim_after=300))
+    kiosk.app.push(OperatorScoresScene(kiosk.app))
+    return kiosk
+
+
+def _close(driver: Driver) -> None:
+    driver.app.close()
+    theme.set_scale(1.0)
+
+
+def _names(scores: HighScores, variant_name: str = "numeri") -> list[str]:
+    return [s.name for s in scores.all_time(variant_name)]
+
+
+def test_the_operator_removes_one_result_at_the_second_press(tmp_path: Path, caplog) -> None:
+    kiosk = _operator_scores(tmp_path)
+    try:
+        scores = kiosk.app.highscores
+        for value, name in ((40, "Rude"), (40, "Bea"), (40, "Rude"), (10, "Cal")):
+            scores.add(_qualifier(value), name, TODAY)
+        kiosk.press("numeri")
+        kiosk.press("entry 2")
+        assert kiosk.scene.subtitle() == "Press again to remove Bea"
+        kiosk.press("entry 3")  # another result: Bea's question is taken back
+        assert kiosk.scene.subtitle() == "Press again to remove Rude"
+        assert _names(scores) == ["Rude", "Bea", "Rude", "Cal"]  # nothing gone yet
+        with caplog.at_level(logging.INFO):
+            kiosk.press("entry 3")
+        assert _names(scores) == ["Rude", "Bea", "Cal"]  # the one pressed, not its twin
+        assert _names(HighScores(tmp_path / "data")) == ["Rude", "Bea", "Cal"]
+        assert kiosk.scene.subtitle() == "Rude is removed from the high scores."
+        assert "removed a high score of numeri" in caplog.text
+        kiosk.press("entry 1")
+        kiosk.press("ausgeblockt")  # another game: the question is taken back
+        kiosk.press("numeri")
+        kiosk.press("entry 1")
+        assert _names(scores) == ["Rude", "Bea", "Cal"]  # asked again, not removed
+        kiosk.press("remove game")
+        kiosk.press("remove game")
+        assert scores.all_time("numeri") == [] and kiosk.scene.targets[-6].name == "none"
+        kiosk.press("back")
+        assert type(kiosk.scene).__name__ == "TitleScene"
+    finally:
+        _close(kiosk)
+
+
+def test_a_removal_the_disk_refuses_says_so_and_keeps_the_board(
+    tmp_path: Path, monkeypatch
+) -> None:
+    kiosk = _operator_scores(tmp_path)
+    try:
+        kiosk.app.highscores.add(_qualifier(40), "Rude", TODAY)
+        kiosk.press("numeri")
+
+        def refuse(path: Path, data: bytes, **_kwargs) -> None:
+            raise PermissionError(13, "Permission denied", str(path))
+
+        monkeypatch.setattr("game.session.highscores.atomic_write", refuse)
+        kiosk.press("entry 1")
+        kiosk.press("entry 1")
+        assert kiosk.scene.subtitle() == "Not saved: there is no permission to write there"
+        assert _names(kiosk.app.highscores) == ["Rude"]
+        assert _names(HighScores(tmp_path / "data")) == ["Rude"]
+        assert kiosk.target("entry 1")  # still listed, to try again
+    finally:
+        _close(kiosk)
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1920, 1080)])
+def test_the_operators_score_page_fits_and_turns_pages(tmp_path: Path, size) -> None:
+    from game.client.scenes.operator_scores import MOST_ROWS
+
+    kiosk = _operator_scores(tmp_path, size)
+    try:
+        scores = kiosk.app.highscores
+        for value in range(PLACES):  # yesterday's best ever, then today's board: 20 kept
+            scores.add(_qualifier(100 + value), "A rather long name her", TODAY - timedelta(1))
+        for value in range(PLACES):
+            scores.add(_qualifier(value), f"Today {value}", TODAY)
+        kiosk.press("numeri")
+        page = kiosk.scene
+        for _ in range(page.pages()):
+            kiosk.frame()  # it draws
+            screen = pygame.Rect((0, 0), size)
+            targets = page.targets
+            assert all(screen.contains(t.rect) for t in targets)
+            assert not any(a.rect.colliderect(b.rect) for a in targets for b in targets
+                           if a is not b)  # fmt: skip
+            shown = [t for t in targets if t.name.startswith("entry ")]
+            assert 1 <= len(shown) <= MOST_ROWS
+            if page.page + 1 < page.pages():
+                kiosk.press("next page")
+        assert page.pages() > 1 and kiosk.target(f"entry {2 * PLACES}")  # the last page
+    finally:
+        _close(kiosk)
+
+
+def _initials_kiosk(tmp_path: Path, initials_only: bool) -> Driver:
+    config = KioskConfig(attract_after=100, dim_after=300, initials_only=initials_only)
+    return Driver(tmp_path, size=(1920, 1080), kiosk=config)
+
+
+def test_a_kiosk_with_initials_only_takes_three_letters(tmp_path: Path) -> None:
+    kiosk = _initials_kiosk(tmp_path, True)
+    try:
+        kiosk.app.settings.player_name = "Earlier Visitor"
+        match = _finished("numeri", [PERSON, Seat(SeatKind.COMPUTER, "easy")])
+        _finish_on_screen(kiosk, match)
+        entry = kiosk.scene
+        assert entry.prompt == "A new high score! Your initials:"
+        assert entry.text == ""  # nobody's name offered
+        assert not any(t.name in ("key 1", "shift", "space") for t in entry.targets)
+        kiosk.press("key M")
+        entry.type_text("ario 7")  # from a keyboard: a letter in lower case is taken
+        assert entry.text == "MAR"
+        kiosk.press("delete")
+        entry.type_text("1")  # digits refused
+        assert entry.text == "MA"
+        entry.type_text("x")
+        kiosk.press("ok")
+        assert _names(kiosk.app.highscores) == ["MAX"]
+        assert kiosk.scene.new.name == "MAX"
+    finally:
+        _close(kiosk)
+
+
+def test_a_kiosk_without_initials_only_keeps_a_whole_name(tmp_path: Path) -> None:
+    kiosk = _initials_kiosk(tmp_path, False)
+    try:
+        match = _finished("numeri", [PERSON, Seat(SeatKind.COMPUTER, "easy")])
+        _finish_on_screen(kiosk, match)
+        entry = kiosk.scene
+        assert entry.prompt == "A new high score! Your name:"
+        entry.type_text("Mario Rossi 2")
+        kiosk.press("ok")
+        assert _names(kiosk.app.highscores) == ["Mario Rossi 2"]
+    finally:
+        _close(kiosk)

@@ -4,6 +4,10 @@ A touch screen has no keyboard, so the screen shows one: digits, the letters in 
 the player's own keyboard (QWERTZ in German, QWERTY otherwise), a row of accented letters,
 a shift key, space, delete, cancel and OK.  Letters start a word in capitals, as on a
 phone.  A real keyboard types too, accents and all (its text input), and Enter says OK.
+
+A screen can also take only a set of characters (a kiosk's high-score initials: A to Z):
+then only those have keys, where the player's keyboard has them, and a letter typed on a
+real keyboard in the other case is taken in the set's.
 """
 
 from __future__ import annotations
@@ -29,11 +33,32 @@ def key_rows(language: str) -> tuple[str, ...]:
     return QWERTZ if language == "de" else QWERTY
 
 
+def charset_rows(charset: str, language: str) -> tuple[str, ...]:
+    """The keys of ``charset`` (space aside), in its case, where the player's keyboard has
+    them; those it has not, in a row of their own below."""
+    rows = [kept for row in key_rows(language) if (kept := _in_charset(row, charset))]
+    placed = "".join(rows)
+    rest = "".join(char for char in charset if char not in placed and char != " ")
+    return (*rows, rest) if rest else tuple(rows)
+
+
+def _in_charset(text: str, charset: str) -> str:
+    """The characters of ``text`` that ``charset`` has — as they are or in the other case,
+    taken in the set's — the others left out."""
+    kept = []
+    for char in text:
+        forms = [f for f in (char, char.upper(), char.lower()) if len(f) == 1 and f in charset]
+        kept += forms[:1]
+    return "".join(kept)
+
+
 class TextEntryScene(Scene):
     """A prompt, the text typed so far, and a keyboard on the screen.
 
     ``check`` turns the text into what is kept (trimmed, say) or None if it cannot be; OK
-    waits for an acceptable text and hands the checked one to ``done``.
+    waits for an acceptable text and hands the checked one to ``done``.  ``charset``, if
+    given, is the only characters that can be typed (no shift key then; space only if it
+    has one).
     """
 
     def __init__(
@@ -45,9 +70,11 @@ class TextEntryScene(Scene):
         text: str = "",
         check: Callable[[str], str | None] = clean_name,
         limit: int = NAME_LENGTH,
+        charset: str | None = None,
     ) -> None:
         super().__init__(app)
         self.prompt, self.done, self.check, self.limit = prompt, done, check, limit
+        self.charset = charset
         self.text = text[:limit]
         self.capital = self._word_begins()
         """The next letter from the screen's keys is a capital."""
@@ -57,7 +84,10 @@ class TextEntryScene(Scene):
 
     def type_text(self, text: str) -> None:
         """Add what was typed, as far as it is printable and fits; a cue when it does not."""
-        kept = "".join(char for char in text if char.isprintable())
+        if self.charset is None:
+            kept = "".join(char for char in text if char.isprintable())
+        else:
+            kept = _in_charset(text, self.charset)
         room = self.limit - len(self.text)
         if len(kept) > room or len(kept) < len(text):
             self.gentle_cue(self.field)
@@ -133,7 +163,8 @@ class TextEntryScene(Scene):
         # down): bigger keys are easier to hit with a finger, and a portrait window has the
         # width for them though its layout unit is small.
         self.u = u = max(theme.unit(size), min(size[0] // 54, size[1] // 45))
-        rows = key_rows(i18n.language())
+        language = i18n.language()
+        rows = key_rows(language) if self.charset is None else charset_rows(self.charset, language)
         gap = u // 2
         columns = max(len(row) for row in rows)
         key_width = min(round(4.8 * u), (size[0] - 2 * u - (columns - 1) * gap) // columns)
@@ -156,14 +187,16 @@ class TextEntryScene(Scene):
         y += gap
         side = 2 * key_width + gap
         middle = board - 2 * side - 2 * gap
-        targets += [
-            button(pygame.Rect(left, y, side, key_height), lambda: "⇧", self._shift,
-                   self.palette, name="shift"),
-            button(pygame.Rect(left + side + gap, y, middle, key_height), lambda: _("Space"),
-                   lambda: self.type_text(" "), self.palette, name="space"),
-            button(pygame.Rect(left + board - side, y, side, key_height), lambda: "⌫",
-                   self.delete, self.palette, lambda: bool(self.text), "delete"),
-        ]  # fmt: skip
+        if self.charset is None:
+            targets.append(button(pygame.Rect(left, y, side, key_height), lambda: "⇧",
+                                  self._shift, self.palette, name="shift"))  # fmt: skip
+        if self.charset is None or " " in self.charset:
+            targets.append(button(pygame.Rect(left + side + gap, y, middle, key_height),
+                                  lambda: _("Space"), lambda: self.type_text(" "),
+                                  self.palette, name="space"))  # fmt: skip
+        targets.append(button(pygame.Rect(left + board - side, y, side, key_height),
+                              lambda: "⌫", self.delete, self.palette, lambda: bool(self.text),
+                              "delete"))  # fmt: skip
         y += key_height + gap + u // 2
         half = (board - gap) // 2
         targets += [
@@ -175,7 +208,9 @@ class TextEntryScene(Scene):
         self.set_targets(targets)
 
     def _label(self, char: str) -> str:
-        return _capital(char) if self.capital else char
+        """A key's face: a letter in capitals where one would be typed so (a set's keys are
+        in the set's case)."""
+        return _capital(char) if self.capital and self.charset is None else char
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)

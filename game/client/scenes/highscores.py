@@ -3,6 +3,8 @@ at a time; and asking a person for their name after a result that makes it."""
 
 from __future__ import annotations
 
+import string
+from collections.abc import Callable
 from datetime import date
 
 import pygame
@@ -16,6 +18,9 @@ from game.names import seat_names, variant_title
 from game.rules import VARIANTS
 from game.session.highscores import PLACES, Qualifier, Score, measure
 from game.session.saves import plain
+
+INITIALS = 3
+"""Letters of a name where a kiosk takes initials only."""
 
 
 def value_text(variant: str, value: int) -> str:
@@ -40,38 +45,17 @@ class HighScoresScene(Scene):
     def __init__(self, app, variant: str | None = None, new: Score | None = None,
                  notice: str = "") -> None:  # fmt: skip
         super().__init__(app)
-        self.variant = variant or self._first_with_scores()
+        self.variant = variant or first_with_scores(app)
         self.new = new
         """The result just entered, lit on the boards."""
         self.notice = notice
 
-    def _first_with_scores(self) -> str:
-        scores = self.app.highscores
-        return next((v for v in self.games() if scores.all_time(v)), self.games()[0])
-
-    def games(self) -> list[str]:
-        kiosk = self.app.kiosk
-        return [v for v in VARIANTS if kiosk is None or v in kiosk.games]
-
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
-        games = self.games()
         width = min(size[0] - 4 * u, 70 * u)
-        left = (size[0] - width) // 2
-        per_row = 4 if width >= 48 * u else 2
-        gap = max(2, u // 4)
-        each = (width - gap * (per_row - 1)) // per_row
-        height = round(3 * u)
-        targets: list[Target] = []
-        for n, name in enumerate(games):
-            row, column = divmod(n, per_row)
-            rect = pygame.Rect(left + column * (each + gap), 8 * u + row * (height + gap),
-                               each, height)  # fmt: skip
-            targets.append(segment(rect, lambda v=name: variant_title(v),
-                                   lambda v=name: self.variant == v,
-                                   lambda v=name: self._show(v), self.palette, name))  # fmt: skip
-        rows = -(-len(games) // per_row)
-        self.boards_top = 8 * u + rows * (height + gap) + u
+        area = pygame.Rect((size[0] - width) // 2, 8 * u, width, 0)
+        targets, bottom = game_choices(self, area, u, lambda: self.variant, self._show)
+        self.boards_top = bottom + u
         back = pygame.Rect((size[0] - 16 * u) // 2, size[1] - 5 * u, 16 * u, round(3.4 * u))
         targets.append(button(back, lambda: _("Back"), self.app.pop, self.palette, name="back"))
         self.set_targets(targets)
@@ -96,6 +80,42 @@ class HighScoresScene(Scene):
             bottom = surface.get_height() - round(5.5 * u)
             surface.blit(line, line.get_rect(midbottom=(width // 2, bottom)))
         self.draw_targets(surface)
+
+
+def board_games(app) -> list[str]:
+    """The games with a board here: a kiosk's allowed games, or all of them."""
+    kiosk = app.kiosk
+    return [v for v in VARIANTS if kiosk is None or v in kiosk.games]
+
+
+def first_with_scores(app) -> str:
+    """The first of :func:`board_games` with a result on its boards (or the first)."""
+    games = board_games(app)
+    return next((v for v in games if app.highscores.all_time(v)), games[0])
+
+
+def game_choices(
+    scene: Scene, area: pygame.Rect, u: int, chosen: Callable[[], str],
+    choose: Callable[[str], None],
+) -> tuple[list[Target], int]:  # fmt: skip
+    """The games of :func:`board_games` as a segmented choice across ``area`` from its top
+    (four to a row, two when narrow, ``u`` the layout unit), each named after its variant;
+    and where they end."""
+    games = board_games(scene.app)
+    per_row = 4 if area.width >= 48 * u else 2
+    gap = max(2, u // 4)
+    each = (area.width - gap * (per_row - 1)) // per_row
+    height = round(3 * u)
+    targets: list[Target] = []
+    for n, name in enumerate(games):
+        row, column = divmod(n, per_row)
+        rect = pygame.Rect(area.x + column * (each + gap), area.y + row * (height + gap),
+                           each, height)  # fmt: skip
+        targets.append(segment(rect, lambda v=name: variant_title(v),
+                               lambda v=name: chosen() == v,
+                               lambda v=name: choose(v), scene.palette, name))  # fmt: skip
+    rows = -(-len(games) // per_row)
+    return targets, area.y + rows * (height + gap)
 
 
 def draw_boards(
@@ -145,14 +165,6 @@ def ask_names(app, match, qualifiers: list[Qualifier]) -> None:
     if not qualifiers:
         return
     first, rest = qualifiers[0], qualifiers[1:]
-    names = seat_names(match.state)
-    people = sum(1 for seat in match.seats if seat.is_human)
-    if people > 1:
-        prompt = _("A new high score for {seat}! Name:").format(seat=names[first.seat])
-        text = match.seats[first.seat].name
-    else:
-        prompt = _("A new high score! Your name:")
-        text = match.seats[first.seat].name or app.settings.player_name
 
     def done(name: str) -> None:
         today = date.today()
@@ -165,4 +177,42 @@ def ask_names(app, match, qualifiers: list[Qualifier]) -> None:
                                  notice))  # fmt: skip
         ask_names(app, match, rest)
 
-    app.push(TextEntryScene(app, prompt, done, text=text))
+    if initials_only(app):
+        app.push(_initials_entry(app, match, first, done))
+    else:
+        app.push(_name_entry(app, match, first, done))
+
+
+def initials_only(app) -> bool:
+    """Whether this kiosk's boards take initials only (nobody's full name on a public
+    screen); never off a kiosk."""
+    return app.kiosk is not None and app.kiosk.initials_only
+
+
+def _name_entry(app, match, first: Qualifier, done: Callable[[str], None]) -> TextEntryScene:
+    """The name asked for ``first``'s result, offered as the seat's or the player's."""
+    if _people(match) > 1:
+        prompt = _("A new high score for {seat}! Name:").format(seat=_seat(match, first))
+        text = match.seats[first.seat].name
+    else:
+        prompt = _("A new high score! Your name:")
+        text = match.seats[first.seat].name or app.settings.player_name
+    return TextEntryScene(app, prompt, done, text=text)
+
+
+def _initials_entry(app, match, first: Qualifier, done: Callable[[str], None]) -> TextEntryScene:
+    """Up to three letters A to Z for ``first``'s result, as on an arcade cabinet; nothing
+    offered (on a kiosk, a name offered would be an earlier visitor's)."""
+    if _people(match) > 1:
+        prompt = _("A new high score for {seat}! Initials:").format(seat=_seat(match, first))
+    else:
+        prompt = _("A new high score! Your initials:")
+    return TextEntryScene(app, prompt, done, limit=INITIALS, charset=string.ascii_uppercase)
+
+
+def _people(match) -> int:
+    return sum(1 for seat in match.seats if seat.is_human)
+
+
+def _seat(match, qualifier: Qualifier) -> str:
+    return seat_names(match.state)[qualifier.seat]
