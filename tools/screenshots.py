@@ -1,12 +1,14 @@
 """Regenerate docs/screenshots/: what a player sees, drawn by the real client off-screen.
 
-    python tools/screenshots.py [--sizes 1920x1080,700x1050]
+    python tools/screenshots.py [--sizes 1920x1080,700x1050] [--kiosk-sizes 1920x1080,1024x600]
 
 For every game, at every size: the match right after the computer's move (its move
 highlighted, the person's prompt), a Mulino removal prompt, an Ausgeblockt chain prompt,
 the results screen and a replay step; the title screen; the LAN list (announcements
-that hold still, a look-alike of a match under another key among them); and the kiosk's
-operator menu over a broken kiosk.toml and its PIN keypad locked after wrong PINs.
+that hold still, a look-alike of a match under another key among them).  At the kiosk
+sizes, the kiosk's screens: the operator's service menu and its pages (settings with a
+mistyped key, usage, service, touch test, log and health, high scores), the PIN keypad
+locked after wrong PINs, the closed screen and the demos.
 Positions come from random but legal play from fixed seeds, so the pictures change only
 when the drawing does.
 """
@@ -14,6 +16,7 @@ when the drawing does.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import sys
@@ -160,13 +163,26 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("ausgeblockt-review", _review_of("ausgeblockt", lambda j: bool(j.chances))),
         ("dama-classic-replay", _replay_step),
         ("lan-list", _lan_list),
-        # Last: these make the app a kiosk.
+    ]  # fmt: skip
+    return entries
+
+
+def kiosk_shots() -> list[tuple[str, Callable[[App], object]]]:
+    """The kiosk's screens (they make the app a kiosk), shot at the kiosk sizes."""
+    return [
+        ("kiosk-operator", _operator_page(None)),
+        ("kiosk-settings", _operator_page("settings")),
+        ("kiosk-usage", _operator_page("usage")),
+        ("kiosk-service", _operator_page("service")),
+        ("kiosk-touch-test", _touch_test),
+        ("kiosk-health", _operator_page("health")),
+        ("kiosk-scores", _operator_page("scores")),
         ("kiosk-operator-broken-file", _operator_with_a_broken_file),
         ("kiosk-pin-locked", _pin_locked),
         ("kiosk-operator-de", _operator_in_german),
+        ("kiosk-closed", _closed),
         ("kiosk-attract", _attract),
-    ]  # fmt: skip
-    return entries
+    ]
 
 
 def _deciding(state: State) -> bool:
@@ -275,11 +291,72 @@ def _numeri_setup(app: App) -> None:
     setup._set_seat(3, Seat(SeatKind.COMPUTER, "hard"))
 
 
+def _as_a_kiosk(app: App, config: KioskConfig | None = None) -> None:
+    """The app as a kiosk that has been in use: counters, a warning or two in its log."""
+    from game.client.kiosk_usage import KioskUsage, RecentProblems
+
+    app.kiosk = config or KioskConfig()
+    app.usage = KioskUsage(app.paths.data / "shots")
+    counters = app.usage.counters
+    counters.plays = {"numeri": 212, "dama:classic": 87, "mulino:classic": 64, "ausgeblockt": 31}
+    counters.seconds = {"numeri": 151_200.0, "dama:classic": 98_400.0,
+                        "mulino:classic": 61_000.0, "ausgeblockt": 20_500.0}  # fmt: skip
+    counters.starts, counters.crashes, counters.damaged_saves = 41, 1, 1
+    counters.uptime, counters.since = 2_480_000.0, 1_790_000_000.0
+    app.usage.run_seconds = 30_600.0
+    app.recent_problems = RecentProblems(clock=lambda: 1_795_000_000.0)
+    for message in (
+        "kiosk: a wrong operator PIN (1 in a row)",
+        "kiosk setting volume = 0,5 (line 6 of kiosk.toml) cannot be used",
+    ):
+        record = logging.LogRecord("game", logging.WARNING, "", 0, message, (), None)
+        app.recent_problems.emit(record)
+
+
+def _operator_page(page: str | None) -> Callable[[App], None]:
+    def shoot(app: App) -> None:
+        from game import i18n
+        from game.client.scenes.operator import OperatorScene
+
+        i18n.set_language("en")
+        _as_a_kiosk(app)
+        app.push(OperatorScene(app))
+        if page is not None:
+            target = next(t for t in app.scene.targets if t.name == page)
+            target.action()
+
+    return shoot
+
+
+def _touch_test(app: App) -> None:
+    from game.client.scenes.operator import TouchTestScene
+
+    _as_a_kiosk(app)
+    test = TouchTestScene(app)
+    app.push(test)
+    width, height = app.size
+    for n in range(40):  # a finger drawn across, and three resting
+        test.marks.append((width * (n + 5) // 50, height // 3 + n * height // 150))
+    test.touches = 43
+    for finger, (x, y) in enumerate([(0.3, 0.6), (0.5, 0.7), (0.72, 0.55)]):
+        test.finger(finger, (round(x * width), round(y * height)))
+
+
+def _closed(app: App) -> None:
+    from game.client.scenes.kiosk import ClosedScene
+
+    _as_a_kiosk(app, KioskConfig(opening_hours="09:00-23:00"))
+    app.wall_clock = lambda: time.mktime((2026, 11, 27, 3, 0, 0, 0, 0, -1))
+    closed = ClosedScene(app)
+    closed.lit_until = float("inf")  # as a touch shows it
+    app.push(closed)
+
+
 def _operator_in_german(app: App) -> None:
     from game import i18n
-    from game.client.scenes.kiosk import OperatorScene
+    from game.client.scenes.operator import OperatorScene
 
-    app.kiosk = KioskConfig()
+    _as_a_kiosk(app)
     i18n.set_language("de")  # the longest labels; English again for the next size
     operator = OperatorScene(app)
     app.push(operator)
@@ -299,20 +376,19 @@ def _attract(app: App) -> None:
 
 
 def _operator_with_a_broken_file(app: App) -> None:
-    from game.client.scenes.kiosk import OperatorScene
+    from game.client.kiosk_config import Problem
+    from game.client.scenes.operator import SettingsScene
 
-    app.kiosk = KioskConfig(pin="")
-    app.kiosk.unreadable = "Expected ']' at the end of an array (at line 7, column 11)"
-    app.kiosk.kept_pin = "scrypt$00$00"
-    operator = OperatorScene(app)
-    app.push(operator)
-    operator.feedback = "Not saved: kiosk.toml must be fixed first."
+    _as_a_kiosk(app, KioskConfig(games=["numeri", "dama:classic"], volume=0.25))
+    app.kiosk.problems = [Problem("games", 3, '["numeri", "dama:clasic"]',
+                                  '["numeri", "dama:classic"]', "out of range")]  # fmt: skip
+    app.push(SettingsScene(app))
 
 
 def _pin_locked(app: App) -> None:
     from game.client.scenes.kiosk import ask_pin
 
-    app.kiosk = KioskConfig()
+    _as_a_kiosk(app)
     for _ in range(3):
         app.pin_guard.failed(app.time)
     ask_pin(app)
@@ -372,16 +448,19 @@ def _replay_step(app: App) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1920x1080,700x1050")
+    parser.add_argument("--kiosk-sizes", default="1920x1080,1024x600")
     args = parser.parse_args(argv)
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
+    kiosk_sizes = [tuple(int(n) for n in size.split("x")) for size in args.kiosk_sizes.split(",")]
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.png"):
         old.unlink()
     with tempfile.TemporaryDirectory() as home:
-        for width, height in sizes:
+        runs = [(size, shots) for size in sizes] + [(size, kiosk_shots) for size in kiosk_sizes]
+        for (width, height), listed in runs:
             app = App(Paths(Path(home) / "c", Path(home) / "d"), size=(width, height),
                       fullscreen=False)  # fmt: skip
-            for stem, show in shots():
+            for stem, show in listed():
                 show(app)
                 for _ in range(6):  # the game cards draw a picture a frame
                     app.frame(0.1)

@@ -348,12 +348,19 @@ class ClosedScene(Scene):
         lit = self.app.time < self.lit_until
         colour = self.palette.text if lit else (48, 48, 48)
         opens = self.app.kiosk.opening_hours.partition("-")[0]
-        words = theme.fitted(_("Closed: we open at {time}").format(time=opens), 2 * self.u,
-                             colour, width - 4 * self.u)  # fmt: skip
+        lines = [  # in every language the kiosk offers: nobody can choose one now
+            theme.fitted(i18n.in_language("Closed: we open at {time}", code).format(time=opens),
+                         2 * self.u, colour, width - 4 * self.u)
+            for code in self.app.kiosk.languages
+        ]  # fmt: skip
+        block = pygame.Rect(0, 0, max(line.get_width() for line in lines),
+                            len(lines) * 3 * self.u)  # fmt: skip
         t = self.app.time
-        x = width // 2 + round(width * 0.3 * math.sin(t / 37))
-        y = height // 2 + round(height * 0.3 * math.sin(t / 53))
-        surface.blit(words, words.get_rect(center=(x, y)).clamp(surface.get_rect()))
+        block.center = (width // 2 + round(width * 0.3 * math.sin(t / 37)),
+                        height // 2 + round(height * 0.3 * math.sin(t / 53)))  # fmt: skip
+        block.clamp_ip(surface.get_rect())
+        for n, line in enumerate(lines):
+            surface.blit(line, line.get_rect(midtop=(block.centerx, block.top + n * 3 * self.u)))
 
 
 def ask_pin(app, wrong: bool = False) -> None:
