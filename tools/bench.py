@@ -13,7 +13,7 @@ python tools/bench.py net     [--frames N]               LAN latency (2 and 4 pe
                                                          below, a hosting client's frames
 python tools/bench.py hosting [--decisions N]            a hosting client's frames while a hard
                                                          computer seat thinks, old way beside new
-python tools/bench.py attract [--seconds S]              a kiosk's CPU in attract mode, paced
+python tools/bench.py attract [--seconds S] [--paces P]  a kiosk's CPU and memory in attract mode
                                                          beside 60 fps
 python tools/bench.py review  [--matches N]              a finished match's review per 100
                                                          actions, a hint, the dice odds
@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     hosting.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     attract = commands.add_parser("attract", help="a kiosk's CPU while nobody is there")
     attract.add_argument("--seconds", type=float, default=30.0, help="per pace (default 30)")
+    attract.add_argument(
+        "--paces", default="paced,paced-whole,60-whole",
+        help="which ways, comma-separated (a 10-minute soak: --seconds 600 --paces paced)",
+    )  # fmt: skip
     review = commands.add_parser("review", help="review time per match, hints, dice odds")
     review.add_argument("--matches", type=int, default=3, help="per game (default 3)")
     args = parser.parse_args(argv)
@@ -79,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.seconds <= 0:
             parser.error("--seconds must be positive")
-        report = bench_attract(args.seconds)
+        paces = tuple(args.paces.split(","))
+        if not set(paces) <= {"paced", "paced-whole", "60-whole"}:
+            parser.error("--paces takes paced, paced-whole and 60-whole")
+        report = bench_attract(args.seconds, paces)
     elif args.benchmark == "engine":
         from tools.benchmarks.engine import bench_engine
 

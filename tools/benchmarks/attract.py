@@ -25,9 +25,14 @@ SIZE = (1920, 1080)
 SEED = 2026
 
 
-def bench_attract(seconds: float) -> dict:
+PACES = ("paced", "paced-whole", "60-whole")
+SAMPLE_EVERY = 10.0
+"""Seconds between two readings of the memory."""
+
+
+def bench_attract(seconds: float, paces: tuple[str, ...] = PACES) -> dict:
     report: dict = {"benchmark": "attract", "size": f"{SIZE[0]}x{SIZE[1]}", "seconds": seconds}
-    for pace in ("paced", "paced-whole", "60-whole"):
+    for pace in paces:
         done = subprocess.run(
             [sys.executable, "-m", "tools.benchmarks.attract", pace, str(seconds)],
             capture_output=True, text=True, cwd=ROOT, timeout=60 + 3 * seconds, check=False,
@@ -48,6 +53,15 @@ def _cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MB (0 if it is gone)."""
+    try:
+        pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def measure(pace: str, seconds: float) -> dict:
@@ -89,10 +103,16 @@ def measure(pace: str, seconds: float) -> dict:
     attract.whole_frames = frames = 0
     cpu = time.process_time() + sum(_cpu_seconds(pid) for pid in children)
     began = time.monotonic()
-    while time.monotonic() - began < seconds:
+    memory: list[float] = []
+    sampled = -SAMPLE_EVERY
+    while (now := time.monotonic()) - began < seconds:
+        if now - sampled >= SAMPLE_EVERY:  # the game's process and its worker together
+            sampled = now
+            memory.append(_rss_mb(os.getpid()) + sum(_rss_mb(pid) for pid in children))
         app.frame()
         frames += 1
     wall = time.monotonic() - began
+    memory.append(_rss_mb(os.getpid()) + sum(_rss_mb(pid) for pid in children))
     cpu = time.process_time() + sum(_cpu_seconds(pid) for pid in children) - cpu
     demos = len(attract.shown)
     whole = attract.whole_frames if isinstance(attract, Counted) else frames
@@ -104,6 +124,12 @@ def measure(pace: str, seconds: float) -> dict:
         "cpu_percent_of_a_core": round(100 * cpu / wall, 1),
         "frames_drawing_the_demo": whole,
         "demos_shown": demos,
+        "memory_mb": {
+            "first": round(memory[0], 1),
+            "last": round(memory[-1], 1),
+            "max": round(max(memory), 1),
+            "after_a_minute": round(memory[min(len(memory) - 1, round(60 / SAMPLE_EVERY))], 1),
+        },
     }
 
 
