@@ -239,8 +239,12 @@ def test_a_missing_file_gives_the_defaults_and_a_broken_one_everything_but_the_p
         broken = KioskConfig.load(tmp_path)
     assert "pin" in caplog.text and "cannot be used" in caplog.text
     assert broken.games == KioskConfig().games and broken.volume == 0.75
-    assert broken.locked and not broken.pin_matches("2580")  # never the published PIN
-    assert "no usable PIN" in broken.warning()
+    assert broken.pin_matches("2580")  # it never had another PIN: as open as it was
+    assert "the PIN cannot be used" in broken.warning()
+    (tmp_path / FILE).write_text('pin_hash = "scrypt$00$00"\n')  # a PIN once, its copy lost
+    lost = KioskConfig.load(tmp_path)
+    assert lost.locked and not lost.pin_matches("2580")  # never the published PIN
+    assert "no usable PIN" in lost.warning()
     (tmp_path / FILE).unlink()
     config = KioskConfig(games=["numeri"], lan_hosting=True)
     config.set_pin("97531", tmp_path)

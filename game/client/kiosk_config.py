@@ -12,7 +12,7 @@ leading zero kept); at the next start the kiosk replaces that line with ``pin_ha
 salted scrypt hash, and keeps the file readable by its owner only (0600).  The last good
 hash is kept apart too (``kiosk-pin``), so that a file whose PIN cannot be used never
 brings back the published default: that one opens the menu only on a kiosk that has never
-had a PIN.  PINs that are guessed first (one digit, two digits, runs, repeats, the default)
+had a PIN (where a mistyped first PIN leaves it no weaker than it was).  PINs that are guessed first (one digit, two digits, runs, repeats, the default)
 are refused when set.
 
 Operator changes are written into the file line by line: only the keys changed, every
@@ -30,7 +30,7 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,8 +275,9 @@ class KioskConfig:
         self, directory: Path, statements: list[toml_lines.Statement], text: str | None
     ) -> None:
         """The file's PIN if it is good (then written back as its hash); else the file's
-        hash; else the kept one; the default only for a kiosk that has neither a file PIN
-        nor a kept one — never over a file whose PIN cannot be used."""
+        hash; else the kept one; else, for a kiosk that never had a PIN, the default (a
+        mistyped first PIN leaves it as open as it was); a kiosk whose file has a hash but
+        whose kept copy is gone stays locked."""
         path = directory / FILE
         kept = _read_kept(directory)
         top = {s.key: s for s in statements if not s.section}
@@ -301,9 +302,11 @@ class KioskConfig:
             self.pin_hash = kept
             if written or hashed or self.unreadable:
                 log.warning("kiosk: the last good PIN opens the operator menu")
-        elif written or hashed or self.unreadable:
+        elif hashed is not None:  # a PIN was kept once and the copy is gone: never the default
             self.pin_hash = ""
             log.error("kiosk: no usable PIN in %s and none kept: the operator menu is locked", path)
+        elif written is not None or self.unreadable:  # it never had one: no weaker than it was
+            log.warning("kiosk: no PIN was ever set: the published default opens the menu")
 
     def _hide_pin(self, path: Path, text: str | None) -> None:
         """Replace the PIN written in clear by its hash, in the file, readable by its owner
@@ -319,8 +322,9 @@ class KioskConfig:
             return
         log.info("kiosk: the PIN in %s was replaced by its salted hash", path)
 
-    def save(self, directory: Path) -> None:
-        """Write the settings changed since loading into ``kiosk.toml``, line by line; raises
+    def save(self, directory: Path, keys: Iterable[str] = ()) -> None:
+        """Write ``keys`` (the operator just set them, whatever the file says now) and the
+        settings changed since loading into ``kiosk.toml``, line by line; raises
         :class:`SettingsNotSaved` (with a message for the operator) if it cannot."""
         if self.unreadable:
             raise SettingsNotSaved(self.warning())
@@ -333,10 +337,10 @@ class KioskConfig:
             raise SettingsNotSaved(
                 _("kiosk.toml cannot be read: {error}").format(error=error.strerror or error)
             ) from error
+        chosen = set(keys) | self._changed()
         for name in SETTINGS:
-            value = getattr(self, name)
-            if value != self._as_loaded.get(name):
-                text = toml_lines.replace(text, name, _line(name, value))
+            if name in chosen:
+                text = toml_lines.replace(text, name, _line(name, getattr(self, name)))
         if self.pin_hash not in (DEFAULT, "") and self.pin_hash != self._as_loaded.get("pin"):
             text = toml_lines.replace(text, "pin", None)
             text = toml_lines.replace(text, "pin_hash", _line("pin_hash", self.pin_hash))
@@ -348,7 +352,7 @@ class KioskConfig:
             raise SettingsNotSaved(
                 _("kiosk.toml cannot be written: {error}").format(error=why)
             ) from error
-        self.problems = [p for p in self.problems if p.key not in self._changed()]
+        self.problems = [p for p in self.problems if p.key not in chosen]
         self._remember()
         _write_last_good(directory, self)
 

@@ -244,7 +244,7 @@ class SettingsScene(MenuScene):
         kiosk = self.app.kiosk
         before = getattr(kiosk, key)
         setattr(kiosk, key, value)
-        problem = _save_settings(self.app)
+        problem = _save_settings(self.app, key)
         log.info("kiosk: the operator set %s from %r to %r%s", key, before, value,
                  " (not saved)" if problem else "")  # fmt: skip
         self.feedback = problem or _("Saved.")
@@ -360,7 +360,7 @@ class GamesScene(MenuScene):
         else:
             kiosk.games = [g for g in VARIANTS if g in kiosk.games or g == name]
         log.info("kiosk: the operator set games to %r", kiosk.games)
-        self.feedback = _save_settings(self.app) or _("Saved.")
+        self.feedback = _save_settings(self.app, "games") or _("Saved.")
         self.layout(self.app.size)
 
 
@@ -492,7 +492,7 @@ class ServiceScene(MenuScene):
         kiosk = self.app.kiosk
         before = kiosk.rotation
         kiosk.rotation = ROTATIONS[(ROTATIONS.index(before) + 1) % len(ROTATIONS)]
-        problem = _save_settings(self.app)
+        problem = _save_settings(self.app, "rotation")
         log.info("kiosk: the operator set rotation from %r to %r", before, kiosk.rotation)
         self.app.apply_rotation()
         self.feedback = problem or _("Saved.")
@@ -638,11 +638,12 @@ def draw_warning(scene: MenuScene, surface: pygame.Surface, warning: str) -> Non
         y += round(1.2 * u)
 
 
-def _save_settings(app) -> str:
-    """Write the operator's change to kiosk.toml; if it cannot be, why (logged and felt, not
-    fatal: the change holds until the kiosk restarts)."""
+def _save_settings(app, *keys: str) -> str:
+    """Write the operator's change (of ``keys``, and whatever else changed) to kiosk.toml;
+    if it cannot be, why (logged and felt, not fatal: the change holds until the kiosk
+    restarts)."""
     try:
-        app.kiosk.save(app.paths.config)
+        app.kiosk.save(app.paths.config, keys)
     except SettingsNotSaved as error:
         app.sound.play("nope")
         log.error("kiosk settings not saved: %s", error)
