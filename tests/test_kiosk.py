@@ -3,7 +3,6 @@ abandoned matches ended, errors recovered, a configuration that never stops the 
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import logging
 import os
@@ -17,7 +16,7 @@ import pygame
 import pytest
 
 from game.client import theme
-from game.client.kiosk_config import FILE, KioskConfig, SettingsNotSaved
+from game.client.kiosk_config import FILE, KioskConfig
 from game.client.pin_guard import LONGEST_LOCK, TRIES_FILE, PinGuard
 from game.rules import VARIANTS
 from tests.client_driver import Driver
@@ -74,7 +73,8 @@ def test_a_long_press_in_the_corner_and_the_pin_open_the_operator_menu(kiosk: Dr
     _long_press_corner(kiosk, 3.5)
     assert type(kiosk.scene).__name__ == "KeypadScene"
     _type(kiosk, "1975")  # a wrong PIN: the keypad says so and asks again
-    assert type(kiosk.scene).__name__ == "KeypadScene" and kiosk.scene.prompt == "Wrong PIN: try again"
+    assert type(kiosk.scene).__name__ == "KeypadScene"
+    assert kiosk.scene.prompt == "Wrong PIN: try again"
     _type(kiosk, "2580")
     assert type(kiosk.scene).__name__ == "OperatorScene"
     assert "still the published 2580" in kiosk.app.kiosk.warning()

@@ -12,7 +12,8 @@ leading zero kept); at the next start the kiosk replaces that line with ``pin_ha
 salted scrypt hash, and keeps the file readable by its owner only (0600).  The last good
 hash is kept apart too (``kiosk-pin``), so that a file whose PIN cannot be used never
 brings back the published default: that one opens the menu only on a kiosk that has never
-had a PIN (where a mistyped first PIN leaves it no weaker than it was).  PINs that are guessed first (one digit, two digits, runs, repeats, the default)
+had a PIN (where a mistyped first PIN leaves it no weaker than it was).  PINs that are
+guessed first (one digit, two digits, runs, repeats, the default)
 are refused when set.
 
 Operator changes are written into the file line by line: only the keys changed, every
