@@ -13,8 +13,7 @@ salted scrypt hash, and keeps the file readable by its owner only (0600).  The l
 hash is kept apart too (``kiosk-pin``), so that a file whose PIN cannot be used never
 brings back the published default: that one opens the menu only on a kiosk that has never
 had a PIN (where a mistyped first PIN leaves it no weaker than it was).  PINs that are
-guessed first (one digit, two digits, runs, repeats, the default)
-are refused when set.
+guessed first (one digit, two digits, runs, repeats, the default) are refused when set.
 
 Operator changes are written into the file line by line: only the keys changed, every
 other line — comments and mistakes included — as the operator wrote it.
