@@ -452,9 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
     kiosk_sizes = [tuple(int(n) for n in size.split("x")) for size in args.kiosk_sizes.split(",")]
-    OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.png"):
-        old.unlink()
+    OUT.mkdir(parents=True, exist_ok=True)  # each picture drawn is written over; none deleted
     with tempfile.TemporaryDirectory() as home:
         runs = [(size, shots) for size in sizes] + [(size, kiosk_shots) for size in kiosk_sizes]
         for (width, height), listed in runs:
