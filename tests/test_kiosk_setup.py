@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from game.kiosk_setup import AUTOSTART, SERVICE, install
+from game import kiosk_setup
+from game.kiosk_setup import AUTOSTART, RESCUE, SERVICE, install
 from tests.xdisplay import require, root_property, watching, x_display
 
 
@@ -25,13 +27,14 @@ def _tool(name: str) -> str:
     return path
 
 
-def test_the_installed_service_and_autostart_entry_validate(tmp_path: Path) -> None:
+def test_the_installed_services_and_autostart_entry_validate(tmp_path: Path) -> None:
     said = install(tmp_path)
     service = tmp_path / "systemd" / "user" / SERVICE
+    rescue = service.with_name(RESCUE)
     entry = tmp_path / "autostart" / AUTOSTART
-    assert f"wrote {service}" in said and f"wrote {entry}" in said
+    assert all(f"wrote {path}" in said for path in (service, rescue, entry)), said
     checked = subprocess.run(
-        [_tool("systemd-analyze"), "verify", str(service)],
+        [_tool("systemd-analyze"), "verify", str(service), str(rescue)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     # systemd-analyze exits 0 over a key in the wrong section; it only says so: nothing may be said.
@@ -40,12 +43,51 @@ def test_the_installed_service_and_autostart_entry_validate(tmp_path: Path) -> N
     assert f"ExecStart={sys.executable} -m game --kiosk" in text  # no clone path, no PATH
     unit, _, rest = text.partition("[Service]")
     assert "StartLimitIntervalSec=60" in unit and "StartLimitBurst=10" in unit
+    # verify does not look for OnFailure='s unit: it must be the one written beside it.
+    assert f"\nOnFailure={RESCUE}\n" in unit
     assert "Restart=on-failure" in rest  # "Quit Tavolo" (status 0) stays quit
+    screen = _service_lines(rescue, "ExecStart")[0]
+    assert screen == f"-{sys.executable} -m game.client.out_of_order --seconds 60", screen
+    # Its minute is part of a oneshot's start, which systemd would cut short after 90 s.
+    assert 70 <= float(_service_lines(rescue, "TimeoutStartSec")[0]) <= 300
     validated = subprocess.run(
         [_tool("desktop-file-validate"), str(entry)], capture_output=True, text=True, check=False
     )
     assert validated.returncode == 0 and not validated.stdout.strip(), validated.stdout
     assert "import-environment DISPLAY" in entry.read_text()
+
+
+def _service_lines(path: Path, key: str) -> list[str]:
+    return [
+        line.partition("=")[2]
+        for line in path.read_text().splitlines()
+        if line.startswith(f"{key}=")
+    ]
+
+
+def test_the_rescue_shows_the_screen_then_starts_the_kiosk_again(tmp_path: Path) -> None:
+    """Its commands run as systemd runs a oneshot's (in order; "-": a failure goes on):
+    the screen for its seconds, then the kiosk's failures forgotten and the kiosk started."""
+    rescue = tmp_path / "systemd" / "user" / RESCUE
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kiosk_setup, "RESCUE_SECONDS", 0.5)
+        install(tmp_path)
+    assert _service_lines(rescue, "Type") == ["oneshot"]
+    fake = tmp_path / "bin" / "systemctl"
+    fake.parent.mkdir()
+    fake.write_text('#!/bin/sh\necho "$*" >> "$HOME/systemctl-calls"\n')
+    fake.chmod(0o755)
+    env = {**os.environ, "HOME": str(tmp_path), "SDL_VIDEODRIVER": "dummy",
+           "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
+    start = time.monotonic()
+    for line in _service_lines(rescue, "ExecStart"):
+        ran = subprocess.run(shlex.split(line.removeprefix("-")), env=env, timeout=30, check=False)
+        assert ran.returncode == 0 or line.startswith("-"), line
+    assert time.monotonic() - start >= 0.5  # the screen's seconds before the kiosk
+    assert (tmp_path / "systemctl-calls").read_text().splitlines() == [
+        f"--user reset-failed {SERVICE}",
+        f"--user start --no-block {SERVICE}",
+    ]
 
 
 def test_installing_again_keeps_an_edited_file_beside_the_new_one(tmp_path: Path) -> None:
@@ -68,6 +110,8 @@ def test_the_command_line_installs_without_opening_a_window(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "systemd" / "user" / SERVICE).exists()
     assert "systemctl --user start tavolo-kiosk.service" in done.stdout
+    assert (tmp_path / "systemd" / "user" / RESCUE).exists()
+    assert f"{RESCUE} shows 'out of order'" in done.stdout
 
 
 MANUAL = Path(__file__).resolve().parents[1] / "docs" / "kiosk.md"
@@ -198,3 +242,51 @@ def _end(pid: int) -> None:
             return
         time.sleep(0.1)
     os.kill(pid, signal.SIGKILL)
+
+
+SCREEN = [sys.executable, "-m", "game.client.out_of_order"]
+
+
+def _screen(seconds: float, driver: str = "dummy") -> subprocess.Popen:
+    env = {**os.environ, "SDL_VIDEODRIVER": driver, "SDL_AUDIODRIVER": "dummy"}
+    return subprocess.Popen(
+        [*SCREEN, "--seconds", str(seconds)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def test_the_out_of_order_screen_shows_for_its_seconds_then_ends() -> None:
+    start = time.monotonic()
+    screen = _screen(0.3)
+    out, err = screen.communicate(timeout=30)
+    assert screen.returncode == 0, err
+    assert "shown on dummy" in out
+    assert 0.3 <= time.monotonic() - start < 15
+
+
+def test_the_out_of_order_screen_ends_at_once_on_sigterm() -> None:
+    screen = _screen(60)
+    assert screen.stdout is not None
+    assert "shown on dummy" in screen.stdout.readline()  # drawn, and waiting
+    stopped = time.monotonic()
+    screen.send_signal(signal.SIGTERM)
+    assert screen.wait(timeout=10) == 0
+    assert time.monotonic() - stopped < 2
+
+
+def test_the_out_of_order_screen_waits_its_seconds_even_when_it_cannot_show() -> None:
+    """The rescue service counts on its pause: no screen must not mean no pause."""
+    start = time.monotonic()
+    screen = _screen(0.5, driver="no-such-driver")
+    out, err = screen.communicate(timeout=30)
+    assert screen.returncode == 0, err
+    assert "nothing shown" in err and "shown on" not in out
+    assert time.monotonic() - start >= 0.5
+
+
+def test_the_out_of_order_screen_says_so_in_every_language() -> None:
+    from game.client.out_of_order import lines
+
+    said = lines()
+    assert said[0] == "Out of order — back in a minute"
+    assert len(said) == len(set(said)) == 3  # English, Italian, German, each translated
