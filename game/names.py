@@ -7,7 +7,7 @@ text in the player's language through the catalogue.
 from __future__ import annotations
 
 from game.i18n import _
-from game.rules import VARIANTS, Reason, Result, State
+from game.rules import VARIANTS, Outcome, Reason, Result, State
 from game.rules.lupo import LupoState
 
 
@@ -47,6 +47,32 @@ def result_headline(result: Result, seat_names: list[str]) -> str:
     if len(winners) == 1:
         return _("Winner: {name}").format(name=seat_names[winners[0]])
     return _("Shared win: {names}").format(names=", ".join(seat_names[w] for w in winners))
+
+
+def outcome_for(result: Result, sides: list[str], people: list[int], names: list[str]) -> str:
+    """A finished match's result as the people at this machine read it: "You won as
+    White" when one person played (against the computer or the LAN), who won by name and
+    side when several did, and who resigned; :func:`result_headline` when nobody here did.
+    ``sides`` are the seats' sides, ``names`` the names the people gave ("" for none)."""
+    outcomes = result.outcomes
+    resigned = ""
+    if result.reason is Reason.RESIGNATION and len(outcomes) == 2 and result.winners():
+        loser = 1 - result.winners()[0]
+        resigned = _("you resigned") if people == [loser] else _("{side} resigned").format(
+            side=sides[loser])  # fmt: skip
+    if len(people) == 1:
+        you, side = people[0], sides[people[0]]
+        text = {
+            Outcome.WIN: _("You won as {side}"),
+            Outcome.LOSS: _("You lost as {side}"),
+            Outcome.DRAW: _("Draw: you played {side}"),
+        }[outcomes[you]].format(side=side)
+    elif people:
+        who = [f"{names[s]} ({sides[s]})" if names[s] else sides[s] for s in range(len(sides))]
+        text = result_headline(result, who)
+    else:
+        text = result_headline(result, sides)
+    return f"{text} · {resigned}" if resigned else text
 
 
 def seat_names(state: State) -> list[str]:

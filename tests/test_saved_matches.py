@@ -284,3 +284,25 @@ def test_a_full_disk_is_told_clearly_while_play_goes_on_and_the_notice_goes_when
     drive.app.saves.flush()
     assert play.control.notices() == ()
     assert store_in(home).unfinished().matches[0].match == play.match
+
+
+def test_finished_matches_say_you_won_or_lost_with_your_side_and_who_resigned() -> None:
+    from game.names import outcome_for
+    from game.rules import Outcome, Reason, Result
+
+    sides = ["White", "Black"]
+    won = Result.win_for(0, 2, Reason.NO_MOVES)
+    assert outcome_for(won, sides, [0], ["", ""]) == "You won as White"
+    assert outcome_for(won, sides, [1], ["", ""]) == "You lost as Black"
+    assert outcome_for(Result.draw(2, Reason.REPETITION), sides, [1], ["", ""]) == (
+        "Draw: you played Black"
+    )
+    resigned = Result.win_for(1, 2, Reason.RESIGNATION)
+    assert outcome_for(resigned, sides, [0], ["", ""]) == "You lost as White · you resigned"
+    assert outcome_for(resigned, sides, [1], ["", ""]) == "You won as Black · White resigned"
+    assert outcome_for(won, sides, [0, 1], ["Anna", ""]) == "Winner: Anna (White)"
+    assert outcome_for(won, sides, [], ["", ""]) == "Winner: White"  # computers only
+    four = Result((Outcome.LOSS, Outcome.WIN, Outcome.LOSS, Outcome.LOSS), Reason.END_SPACES)
+    assert outcome_for(four, ["Red", "Blue", "Green", "Yellow"], [1], [""] * 4) == (
+        "You won as Blue"
+    )

@@ -15,7 +15,13 @@ from game.client.views import view_for
 from game.client.widgets import button
 from game.files import atomic_write
 from game.i18n import _, ngettext
-from game.names import action_text, reason_text, result_headline, seat_names, variant_title
+from game.names import (
+    action_text,
+    outcome_for,
+    reason_text,
+    seat_names,
+    variant_title,
+)
 from game.session.export import export_suffix, export_text
 from game.session.match import Match
 from game.session.saves import FINISHED, Finished, plain
@@ -60,7 +66,9 @@ def _describe(entry: Finished) -> tuple[str, str]:
     how long it took."""
     match = entry.match
     result = match.state.result()
-    outcome = result_headline(result, seat_names(match.state)) if result else ""
+    people = [n for n, seat in enumerate(match.seats) if seat.is_human]
+    names = [seat.name for seat in match.seats]
+    outcome = outcome_for(result, seat_names(match.state), people, names) if result else ""
     return (
         f"{variant_title(match.variant.name)} — {outcome}",
         " · ".join((when_text(entry.saved_at), opponents_text(match.seats), turns_text(match))),
