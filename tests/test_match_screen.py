@@ -212,7 +212,7 @@ def test_a_throw_that_allows_no_mark_is_said_whoever_plays_next(driver: Driver) 
     play.submit(STOP)
     for _ in range(3):
         driver.frame()
-        assert play.prompt() == "No mark possible — turn passes"
+        assert play.prompt() == "Crosses could not mark: the turn passes"  # whose turn passed
     assert play.shown == len(match.record.actions), "the computer waits until it is read"
 
 
@@ -250,3 +250,31 @@ def test_replay_numbers_turns_as_people_count_them_and_marks_the_hints(driver: D
     assert turns[0] == 0 and set(turns[1:]) == set(range(1, numeri.turns + 1))
     starts = [i for i in range(1, len(turns)) if turns[i] != turns[i - 1]]
     assert all(numeri.state_at(i).roller is not None for i in starts)  # each begins with a roll
+
+
+def test_the_status_line_says_your_turn_only_when_input_is_live_and_the_lot_leaves(
+    driver: Driver,
+) -> None:
+    """While the lot or the computer's move still shows, the person's turn shows as coming
+    (no control answers yet); "Your turn" once they do; the lot's words go with the first
+    move after it."""
+    match = Match.new(variant("ausgeblockt"), [Seat(), _computer()], 11)
+    play = PlayScene(driver.app, match)
+    driver.app.push(play)
+    seen: list[tuple[str, bool]] = []
+    banners: list[tuple[int, str]] = []
+    for _ in range(3000):
+        driver.frame()
+        banners.append((len(play.match.record.actions), play.banner))
+        if play_actor(play.state) == 0 and play.caught_up and not play.state.is_terminal():
+            held = play._hold > 0
+            seen.append((play.status(), held))
+            if not play.locked:
+                driver.play_one()
+        if sum(1 for _, held in seen if not held) >= 6 and any(held for _, held in seen):
+            break
+    assert any(held for _, held in seen), "the pause before the person's turn was never seen"
+    assert {status for status, held in seen if held} == {"Crosses is next…"}
+    assert {status for status, held in seen if not held} == {"Your turn (Crosses)"}
+    lot = [n for n, banner in banners if "begins" in banner]
+    assert lot and max(lot) == 1  # the lot's words, and gone after the first action after it

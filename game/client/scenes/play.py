@@ -399,10 +399,10 @@ class PlayScene(Scene):
         if seat is None and step.before.is_chance():
             self.banner = action_text(step.before, step.action)
             self._hold = PACE
-        elif seat is not None and not self.control.here(seat) and self.caught_up:
-            self._hold = ROLL_PACE if step.before.is_chance() else PACE
-        elif step.before.is_chance():
-            self.banner = ""
+        else:
+            self.banner = ""  # the lot's words leave once play starts
+            if seat is not None and not self.control.here(seat) and self.caught_up:
+                self._hold = ROLL_PACE if step.before.is_chance() else PACE
         self.view.show_last_turn(self._last_turn())
         if self.view.passed():  # "no mark possible": long enough to read, whoever rolled
             self._hold = max(self._hold, PACE)
@@ -459,6 +459,8 @@ class PlayScene(Scene):
             return _("Drawing lots…")
         name = names[seat]
         if self.control.here(seat):
+            if self._hold > 0 or not self.caught_up:  # the other's move still shows: no input yet
+                return _("{name} is next…").format(name=name)
             if self.control.people_here() == 1:
                 return _("Your turn ({name})").format(name=name)
             return _("{name} to play").format(name=name)

@@ -511,8 +511,9 @@ class SheetView(BoardView):
         if not isinstance(state, AusgeblocktState) or self.play.state.is_terminal():
             return ""
         if state.stage == ROLL:
-            if state.attempts == 0 and self.passed():
-                return _("No mark possible — turn passes")
+            if state.attempts == 0 and self.passed():  # whose turn passed, not whose is next
+                name = seat_names(self.last_turn[-1].before)[self.last_turn[-1].before.side]
+                return _("{name} could not mark: the turn passes").format(name=name)
             if state.attempts == 0 and state.chain >= 0:
                 return _("Quad! Roll again for a mark next to {cell}").format(
                     cell=cell_name(state.chain)
