@@ -45,6 +45,8 @@ COUNT_LINE = 1.15
 """Units per line of counts."""
 HISTORY_LINE = 1.05
 """Units per line of the history."""
+LESSON_SIZES = (1.25, 1.1, 1.0)
+"""Units of a lesson's words, the largest that fits its room (the prompt's is 1)."""
 
 
 class PlayScene(Scene):
@@ -516,7 +518,7 @@ class PlayScene(Scene):
         u, column = self.u, self.column_a
         seat = self.actor(self.state)
         turn = None if seat is None or self.state.is_terminal() else self.view.seat_colour(seat)
-        prompt = self.prompt()
+        prompt = "" if self._lesson else self.prompt()
         counts = self.view.counts()
         counts_top = self._counts_top()
         counts_rect = pygame.Rect(column.x, counts_top, column.width,
@@ -525,7 +527,8 @@ class PlayScene(Scene):
             ("words", pygame.Rect(column.x, column.y, column.width, TEXT_ROOM * u),
              (turn, self.status(), prompt or self.banner, bool(prompt))),
             ("counts", counts_rect, tuple(counts)),
-            ("history", self._history_rect(counts_rect.bottom), tuple(self.history)),
+            ("history", self._history_rect(counts_rect.bottom), tuple(self.history))
+            if not self._lesson else ("lesson", *self._lesson_lines()),
             ("notice", *self._notice_band()),
         ]  # fmt: skip
         for target in self.targets:
@@ -606,7 +609,7 @@ class PlayScene(Scene):
                                round(0.45 * u), 1)  # fmt: skip
         y = self._draw_wrapped(surface, self.status(), round(1.2 * u), palette.text, True,
                                x + round(1.4 * u), y, lines=2)  # fmt: skip
-        prompt = self.prompt()
+        prompt = "" if self._lesson else self.prompt()  # a lesson says it in its own room
         colour = palette.accent if prompt else palette.muted
         self._draw_wrapped(surface, prompt or self.banner, u, colour, True, x, y, lines=2)
         y = self._counts_top()
@@ -619,7 +622,10 @@ class PlayScene(Scene):
                                    (x + u // 3, y + round(0.5 * u)), u // 3)  # fmt: skip
             surface.blit(theme.text(line, round(0.85 * u), palette.text), (x + u, y))
             y += round(COUNT_LINE * u)
-        self._draw_history(surface, y + u // 2 if self.portrait else None)
+        if self._lesson:
+            self._draw_lesson(surface)
+        else:
+            self._draw_history(surface, y + u // 2 if self.portrait else None)
         self._draw_notices(surface)
         self.draw_targets(surface)
 
@@ -651,10 +657,56 @@ class PlayScene(Scene):
             surface.blit(label, (self.column_a.x + u, y))
             y += line_height
 
+    @property
+    def _lesson(self) -> bool:
+        """A lesson (a guided game) is played: its words — what the computer did, what to do
+        now — stand large in the panel, in the history's room."""
+        return getattr(self.control, "lesson", False)
+
+    def _lesson_room(self) -> pygame.Rect:
+        """The history's room: under the panel's controls beside the board, under the counts
+        below it."""
+        u, column = self.u, self.column_a
+        if self.portrait:
+            top = self._counts_top() + len(self.view.counts()) * round(COUNT_LINE * u) + u // 2
+            bottom = column.bottom
+        else:
+            top, bottom = self.history_top, self.history_bottom
+        return pygame.Rect(column.x, top, column.width, max(0, bottom - top))
+
+    def _lesson_lines(self) -> tuple[pygame.Rect, tuple[tuple[str, int, bool], ...]]:
+        """Where a lesson's words are drawn, and their lines (text, size, whether it is the
+        instruction): the notices, then the prompt, as large as their room allows."""
+        room = self._lesson_room()
+        said = [(text, False) for text in self.control.notices()]
+        prompt = self.prompt()
+        paragraphs = said + ([(prompt, True)] if prompt else [])
+        lines: list[tuple[str, int, bool]] = []
+        for scale in LESSON_SIZES:
+            size = round(scale * self.u)
+            lines = [(line, size, instruction) for text, instruction in paragraphs
+                     for line in _wrapped(text, size, True, room.width)]  # fmt: skip
+            if _lines_height(lines, self.u) <= room.height:
+                break
+        while lines and _lines_height(lines, self.u) > room.height:
+            lines.pop()  # never over the buttons; tests keep every lesson clear of this
+        return room, tuple(lines)
+
+    def _draw_lesson(self, surface: pygame.Surface) -> None:
+        room, lines = self._lesson_lines()
+        y, previous = room.y, None
+        for line, size, instruction in lines:
+            if previous is not None and instruction != previous:
+                y += self.u // 2  # a gap between what happened and what to do
+            colour = self.palette.accent if instruction else self.palette.text
+            surface.blit(theme.text(line, size, colour, True), (room.x, y))
+            y += theme.font(size, True).get_linesize()
+            previous = instruction
+
     def _notice_band(self) -> tuple[pygame.Rect, tuple[str, ...]]:
         """Where the newest notice is drawn and its lines: a band at the foot of the board's
         side (under the board in a portrait window), clear of the panel's buttons."""
-        notices = self.control.notices()
+        notices = () if self._lesson else self.control.notices()  # a lesson's: in the panel
         if not notices:
             return pygame.Rect(0, 0, 0, 0), ()
         u = self.u
@@ -686,6 +738,13 @@ class PlayScene(Scene):
 def _wrapped(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
     """The panel's lines of ``text`` (worked out once, not at every frame)."""
     return tuple(theme.wrap(text, theme.font(size, bold), width))
+
+
+def _lines_height(lines: list[tuple[str, int, bool]], u: int) -> int:
+    """The height of a lesson's lines, with the gap between its two parts."""
+    height = sum(theme.font(size, True).get_linesize() for _, size, _ in lines)
+    parts = len({instruction for _, _, instruction in lines})
+    return height + (u // 2 if parts > 1 else 0)
 
 
 @lru_cache(maxsize=8)
