@@ -39,7 +39,7 @@ def test_against_the_easy_computer_the_odds_follow_the_dice_kept(
 
     monkeypatch.setattr(game.ai.odds, "turn_odds", not_here)  # the worker has its own
     drive = Driver(tmp_path)
-    assert drive.app.settings.dice_odds == "auto"
+    assert drive.app.settings.dice_odds == "on"  # shown to people by default
     drive.start("ausgeblockt", computers={1: "easy"})
     _person_to_roll(drive)
     state = drive.scene.state
@@ -74,8 +74,8 @@ def test_against_the_easy_computer_the_odds_follow_the_dice_kept(
 @pytest.mark.parametrize(
     ("setting", "computers", "shown"),
     [
-        ("auto", {1: "medium"}, False),
-        ("auto", {}, False),  # people only: nobody is learning against the easy computer
+        ("on", {1: "medium"}, True),
+        ("on", {}, True),  # people only, around one screen
         ("off", {1: "easy"}, False),
         ("on", {}, True),
         ("on", {1: "hard"}, True),
@@ -109,12 +109,18 @@ def test_percentages_never_round_to_a_certainty_that_is_not_one() -> None:
     ]  # fmt: skip
 
 
-def test_a_bad_setting_in_the_file_falls_back_to_auto(tmp_path: Path) -> None:
+def test_a_bad_setting_in_the_file_falls_back_to_on_and_the_old_auto_reads_as_on(
+    tmp_path: Path,
+) -> None:
     from game.client.settings import Settings
 
     path = tmp_path / "settings.json"
     path.write_text('{"dice_odds": "always"}')
-    assert Settings.load(path).dice_odds == "auto"
+    assert Settings.load(path).dice_odds == "on"
+    path.write_text('{"dice_odds": "auto"}')  # the old default, kept by every saved file
+    assert Settings.load(path).dice_odds == "on"
+    path.write_text('{"dice_odds": "off"}')
+    assert Settings.load(path).dice_odds == "off"
 
 
 def test_numeri_odds_say_the_chance_of_an_extra_roll_and_the_moves_that_earn_one(

@@ -143,16 +143,20 @@ def test_set_volume_keeps_within_range_and_unmutes(driver) -> None:
 def test_kiosk_volume_stays_within_range_and_a_visitors_mute_ends(tmp_path: Path) -> None:
     from game.client import theme
     from game.client.kiosk_config import KioskConfig
-    from game.client.scenes.kiosk import AttractScene, OperatorScene
+    from game.client.scenes.kiosk import AttractScene
+    from game.client.scenes.operator import SettingsScene
     from tests.client_driver import Driver
 
     kiosk = Driver(tmp_path, kiosk=KioskConfig(volume=0.5))
     try:
         app = kiosk.app
-        app.push(OperatorScene(app))
-        for _ in range(7):
+        app.push(SettingsScene(app))
+        for typed, volume in (("0", 0.0), ("100", 1.0), ("150", 1.0), ("35", 0.35)):
             kiosk.press("volume")
-            assert 0 <= app.kiosk.volume <= 1
+            for digit in typed:
+                kiosk.press(f"key {digit}")
+            kiosk.press("ok")
+            assert app.kiosk.volume == volume  # 150 % is refused: the volume stays
             assert app.settings.volume == app.sound.volume == app.kiosk.volume
         assert KioskConfig.load(app.paths.config).volume == app.kiosk.volume
         app.toggle_mute()

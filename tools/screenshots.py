@@ -466,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
                 pygame.image.save(app.screen, file)
                 print(f"wrote {file.relative_to(OUT.parent.parent)}")
                 app.settings.board_theme = "wood"
-                app.settings.dice_odds = "auto"
+                app.settings.dice_odds = "on"
                 sprites.use_theme("wood")
                 app.reset(TitleScene(app))
             app.close()

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from game.ai.odds import TurnOdds
 from game.rules.ausgeblockt import DECIDE, ROLL, AusgeblocktState
-from game.session.seats import SeatKind
 
 if TYPE_CHECKING:
     from game.client.control import MatchControl
@@ -56,11 +55,7 @@ class Coach:
         match = self.control.match
         if not match.variant.spec.players_roll or not self.offers_hints():
             return False
-        mode = self.app.settings.dice_odds
-        if mode == "auto":
-            computers = [s for s in match.seats if s.kind is SeatKind.COMPUTER]
-            return bool(computers) and all(s.level == "easy" for s in computers)
-        return mode == "on"
+        return self.app.settings.dice_odds == "on"
 
     @property
     def working(self) -> bool:

@@ -28,8 +28,10 @@ THINKING_SECONDS = (0.5, 1.0, 2.0, 5.0)
 """How long the computer may think per decision; its search budget scales with it."""
 VOLUME_STEP = 0.1
 """One press of "−" or "+": the volume moves on a grid of tenths, from 0 to 1."""
-ODDS_MODES = ("auto", "on", "off")
-"""When the dice odds are shown: ``auto`` in matches against the *easy* computer."""
+ODDS_MODES = ("on", "off")
+"""Whether the dice odds are shown to the people at this screen (in every match with
+dice; a LAN room decides for its own).  ``auto`` — once the default, "against the easy
+computer" only, which hid them from hot-seat, medium and hard games — is read as on."""
 NAME_LENGTH = 20
 """The longest name a player may give: it has to fit on seat buttons and in lists."""
 
@@ -53,7 +55,7 @@ class Settings:
     board_theme: str = "wood"
     """The boards' paint: ``wood`` (the leaflets' boards) or ``contrast``."""
     thinking_seconds: float = 1.0
-    dice_odds: str = "auto"
+    dice_odds: str = "on"
     """The exact odds of an Ausgeblockt turn beside the dice: ``on``, ``off``, or ``auto``
     (in matches against the *easy* computer)."""
     show_coordinates: bool = True
@@ -111,6 +113,8 @@ class Settings:
             if spec.name not in stored:
                 continue
             value = stored[spec.name]
+            if spec.name == "dice_odds" and value == "auto":
+                value = "on"  # the old default: odds for people, now in every match
             if settings.valid(spec.name, value):
                 setattr(settings, spec.name, value)
             else:
