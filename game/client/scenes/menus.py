@@ -726,12 +726,9 @@ class SettingsScene(MenuScene):
         self._changed()
 
     def _odds_label(self) -> str:
-        mode = self.app.settings.dice_odds
-        if mode == "on":
+        if self.app.settings.dice_odds == "on":
             return _("Dice odds: on")
-        if mode == "off":
-            return _("Dice odds: off")
-        return _("Dice odds: against the easy computer")
+        return _("Dice odds: off")
 
     def _next_odds(self) -> None:
         settings = self.app.settings
