@@ -3,6 +3,7 @@ robustness to resizing, full screen, touch and bad input."""
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import wait
 from pathlib import Path
 
@@ -248,6 +249,13 @@ def test_finished_matches_replay_step_by_step_and_export_as_pdn(tmp_path: Path) 
     text = exported.read_text()
     assert '[GameType "Dama"]' in text and "1. " + match.record.notation()[0] in text
     assert text.split()[-1] in ("1-0", "0-1", "1/2-1/2")
+    # named by what it is, said in words as large as the moves, on the screen
+    assert re.fullmatch(r"dama-classic_player-vs-player_\d{4}-\d\d-\d\d-\d{4}\.pdn",
+                        exported.name), exported.name  # fmt: skip
+    said = " ".join(replay._notice_lines())
+    assert exported.name in said.replace(" ", "") or exported.name in said
+    drive.press("export")  # again: a second file, the first kept
+    assert len(list((tmp_path / "data" / "exports").glob("*.pdn"))) == 2
 
 
 @pytest.mark.slow

@@ -3,10 +3,15 @@ record format (docs/NOTATION.md) with its result for the others."""
 
 from __future__ import annotations
 
+import re
+import time
+import unicodedata
 from datetime import UTC, datetime
+from pathlib import Path
 
 from game.rules import VARIANTS, Outcome, Variant
 from game.session.match import Match
+from game.session.seats import Seat, SeatKind
 
 PDN_GAME_TYPE = {name: spec.title for name, spec in VARIANTS.items() if name.startswith("dama:")}
 """PDN's GameType tag of each Dama game: its proper name."""
@@ -15,6 +20,35 @@ PDN_GAME_TYPE = {name: spec.title for name, spec in VARIANTS.items() if name.sta
 def export_suffix(chosen: Variant) -> str:
     """The file name suffix of an exported match of ``chosen``."""
     return ".pdn" if chosen.name in PDN_GAME_TYPE else ".txt"
+
+
+def export_name(match: Match, when: float) -> str:
+    """A file name that says what the export is: the game, who played, when it ended —
+    ``dama-classic_anna-vs-computer-hard_2026-11-27-1432.pdn`` — in letters, digits and
+    dashes only (any file system, any shell)."""
+    players = "-vs-".join(_seat_slug(seat) for seat in match.seats)
+    day = time.strftime("%Y-%m-%d-%H%M", time.localtime(when))
+    game = match.variant.name.replace(":", "-")
+    return f"{game}_{players}_{day}{export_suffix(match.variant)}"
+
+
+def free_path(folder: Path, name: str) -> Path:
+    """``folder / name``, or with ``-2``, ``-3``… before the suffix if that is taken."""
+    path = folder / name
+    stem, suffix = path.stem, path.suffix
+    number = 2
+    while path.exists():
+        path = folder / f"{stem}-{number}{suffix}"
+        number += 1
+    return path
+
+
+def _seat_slug(seat: Seat) -> str:
+    if seat.kind is SeatKind.COMPUTER:
+        return f"computer-{seat.level}"
+    folded = unicodedata.normalize("NFKD", seat.name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    return slug or ("lan" if seat.kind is SeatKind.REMOTE else "player")
 
 
 def export_text(match: Match, when: float | None = None) -> str:

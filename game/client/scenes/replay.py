@@ -22,7 +22,7 @@ from game.names import (
     seat_names,
     variant_title,
 )
-from game.session.export import export_suffix, export_text
+from game.session.export import export_name, export_text, free_path
 from game.session.match import Match
 from game.session.saves import FINISHED, Finished, plain
 
@@ -152,15 +152,19 @@ class ReplayScene(Scene):
         self.app.push(ReviewScene(self.app, self.entry))
 
     def export(self) -> None:
+        """Write the move list under a name that says what it is (game, players, date) and
+        say where, in words that can be read."""
         match = self.entry.match
-        name = self.entry.path.stem + export_suffix(match.variant)
-        path = self.app.paths.data / "exports" / name
+        folder = self.app.paths.data / "exports"
+        path = free_path(folder, export_name(match, self.entry.saved_at))
         try:
             atomic_write(path, export_text(match, self.entry.saved_at).encode("utf-8"))
         except OSError as error:
             self.notice = _("The move list could not be saved: {error}").format(error=plain(error))
             return
-        self.notice = _("Saved as {path}").format(path=path)
+        self.notice = _("The move list is saved as {name} in {folder}").format(
+            name=path.name, folder=folder
+        )
 
     def _move_line(self, index: int) -> str:
         """Action ``index`` in words, numbered by its turn where the turn begins (a lot
@@ -199,11 +203,19 @@ class ReplayScene(Scene):
             reason = theme.text(reason_text(result.reason), round(0.85 * u), palette.muted)
             surface.blit(reason, (x, top + round(6.3 * u)))
         self._draw_moves(surface, x)
-        if self.notice:
-            body = theme.font(round(0.7 * u))
-            surface.blit(body.render(self.notice, True, palette.muted),
-                         (x, self.panel.bottom - round(0.9 * u)))  # fmt: skip
+        if self.notice:  # over the last moves, above the buttons, as large as the moves
+            lines = self._notice_lines()
+            line = round(1.2 * u)
+            area = pygame.Rect(x - u // 2, self.moves_bottom - len(lines) * line - u // 2,
+                               self.panel.width - u, len(lines) * line + u)  # fmt: skip
+            pygame.draw.rect(surface, palette.background, area, border_radius=u // 3)
+            for n, text in enumerate(lines):
+                shown = theme.text(text, u, palette.accent, True)
+                surface.blit(shown, (x, area.y + u // 2 + n * line))
         self.draw_targets(surface)
+
+    def _notice_lines(self) -> list[str]:
+        return theme.wrap(self.notice, theme.font(self.u, True), self.panel.width - 2 * self.u)[:4]
 
     def _draw_moves(self, surface: pygame.Surface, x: int) -> None:
         """The moves before and after the current step, the current one marked."""
