@@ -104,7 +104,8 @@ def test_a_game_imported_by_paste_or_file_opens_in_the_replay(
     drive = Driver(tmp_path)
     folder = drive.app.paths.data / "import"
     folder.mkdir(parents=True)
-    (folder / "club.pdn").write_text('[GameType "Dama"]\n\n1. 22-18 11-15 2. 18x11 8x15 1-0\n')
+    (folder / "club.pdn").write_text('[GameType "Dama"]\n[White "Anna Rossi"]\n[Black "Ben"]\n\n'
+                                     "1. 22-18 11-15 2. 18x11 8x15 1-0\n")  # fmt: skip
     (folder / "broken.txt").write_text("a1 d7\ng1 a1\n")
     (folder / "binary.pdn").write_bytes(b"\xff\xfe\x00garbage")
     drive.press("finished")
@@ -120,10 +121,19 @@ def test_a_game_imported_by_paste_or_file_opens_in_the_replay(
     drive.press("paste")
     assert "copy a game first" in drive.scene.problem
     monkeypatch.setattr(import_game, "clipboard_text", lambda: "1. a1 d7 2. g1 d6 3. d1xd7\n")
-    drive.press("paste")
+    drive.press("paste")  # legal in classic and in misto: the screen asks which
+    assert type(drive.scene).__name__ == "WhichMillScene"
+    assert [t.name for t in drive.scene.targets] == ["mulino:classic", "mulino:misto", "back"]
+    drive.press("mulino:misto")
     assert type(drive.scene).__name__ == "ReplayScene"
+    assert drive.scene.match.variant.name == "mulino:misto"
     assert drive.scene.match.record.notation()[-1] == "xd7"
+    drive.key(pygame.K_ESCAPE)
+    monkeypatch.setattr(import_game, "clipboard_text", lambda: "a1 d7 d1 d6 g1 b2\n")
+    drive.press("paste")  # a placing mill and another placing: only ceylonese, not asked
+    assert drive.scene.match.variant.name == "mulino:ceylonese"
     drive.key(pygame.K_ESCAPE)
     drive.press("file club.pdn")
     assert drive.scene.match.record.notation() == ("22-18", "11-15", "18x11", "8x15", "resign2")
+    assert drive.scene.players() == "White: Anna Rossi · Black: Ben"  # the PDN's names
     drive.app.close()

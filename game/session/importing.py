@@ -47,17 +47,52 @@ class _Token:
     line: int
 
 
-def import_record(text: str) -> MatchRecord:
+MILLS = ("mulino:classic", "mulino:misto", "mulino:ceylonese")
+"""The variants a Mulino move list without a ``[Variant …]`` header may be written in."""
+
+
+def import_record(text: str, mill: str = "mulino:classic") -> MatchRecord:
     """The record of the game written in ``text``: PDN for the Dama games, a Tavolo record
-    or a Mulino move list otherwise.  Raises :class:`RecordImportError`."""
+    or a Mulino move list otherwise (read as ``mill`` when no header names the variant: see
+    :func:`mills_that_fit`).  Raises :class:`RecordImportError`."""
     if not text.strip():
         raise RecordImportError(0, "the text is empty")
     tags = _tags(text)
     if "Variant" in tags:
         return _tavolo(text, tags)
-    if "GameType" in tags or re.search(r"\d+-\d+|\d+x\d+", text):
+    if _is_pdn(text, tags):
         return _pdn(text, tags)
-    return _mill_list(text, tags)
+    return _mill_list(text, tags, mill)
+
+
+def mills_that_fit(text: str) -> list[str]:
+    """For a Mulino move list that does not say its variant: the variants whose rules its
+    moves follow (the screen asks which when more than one does); [] for any other text."""
+    if not text.strip():
+        return []
+    tags = _tags(text)
+    if "Variant" in tags or _is_pdn(text, tags):
+        return []
+    fits = []
+    for name in MILLS:
+        try:
+            _mill_list(text, tags, name)
+        except RecordImportError:
+            continue
+        fits.append(name)
+    return fits
+
+
+def player_names(text: str, players: int) -> list[str]:
+    """The players' names a PDN gives (``[White "…"]``, ``[Black "…"]``), by seat; "" where
+    it gives none.  White is the first seat, as on Tavolo's boards."""
+    tags = _tags(text)
+    names = [tags.get(tag, ("", 0))[0].strip()[:40] for tag in ("White", "Black")]
+    return [names[seat] if seat < 2 and names[seat] != "?" else "" for seat in range(players)]
+
+
+def _is_pdn(text: str, tags: dict) -> bool:
+    return "GameType" in tags or bool(re.search(r"\d+-\d+|\d+x\d+", text))
 
 
 def _tags(text: str) -> dict[str, tuple[str, int]]:
@@ -131,8 +166,8 @@ def _pdn(text: str, tags: dict) -> MatchRecord:
     return _replayed(game, tokens, result)
 
 
-def _mill_list(text: str, tags: dict) -> MatchRecord:
-    game = _variant("mulino:classic", None, tags, 0)
+def _mill_list(text: str, tags: dict, mill: str = "mulino:classic") -> MatchRecord:
+    game = _variant(mill, None, tags, 0)
     tokens = []
     for token in _body_tokens(text):
         found = _MILL_CAPTURE.match(token.text)

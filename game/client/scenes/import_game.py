@@ -12,7 +12,13 @@ from game.client import theme
 from game.client.scenes.menus import Item, MenuScene, item
 from game.client.scenes.saved import fitted
 from game.i18n import _
-from game.session.importing import RecordImportError, import_record
+from game.names import variant_subtitle, variant_title
+from game.session.importing import (
+    RecordImportError,
+    import_record,
+    mills_that_fit,
+    player_names,
+)
 from game.session.match import Match
 from game.session.saves import plain
 from game.session.seats import Seat
@@ -90,17 +96,24 @@ class ImportScene(MenuScene):
             return
         self._read(text)
 
-    def _read(self, text: str) -> None:
+    def _read(self, text: str, mill: str | None = None) -> None:
+        """Read ``text``; a Mulino move list that more than one Mulino's rules fit is
+        asked about first (``mill``: the answer)."""
         from game.client.scenes.replay import ReplayScene
 
+        fits = mills_that_fit(text) if mill is None else [mill]
+        if len(fits) > 1:
+            self.app.push(WhichMillScene(self.app, fits, lambda chosen: self._read(text, chosen)))
+            return
         try:
-            record = import_record(text)
+            record = import_record(text, *fits)
         except RecordImportError as error:
             where = _("line {line}: ").format(line=error.line) if error.line else ""
             self._refused(_("This game cannot be read — {where}{reason}").format(
                 where=where, reason=error.reason))  # fmt: skip
             return
-        match = Match(record, [Seat() for _seat in range(record.variant.players)], 0)
+        names = player_names(text, record.variant.players)
+        match = Match(record, [Seat(name=name) for name in names], 0)
         self.problem = ""
         self.app.push(ReplayScene.of_match(self.app, match))
 
@@ -122,3 +135,30 @@ class ImportScene(MenuScene):
             size = round(1.05 * u)
             text = theme.text(fitted(line, size, False, width - 2 * u), size, colour)
             surface.blit(text, text.get_rect(midtop=(width // 2, y)))
+
+
+class WhichMillScene(MenuScene):
+    """A Mulino move list that says not which Mulino it is, and whose moves more than one
+    variant's rules allow: the player says which (each is named with what it is)."""
+
+    def __init__(self, app, fits: list[str], chosen) -> None:
+        self.fits, self.chosen = fits, chosen
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Which Mulino is it?")
+
+    def subtitle(self) -> str:
+        return _("These moves are legal in each of these games")
+
+    def items(self) -> list[Item]:
+        entries = [
+            item(lambda n=name: f"{variant_title(n)} — {variant_subtitle(n)}",
+                 lambda n=name: self._choose(n), name)
+            for name in self.fits
+        ]  # fmt: skip
+        return [*entries, item(lambda: _("Back"), self.app.pop, "back")]
+
+    def _choose(self, name: str) -> None:
+        self.app.pop()
+        self.chosen(name)

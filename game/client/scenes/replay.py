@@ -189,6 +189,11 @@ class ReplayScene(Scene):
         match = self.match
         title = theme.text(variant_title(match.variant.name), 2 * u, palette.accent, True)
         surface.blit(title, (x, top))
+        players = self.players()
+        if players:  # who played, as the record names them (an imported PDN's White, Black)
+            room = self.panel.right - u - (x + title.get_width() + u)
+            shown = theme.fitted(players, u, palette.text, max(room, u))
+            surface.blit(shown, (x + title.get_width() + u, top + 2 * u - shown.get_height()))
         total = len(match.record.actions)
         if self.step and (turn := self.turns[self.step - 1]):
             where = _("Turn {n} of {total}").format(n=turn, total=self.turns[-1])
@@ -213,6 +218,14 @@ class ReplayScene(Scene):
                 shown = theme.text(text, u, palette.accent, True)
                 surface.blit(shown, (x, area.y + u // 2 + n * line))
         self.draw_targets(surface)
+
+    def players(self) -> str:
+        """ "White: Anna · Black: Ben" when the record names its players ("" when not)."""
+        names = [seat.name for seat in self.match.seats]
+        if not any(names):
+            return ""
+        sides = seat_names(self.match.state)
+        return " · ".join(f"{side}: {name or '?'}" for side, name in zip(sides, names, strict=True))
 
     def _notice_lines(self) -> list[str]:
         return theme.wrap(self.notice, theme.font(self.u, True), self.panel.width - 2 * self.u)[:4]
