@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+import pytest
 
 from game.client.scenes.menus import TitleScene
 from tests.client_driver import Driver
@@ -43,5 +44,28 @@ def test_with_reduce_motion_the_title_stands_still_and_waits(tmp_path: Path) -> 
         driver.frame(20)
         assert not driver.scene.animating  # the app sleeps in its event wait
         assert _picture(driver) == first
+    finally:
+        driver.app.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1024, 600), (700, 1050)])
+def test_the_drifting_pieces_never_pass_behind_the_words_or_a_button(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    driver = Driver(tmp_path, size=size)
+    try:
+        title = driver.scene
+        backdrop, seen_faded = title.backdrop, 0
+        buttons = [t.rect for t in title.targets]
+        assert buttons and all(r in backdrop.keep_out for r in buttons)
+        for _ in range(120):  # a minute: every piece crosses the middle of the screen
+            title.update(0.5)
+            placed = backdrop._placed(size, title.u, title.palette.seats)
+            for picture, _at, rect in placed:
+                if picture is None:
+                    seen_faded += 1
+                    continue
+                assert not any(rect.colliderect(area) for area in backdrop.keep_out), rect
+        assert seen_faded  # the pieces were there to hide: the check was not empty
     finally:
         driver.app.close()

@@ -44,9 +44,16 @@ class Drifter:
     """Seconds until a die shows its next face."""
 
 
+FADE_UNITS = 2.0
+"""A piece fades out over this many layout units as it nears the words or a button."""
+
+
 class TitleBackdrop:
     def __init__(self, moving: bool, seed: int = 7) -> None:
         self.moving = moving
+        self.keep_out: list[pygame.Rect] = []
+        """Where the menu's words and buttons are: the pieces fade before they reach them,
+        never passing behind a label."""
         self._rng = rng = random.Random(seed)
         self.drifters = [
             Drifter(name, seat, rng.random(), rng.random(),
@@ -68,29 +75,46 @@ class TitleBackdrop:
                     d.phase = self._rng.uniform(0.5, 1.4)
 
     def draw(self, surface: pygame.Surface, u: int, seats: tuple) -> None:
-        surface.blits(self._placed(surface.get_size(), u, seats), doreturn=False)
+        shown = [(p, at) for p, at, _rect in self._placed(surface.get_size(), u, seats) if p]
+        surface.blits(shown, doreturn=False)
 
     def areas(self, size: tuple[int, int], u: int, seats: tuple) -> list[pygame.Rect]:
-        """Where each piece is drawn now."""
-        return [picture.get_rect(topleft=at) for picture, at in self._placed(size, u, seats)]
+        """Where each piece is now, drawn or faded out (the frame that hides one must clear
+        where it was)."""
+        return [rect for _picture, _at, rect in self._placed(size, u, seats)]
+
+    def _fade(self, rect: pygame.Rect, u: int) -> int:
+        """How much of the piece shows, 0–3: none over the words or a button, all of it
+        :data:`FADE_UNITS` away from them."""
+        band = max(1, round(FADE_UNITS * u))
+        near = min((_gap(rect, area) for area in self.keep_out), default=band)
+        return min(3, 3 * near // band)
 
     def _placed(
         self, size: tuple[int, int], u: int, seats: tuple
-    ) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+    ) -> list[tuple[pygame.Surface | None, tuple[int, int], pygame.Rect]]:
         width, height = size
         placed = []
         for d in self.drifters:
             side = max(8, round(d.size * u))
             tint = seats[d.seat] if d.seat is not None else None
             # drawn a margin beyond the edges, so pieces glide in and out rather than pop
-            x = d.x * (width + 2 * side) - side
-            y = d.y * (height + 2 * side) - side
-            placed.append((_faint(d.name, side, tint), (round(x), round(y))))
+            at = (round(d.x * (width + 2 * side) - side), round(d.y * (height + 2 * side) - side))
+            rect = pygame.Rect(at, (side, side))
+            level = self._fade(rect, u)
+            placed.append((_faint(d.name, side, tint, level) if level else None, at, rect))
         return placed
 
 
-@surface_cache(entries=64, megabytes=8)
-def _faint(name: str, side: int, tint: tuple[int, int, int] | None) -> pygame.Surface:
+def _gap(a: pygame.Rect, b: pygame.Rect) -> int:
+    """The distance between two rectangles (0 when they touch or overlap)."""
+    dx = max(b.left - a.right, a.left - b.right, 0)
+    dy = max(b.top - a.bottom, a.top - b.bottom, 0)
+    return max(dx, dy)
+
+
+@surface_cache(entries=128, megabytes=8)
+def _faint(name: str, side: int, tint: tuple[int, int, int] | None, level: int) -> pygame.Surface:
     faint = sprite(name, side, tint).copy()
-    faint.set_alpha(FAINT)
+    faint.set_alpha(FAINT * level // 3)
     return faint

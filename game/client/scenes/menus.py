@@ -246,6 +246,11 @@ class TitleScene(MenuScene):
                 rect = target.rect.inflate(wider - target.rect.width, 0)
                 targets += row_targets(rect, self._resume_row(entry, target.name), self.palette)
         self.set_targets(targets)
+        u = self.u
+        title = theme.font(5 * u, True).size(self.title())
+        words = pygame.Rect(0, 3 * u, min(title[0], size[0] - 2 * u), 8 * u)  # title, subtitle
+        words.centerx = size[0] // 2
+        self.backdrop.keep_out = [words] + [t.rect for t in self.targets]
 
     def _resumable(self) -> dict[str, Unfinished]:
         """The matches to resume from here, by the name of their row ("resume" the newest)."""
