@@ -44,108 +44,290 @@ class Script:
     steps: tuple[Step, ...]
     done: Words
     """The last words: what the player has learnt, and what the game is about."""
+    key: int = 0
+    """How many actions are played at the lesson's key step (its picture in the docs)."""
 
 
 def _scripts() -> dict[str, Script]:
-    return {
-        "ausgeblockt": Script(
-            "ausgeblockt",
-            (
-                Step("first1", lambda: _("You play the crosses and begin.")),
-                Step("=1134C", lambda: _("Tap Roll to throw the five dice.")),
-                Step(
-                    "r34C",
-                    lambda: _(
-                        "Three of a kind make a mark. Keep the two 1s: tap both, "
-                        "then roll the other three."
-                    ),
+    """The lessons by variant name, in the order the rules index lists the variants."""
+    lessons = (_ausgeblockt, _numeri, _dama, _mangia, _lupo, _mulino, _misto, _ceylonese)
+    return {script.name: script for script in (lesson() for lesson in lessons)}
+
+
+def _ausgeblockt() -> Script:
+    return Script(
+        "ausgeblockt",
+        (
+            Step("first1", lambda: _("You play the crosses and begin.")),
+            Step("=1134C", lambda: _("Tap Roll to throw the five dice.")),
+            Step(
+                "r34C",
+                lambda: _(
+                    "Three of a kind make a mark. Keep the two 1s: tap both, "
+                    "then roll the other three."
                 ),
-                Step("=15C"),
-                Step("stop", lambda: _("Three 1s: a mark! Tap Stop to keep this throw.")),
-                Step("c2", lambda: _("Mark a cell showing 1: tap c2, next to your start c1.")),
-                Step("=2223C", lambda: _("The circles throw three 2s…")),
-                Step("stop"),
-                Step("c4", lambda: _("…and mark c4, in your way. Blocking is allowed.")),
-                Step("=3333C", lambda: _("Your turn again: tap Roll.")),
-                Step(
-                    "stop", lambda: _("Four 3s: a quad! A quad mark gives another turn. Tap Stop.")
-                ),
-                Step("d3", lambda: _("Mark a 3: tap d3. Your next mark must touch it.")),
             ),
-            lambda: _(
-                "Connect your three starts with your own cells before the circles do. "
-                "Two cows mark a cow cell; a quad keeps you rolling."
+            Step("=15C"),
+            Step("stop", lambda: _("Three 1s: a mark! Tap Stop to keep this throw.")),
+            Step("c2", lambda: _("Mark a cell showing 1: tap c2, next to your start c1.")),
+            Step("=2223C", lambda: _("The circles throw three 2s…")),
+            Step("stop"),
+            Step("c4", lambda: _("…and mark c4, in your way. Blocking is allowed.")),
+            Step("=3333C", lambda: _("Your turn again: tap Roll.")),
+            Step("stop", lambda: _("Four 3s: a quad! A quad mark gives another turn. Tap Stop.")),
+            Step("d3", lambda: _("Mark a 3: tap d3. Your next mark must touch it.")),
+        ),
+        lambda: _(
+            "Connect your three starts with your own cells before the circles do. "
+            "Two cows mark a cow cell; a quad keeps you rolling."
+        ),
+        key=9,
+    )
+
+
+def _numeri() -> Script:
+    return Script(
+        "numeri",
+        (
+            Step("first1", lambda: _("You play red and begin.")),
+            Step("d1", lambda: _("Tap Roll to throw the die.")),
+            Step("1", lambda: _("The die says 1: pawn 1 enters the track. Tap it.")),
+            Step("d1", lambda: _("Blue rolls a 1…")),
+            Step("1", lambda: _("…and its pawn 1 takes the next free space.")),
+            Step("d*", lambda: _("Your turn: tap Roll.")),
+            Step("2", lambda: _("A star: move any pawn you like. Tap pawn 2.")),
+            Step("d1", lambda: _("Blue rolls a 1 again…")),
+            Step("1", lambda: _("…its pawn jumps over yours: occupied spaces are skipped.")),
+            Step("d3", lambda: _("Tap Roll.")),
+            Step(
+                "3", lambda: _("Pawn 3 enters the first free space, beside your 1 and 2. Tap it.")
             ),
         ),
-        "numeri": Script(
-            "numeri",
-            (
-                Step("first1", lambda: _("You play red and begin.")),
-                Step("d1", lambda: _("Tap Roll to throw the die.")),
-                Step("1", lambda: _("The die says 1: pawn 1 enters the track. Tap it.")),
-                Step("d1", lambda: _("Blue rolls a 1…")),
-                Step("1", lambda: _("…and its pawn 1 takes the next free space.")),
-                Step("d*", lambda: _("Your turn: tap Roll.")),
-                Step("2", lambda: _("A star: move any pawn you like. Tap pawn 2.")),
-                Step("d1", lambda: _("Blue rolls a 1 again…")),
-                Step("1", lambda: _("…its pawn jumps over yours: occupied spaces are skipped.")),
-                Step("d3", lambda: _("Tap Roll.")),
-                Step(
-                    "3",
-                    lambda: _("Pawn 3 enters the first free space, beside your 1 and 2. Tap it."),
+        lambda: _(
+            "Three of your pawns side by side: an extra roll! Each pawn scores its "
+            "number times the value of its space; the game ends when the last three "
+            "spaces are full."
+        ),
+        key=9,
+    )
+
+
+def _dama() -> Script:
+    return Script(
+        "dama:classic",
+        (
+            Step(
+                "22-18", lambda: _("You play white and begin. Move a man forward: tap 22, then 18.")
+            ),
+            Step("11-15", lambda: _("Black moves 11-15…")),
+            Step("18x11", lambda: _("A man must capture when it can: tap 18, then 11.")),
+            Step("8x15", lambda: _("Black must capture too: 8x15.")),
+            Step("21-17", lambda: _("Even. Now move 21-17: tap 21, then 17.")),
+        ),
+        lambda: _(
+            "Capturing is compulsory; a man that reaches the far side becomes a king, "
+            "which flies along the diagonals. Take all of the other's pieces, or "
+            "leave them no move."
+        ),
+        key=2,
+    )
+
+
+def _mangia() -> Script:
+    """Losing draughts: the player gives men away where Black must take them, and is
+    made to take one in the end (every capture here is the only legal move)."""
+    return Script(
+        "dama:mangia",
+        (
+            Step(
+                "21-17",
+                lambda: _(
+                    "You play white. In Mangia la dama you win by losing: give all your "
+                    "pieces away. Move 21-17: tap 21, then 17."
                 ),
             ),
-            lambda: _(
-                "Three of your pawns side by side: an extra roll! Each pawn scores its "
-                "number times the value of its space; the game ends when the last three "
-                "spaces are full."
-            ),
-        ),
-        "dama": Script(
-            "dama:classic",
-            (
-                Step(
-                    "22-18",
-                    lambda: _("You play white and begin. Move a man forward: tap 22, then 18."),
-                ),
-                Step("11-15", lambda: _("Black moves 11-15…")),
-                Step("18x11", lambda: _("A man must capture when it can: tap 18, then 11.")),
-                Step("8x15", lambda: _("Black must capture too: 8x15.")),
-                Step("21-17", lambda: _("Even. Now move 21-17: tap 21, then 17.")),
-            ),
-            lambda: _(
-                "Capturing is compulsory; a man that reaches the far side becomes a king, "
-                "which flies along the diagonals. Take all of the other's pieces, or "
-                "leave them no move."
-            ),
-        ),
-        "mulino": Script(
-            "mulino:classic",
-            (
-                Step("a1", lambda: _("You play white. Place a piece: tap a1.")),
-                Step("d7", lambda: _("Black places on d7.")),
-                Step("d1", lambda: _("Place another on the same line: tap d1.")),
-                Step("b4", lambda: _("Black does not block your line…")),
-                Step("g1", lambda: _("Close a mill, three in a row: tap g1.")),
-                Step(
-                    None, lambda: _("A mill removes one of the other's pieces: tap a black piece.")
+            Step("9-14", lambda: _("Black moves 9-14, beside your man on 17.")),
+            Step(
+                "22-18",
+                lambda: _(
+                    "Black can now jump your man on 17, and capturing is compulsory. "
+                    "Let it: tap 22, then 18."
                 ),
             ),
-            lambda: _(
-                "When all nine pieces are placed, move them along the lines to close "
-                "mills. A player with two pieces, or no move, loses."
+            Step("14x21", lambda: _("Black had to take it: 14x21. One man fewer for you, good!")),
+            Step(
+                "18-14",
+                lambda: _(
+                    "Use the rule as a weapon: put a man where Black must take it. Tap 18, then 14."
+                ),
+            ),
+            Step("10x17", lambda: _("Black is forced again: 10x17.")),
+            Step("26-22", lambda: _("Once more, in front of Black's man on 17: tap 26, then 22.")),
+            Step("17x26", lambda: _("17x26: three men given away!")),
+            Step(
+                "31x22",
+                lambda: _("The rule binds you too: you must take the man on 26. Tap 31, then 22."),
             ),
         ),
-    }
+        lambda: _(
+            "In Mangia la dama you win when, at your turn, you have no piece left or no "
+            "move. Capturing is compulsory: offer men where the other must take them, "
+            "and beware of the other's offers."
+        ),
+        key=4,
+    )
+
+
+def _lupo() -> Script:
+    """The player keeps the sheep (the side that wins with good play) and traps a wolf
+    that dives at the gaps; the match ends there, won."""
+    return Script(
+        "dama:lupo",
+        (
+            Step(
+                "wolf2",
+                lambda: _("The lot gives the wolf to the computer: you play the four sheep."),
+            ),
+            Step(
+                "@9",
+                lambda: _(
+                    "The wolf is placed on 9. It steps one square diagonally, "
+                    "forwards or backwards."
+                ),
+            ),
+            Step(
+                "29-25",
+                lambda: _("Sheep step one square diagonally forward, never back. Tap 29, then 25."),
+            ),
+            Step("9-14", lambda: _("The wolf comes down to 14…")),
+            Step("25-22", lambda: _("Stand in its way: tap 25, then 22.")),
+            Step("14-17", lambda: _("The wolf tries the edge: 17.")),
+            Step("30-25", lambda: _("Close the gap behind your sheep: tap 30, then 25.")),
+            Step("17-21", lambda: _("The wolf slips down to 21…")),
+            Step(
+                "22-17",
+                lambda: _(
+                    "…against the edge. Trap it: tap 22, then 17. It will have no square left."
+                ),
+            ),
+        ),
+        lambda: _(
+            "The sheep win when the wolf cannot move; the wolf wins once it is past every "
+            "sheep. Move your sheep together and leave no gap behind them."
+        ),
+        key=8,
+    )
+
+
+def _mulino() -> Script:
+    return Script(
+        "mulino:classic",
+        (
+            Step("a1", lambda: _("You play white. Place a piece: tap a1.")),
+            Step("d7", lambda: _("Black places on d7.")),
+            Step("d1", lambda: _("Place another on the same line: tap d1.")),
+            Step("b4", lambda: _("Black does not block your line…")),
+            Step("g1", lambda: _("Close a mill, three in a row: tap g1.")),
+            Step(None, lambda: _("A mill removes one of the other's pieces: tap a black piece.")),
+        ),
+        lambda: _(
+            "When all nine pieces are placed, move them along the lines to close "
+            "mills. A player with two pieces, or no move, loses."
+        ),
+        key=4,
+    )
+
+
+def _misto() -> Script:
+    """Placing and moving mixed: a mill opened by a move and closed again by the next,
+    while both players still have pieces in hand."""
+    return Script(
+        "mulino:misto",
+        (
+            Step(
+                "a1",
+                lambda: _(
+                    "You play white. In misto, each turn you place a piece or move one "
+                    "already on the board. Place one: tap a1."
+                ),
+            ),
+            Step("d7", lambda: _("Black places on d7.")),
+            Step("d1", lambda: _("Place another on the same line: tap d1.")),
+            Step("b4", lambda: _("Black places on b4.")),
+            Step("g1", lambda: _("Close a mill, three in a row: tap g1.")),
+            Step("xb4", lambda: _("A mill removes one of Black's pieces: tap b4.")),
+            Step("g4", lambda: _("Black places on g4.")),
+            Step(
+                "d1-d2",
+                lambda: _("Now move instead of placing: tap d1, then d2. This opens your mill."),
+            ),
+            Step("f4", lambda: _("Black places on f4, two in a row with g4.")),
+            Step("d2-d1", lambda: _("Move back: tap d2, then d1. The mill closes again!")),
+            Step("xf4", lambda: _("Remove f4: that also breaks Black's two in a row.")),
+        ),
+        lambda: _(
+            "In misto, while you have pieces in hand you choose every turn: place one, or "
+            "move one along a line. A mill opened and closed again removes another piece. "
+            "A player with two pieces, or no move, loses."
+        ),
+        key=7,
+    )
+
+
+def _ceylonese() -> Script:
+    """A mill made while placing removes nothing: it earns an extra placement, used once
+    and declined once (the extra *move* of a mill made with the last piece in hand, and
+    the removal of the moving phase, are said in the last words: too far for a lesson)."""
+    return Script(
+        "mulino:ceylonese",
+        (
+            Step("a1", lambda: _("You play white. Place a piece: tap a1.")),
+            Step("d7", lambda: _("Black places on d7.")),
+            Step("d1", lambda: _("Place another on the same line: tap d1.")),
+            Step("b4", lambda: _("Black places on b4.")),
+            Step("g1", lambda: _("Close a mill, three in a row: tap g1.")),
+            Step(
+                "g4",
+                lambda: _(
+                    "In ceylonese a mill made while placing takes nothing: it gives you an "
+                    "extra placement. Use it: tap g4."
+                ),
+            ),
+            Step("g7", lambda: _("Black blocks your line on g7.")),
+            Step("a4", lambda: _("Start another line: tap a4.")),
+            Step("d6", lambda: _("Black places on d6.")),
+            Step("a7", lambda: _("Close this mill: tap a7.")),
+            Step(
+                "pass",
+                lambda: _(
+                    "Another extra placement. You may decline it: tap “{button}”. A piece "
+                    "kept in hand can block Black later."
+                ).format(button=_("Decline the extra placement")),
+            ),
+        ),
+        lambda: _(
+            "In ceylonese a mill made while placing earns an extra action instead of a "
+            "removal: one more placement, or a move if it was your last piece. You may "
+            "always decline it. Once every piece is placed, a mill removes a piece and "
+            "gives an extra move."
+        ),
+        key=5,
+    )
 
 
 def script_for(game: str) -> Script | None:
-    """The guided game of ``game`` (a game's family or variant name), if there is one."""
-    return _scripts().get(game.split(":")[0])
+    """The lesson of the variant ``game`` (a game's family name stands for its classic
+    variant), if there is one."""
+    scripts = _scripts()
+    return scripts.get(game) or scripts.get(f"{game}:classic")
 
 
 class TutorialControl(MatchControl):
     """Plays a :class:`Script` on the match screen."""
+
+    lesson = True
+    """The match screen shows the lesson's words large in its panel: what to do now (the
+    prompt) and what just happened (:meth:`notices`: the computer's move, a refused tap)."""
 
     def __init__(self, app, script: Script) -> None:
         self.app = app
@@ -190,6 +372,7 @@ class TutorialControl(MatchControl):
         return None
 
     def notices(self) -> tuple[str, ...]:
+        """The words for what the computer just did, or for a refused tap."""
         return (self._said,) if self._said else ()
 
     # -- the player's moves ---------------------------------------------------------------
@@ -204,8 +387,7 @@ class TutorialControl(MatchControl):
             self.match.play(action)
             return True
         self.refused += 1
-        instruction = step.say() if step.say is not None else ""
-        self._said = _("Not that one. {instruction}").format(instruction=instruction).strip()
+        self._said = _("Not that one.")  # the instruction stays on screen below it
         return False
 
     def can_roll(self, state: State) -> bool:
@@ -224,6 +406,8 @@ class TutorialControl(MatchControl):
             return False
         step, state = self.step, self.match.state
         if step is None:
+            if state.is_terminal():  # a lesson won: the screen asks for :meth:`finished`
+                return False
             self._over_for += dt
             if self._over_for >= 1.2:  # a moment to see the last move, then the last words
                 self.app.replace(TutorialDoneScene(self.app, self.script))
@@ -233,6 +417,11 @@ class TutorialControl(MatchControl):
         self.match.play(state.parse_action(step.action or ""))
         self._said = step.say() if step.say is not None else ""
         return True
+
+    def finished(self, app) -> TutorialDoneScene:
+        """A lesson that ends the match (the sheep trap the wolf) ends on its last words,
+        not on the results."""
+        return TutorialDoneScene(app, self.script)
 
 
 class TutorialDoneScene(MenuScene):
@@ -273,17 +462,17 @@ class TutorialsScene(MenuScene):
     def items(self) -> list[Item]:
         allowed = self.app.kiosk.games if self.app.kiosk is not None else None
         entries = []
-        for game, script in _scripts().items():
-            if allowed is None or any(name.split(":")[0] == game for name in allowed):
-                label = lambda s=script: variant_title(s.name)  # noqa: E731
-                start = lambda g=game: start_tutorial(self.app, g)  # noqa: E731
-                entries.append(item(label, start, f"learn {game}"))
+        for name in _scripts():
+            if allowed is None or name in allowed:
+                label = lambda n=name: variant_title(n)  # noqa: E731
+                start = lambda n=name: start_tutorial(self.app, n)  # noqa: E731
+                entries.append(item(label, start, f"learn {name}"))
         entries.append(item(lambda: _("Back"), self.app.pop, "back"))
         return entries
 
 
 def start_tutorial(app, game: str) -> None:
-    """The guided game of ``game`` on the match screen."""
+    """The lesson of the variant ``game`` on the match screen."""
     from game.client.scenes.play import PlayScene
 
     script = script_for(game)

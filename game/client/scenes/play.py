@@ -45,7 +45,7 @@ COUNT_LINE = 1.15
 """Units per line of counts."""
 HISTORY_LINE = 1.05
 """Units per line of the history."""
-LESSON_SIZES = (1.25, 1.1, 1.0)
+LESSON_SIZES = (1.4, 1.25, 1.1, 1.0)
 """Units of a lesson's words, the largest that fits its room (the prompt's is 1)."""
 
 
