@@ -157,18 +157,10 @@ def _at_step(app, script: Script, index: int) -> PlayScene:
     """The match screen of ``script``'s lesson with its first ``index`` actions played as
     the lesson plays them (the computer's with their words)."""
     control = TutorialControl(app, script)
+    control.advance_to(index)
+    assert len(control.match.record.actions) == index
     scene = PlayScene(app, control)
     app.push(scene)
-    while len(control.match.record.actions) < index:
-        state, step = control.match.state, control.step
-        if not _persons_turn(state):
-            control.update(0.0, True)
-        elif state.is_chance():
-            control.roll()
-        else:
-            chosen = state.legal_actions()[0] if step.action is None else None
-            assert control.decide(chosen if chosen is not None else state.parse_action(step.action))
-    scene._resync()
     return scene
 
 

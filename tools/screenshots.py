@@ -3,12 +3,13 @@
     python tools/screenshots.py [--sizes 1920x1080,700x1050] [--kiosk-sizes 1920x1080,1024x600]
 
 For every game, at every size: the match right after the computer's move (its move
-highlighted, the person's prompt), a Mulino removal prompt, an Ausgeblockt chain prompt,
-the results screen and a replay step; the title screen; the LAN list (announcements
-that hold still, a look-alike of a match under another key among them).  At the kiosk
-sizes, the kiosk's screens: the operator's service menu and its pages (settings with a
-mistyped key, usage, service, touch test, log and health, high scores), the PIN keypad
-locked after wrong PINs, the closed screen and the demos.
+highlighted, the person's prompt), its lesson at its key step (``lesson-dama-lupo``), a
+Mulino removal prompt, an Ausgeblockt chain prompt, the results screen and a replay step;
+the title screen; the LAN list (announcements that hold still, a look-alike of a match
+under another key among them).  At the kiosk sizes, the kiosk's screens: the operator's
+service menu and its pages (settings with a mistyped key, usage, service, touch test, log
+and health, high scores), the PIN keypad locked after wrong PINs, the closed screen and
+the demos.
 Positions come from random but legal play from fixed seeds, so the pictures change only
 when the drawing does.
 """
@@ -147,6 +148,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
             (f"{stem}-results", lambda app, n=name, p=players: app.push(
                 ResultsScene(app, finished(n, p))))
         )  # fmt: skip
+        entries.append((f"lesson-{stem}", _lesson(name)))
     for name, players, at_least in GAMES:
         if name in ("dama:classic", "mulino:classic", "numeri", "ausgeblockt"):
             stem = f"{name.replace(':', '-')}-contrast"
@@ -183,6 +185,22 @@ def kiosk_shots() -> list[tuple[str, Callable[[App], object]]]:
         ("kiosk-closed", _closed),
         ("kiosk-attract", _attract),
     ]
+
+
+def _lesson(name: str) -> Callable[[App], None]:
+    """The lesson of the variant ``name`` at its key step: what the computer did and what
+    to do now, in the panel; the move asked for ringed on the board."""
+
+    def shoot(app: App) -> None:
+        from game.client.tutorial import TutorialControl, script_for
+
+        script = script_for(name)
+        assert script is not None, name
+        control = TutorialControl(app, script)
+        control.advance_to(script.key)
+        app.push(PlayScene(app, control))
+
+    return shoot
 
 
 def _deciding(state: State) -> bool:

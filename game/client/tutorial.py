@@ -399,6 +399,20 @@ class TutorialControl(MatchControl):
             self._said = ""
             self.match.play(self.match.state.parse_action(step.action or ""))
 
+    def advance_to(self, index: int) -> None:
+        """Play the script's first ``index`` actions at once, as the lesson plays them (the
+        computer's with their words): a lesson's step for its picture in the docs, or a test."""
+        while len(self.match.record.actions) < index and self.step is not None:
+            state, step = self.match.state, self.step
+            if not self._persons_turn(state):
+                self.update(0.0, True)
+            elif state.is_chance():
+                self.roll()
+            elif step.action is None:
+                self.decide(state.legal_actions()[0])
+            else:
+                self.decide(state.parse_action(step.action))
+
     # -- the rest of the script, at the screen's pace -------------------------------------
 
     def update(self, dt: float, ready: bool) -> bool:
