@@ -127,7 +127,7 @@ def test_each_variants_learn_button_starts_its_own_lesson_played_through_by_taps
         assert _play_through(drive, wrong_first=language == "en") >= 3
         done = drive.scene
         assert done.title() == {"en": "Well done!", "it": "Bravo!", "de": "Gut gemacht!"}[language]
-        assert done.subtitle() == script_for(name).done()
+        assert done.last_words() == script_for(name).done()
         drive.press("play")  # on to a real game against the easy computer
         assert type(drive.scene).__name__ == "PlayScene"
         assert drive.scene.match.variant.name == name
@@ -215,3 +215,32 @@ def test_the_ceylonese_lesson_never_asks_for_a_removal_after_a_placing_mill() ->
         state = state.apply(state.parse_action(step.action))
     assert extras == 2  # one extra placement used, one declined
     assert not any("remove" in (s.say() if s.say else "").lower() for s in script.steps)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_lessons_last_words_are_wrapped_whole_above_its_buttons(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The goal of the game is said in full (a menu's one-line subtitle cut it at both
+    sides), above the buttons, inside the window."""
+    from game.client import theme
+    from game.client.tutorial import TutorialDoneScene
+
+    drive = Driver(tmp_path, size=size)
+    app = drive.app
+    try:
+        for language in ("en", "it", "de"):
+            set_language(language)
+            for script in _scripts().values():
+                done = TutorialDoneScene(app, script)
+                app.push(done)
+                font = theme.font(round(1.3 * done.u))
+                assert " ".join(done.lines).split() == script.done().split()
+                assert max(font.size(line)[0] for line in done.lines) <= size[0] - 2 * done.u
+                bottom = 9 * done.u + len(done.lines) * font.get_linesize()
+                assert all(bottom < t.rect.top for t in done.targets), script.name
+                assert all(app.screen.get_rect().contains(t.rect) for t in done.targets)
+                app.pop()
+    finally:
+        set_language("en")
+        app.close()

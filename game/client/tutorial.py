@@ -15,9 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import pygame
+
+from game.client import theme
 from game.client.control import MatchControl
 from game.client.scenes.menus import Item, MenuScene, item, start_match
 from game.client.turns import actor
+from game.client.widgets import button
 from game.i18n import _
 from game.names import variant_title
 from game.rules import State, variant
@@ -448,8 +452,33 @@ class TutorialDoneScene(MenuScene):
     def title(self) -> str:
         return _("Well done!")
 
-    def subtitle(self) -> str:
+    def last_words(self) -> str:
+        """What the player has learnt and the game's goal: several lines under the title
+        (a menu's subtitle is one line, and these are longer)."""
         return self.script.done()
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """The last words wrapped under the title, the buttons below them."""
+        self.u = u = theme.unit(size)
+        font = theme.font(round(1.3 * u))
+        self.lines = theme.wrap(self.last_words(), font, min(size[0] - 4 * u, 44 * u))
+        top = 9 * u + len(self.lines) * font.get_linesize() + 2 * u
+        width, pitch = min(size[0] - 4 * u, 22 * u), round(3.9 * u)
+        targets = []
+        for index, (label, action, enabled, name) in enumerate(self.items()):
+            rect = pygame.Rect((size[0] - width) // 2, top + index * pitch, width, pitch - u // 2)
+            targets.append(button(rect, label, action, self.palette, enabled, name))
+        self.set_targets(targets)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)  # the title and the buttons
+        u = self.u
+        size = round(1.3 * u)
+        y = 9 * u
+        for line in self.lines:
+            words = theme.text(line, size, self.palette.text)
+            surface.blit(words, words.get_rect(midtop=(surface.get_width() // 2, y)))
+            y += theme.font(size).get_linesize()
 
     def items(self) -> list[Item]:
         name = self.script.name
