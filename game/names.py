@@ -6,6 +6,8 @@ text in the player's language through the catalogue.
 
 from __future__ import annotations
 
+import re
+
 from game.i18n import _
 from game.rules import VARIANTS, Outcome, Reason, Result, State
 from game.rules.lupo import LupoState
@@ -117,6 +119,73 @@ def action_text(state: State, action: int) -> str:
             return _("moves pawns {first} and {second}").format(first=first, second=second)
         return _("moves pawn {n}").format(n=notation)
     return notation
+
+
+def hint_text(state: State, action: int) -> str:
+    """What to do, as a coach says it: "Keep 2, 2 and 2; roll 3 and 5 again", "Capture
+    18x11", "Place a piece on d2" — for a hint or a better move, never the log's words."""
+    notation = state.action_to_str(action)
+    game = state.variant.game
+    if notation == "pass":
+        return _("Pass: there is nothing to do")
+    if notation.startswith("resign"):
+        return _("Resign")
+    if game == "ausgeblockt" and notation.startswith("r") and hasattr(state, "dice"):
+        rolled = [FACE_WORDS.get(f, f) for f in notation[1:]]
+        kept = _faces(state.dice)
+        for face in rolled:
+            kept.remove(face)
+        if not kept:
+            return _("Roll all the dice again")
+        return _("Keep {kept}; roll {rolled} again").format(
+            kept=_listed(kept), rolled=_listed(rolled)
+        )
+    if game == "ausgeblockt":
+        if notation == "stop":
+            return _("Stop and keep this throw")
+        if not notation.startswith(("=", "first", "pass")):
+            return _("Mark {cell}").format(cell=notation)
+    if game == "numeri" and not notation.startswith(("d", "first")):
+        if "+" in notation:
+            first, second = notation.split("+")
+            return _("Move pawns {first} and {second}").format(first=first, second=second)
+        return _("Move pawn {n}").format(n=notation)
+    if game == "dama" and re.fullmatch(r"\d+([-x]\d+)+", notation):
+        if "x" in notation:
+            return _("Capture {move}").format(move=notation)
+        return _("Move {move}").format(move=notation)
+    if game == "dama" and notation.startswith("@"):
+        return _("Place the wolf on {square}").format(square=notation[1:])
+    if game == "mulino":
+        if re.fullmatch(r"[a-g][1-7]", notation):
+            return _("Place a piece on {point}").format(point=notation)
+        if re.fullmatch(r"[a-g][1-7]-[a-g][1-7]", notation):
+            start, end = notation.split("-")
+            return _("Move from {start} to {end}").format(start=start, end=end)
+        if re.fullmatch(r"x[a-g][1-7]", notation):
+            return _("Remove the piece on {point}").format(point=notation[1:])
+    return action_text(state, action)
+
+
+FACE_WORDS = {"C": "cow"}
+
+
+def _faces(dice: tuple[int, ...]) -> list[str]:
+    from game.rules.ausgeblockt import FACE_LETTERS
+
+    return [FACE_WORDS.get(FACE_LETTERS[f], FACE_LETTERS[f]) for f in sorted(dice)]
+
+
+def _listed(faces: list[str]) -> str:
+    """``["2", "2", "cow"]`` as "2, 2 and cow", the cow in the player's language."""
+    words = [_("cow") if face == "cow" else face for face in sorted(faces, key=_face_order)]
+    if len(words) == 1:
+        return words[0]
+    return _("{some} and {last}").format(some=", ".join(words[:-1]), last=words[-1])
+
+
+def _face_order(face: str) -> tuple[int, str]:
+    return (1, face) if face == "cow" else (0, face)
 
 
 def _sheet_text(notation: str) -> str:

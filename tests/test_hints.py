@@ -162,3 +162,35 @@ def test_hint_then_undo_then_leave_keeps_the_match_whole(tmp_path: Path) -> None
     _leave(again)
     (kept,) = SaveStore(tmp_path / "data").unfinished().matches
     assert kept.match == match and kept.match.hints_by_seat() == {0: 1}
+
+
+def test_a_hint_says_what_to_do_in_every_game_never_the_logs_words() -> None:
+    """ "Keep 1, 1 and cow; roll 4 and 5 again", not "rolls 4 5 again"; "Capture 18x11"."""
+    from game.names import hint_text
+    from game.rules import variant
+    from game.session.match import Match
+    from game.session.seats import Seat
+
+    log_words = ("rolls", "moves pawn", "throws", "marks", "stops rolling")
+    for name in ("ausgeblockt", "numeri", "dama:classic", "dama:mangia", "dama:lupo",
+                 "mulino:classic", "mulino:misto", "mulino:ceylonese"):  # fmt: skip
+        match = Match.new(variant(name), [Seat(), Seat()], 5)
+        for _ in range(30):
+            while match.state.is_chance():
+                match.roll()
+            if match.state.is_terminal():
+                break
+            state = match.state
+            for action in state.legal_actions():
+                advice = hint_text(state, action)
+                assert advice and not advice.startswith(log_words), (name, advice)
+                assert advice[0].isupper(), (name, advice)  # an instruction, not a log line
+            match.play(state.legal_actions()[-1])
+    match = Match.new(variant("ausgeblockt"), [Seat(), Seat()], 3)
+    while match.state.is_chance():
+        match.roll()
+    state = match.state  # dice 1 1 4 5 cow
+    assert state.dice == (1, 1, 4, 5, 6)
+    reroll = state.parse_action("r45")
+    assert hint_text(state, reroll) == "Keep 1, 1 and cow; roll 4 and 5 again"
+    assert hint_text(state, state.parse_action("stop")) == "Stop and keep this throw"

@@ -24,7 +24,7 @@ from game.client.views import view_for
 from game.client.views.base import Control, Step
 from game.client.widgets import Target, button
 from game.i18n import _
-from game.names import action_text, seat_names, variant_title
+from game.names import action_text, hint_text, seat_names, variant_title
 from game.rules import State
 from game.session.match import Match
 from game.session.seats import SeatKind
@@ -487,7 +487,7 @@ class PlayScene(Scene):
             return instruction
         hint = self._shown_hint()
         if hint is not None:
-            return _("Hint: {move}").format(move=action_text(self.state, hint))
+            return _("Hint: {advice}").format(advice=hint_text(self.state, hint))
         return self.view.prompt()
 
     def invalidate(self) -> None:

@@ -521,11 +521,15 @@ class SheetView(BoardView):
             return _("Roll the dice")
         if state.stage == DECIDE:
             left = ATTEMPTS - state.attempts
-            return ngettext(
+            prompt = ngettext(
                 "Roll again: tap the dice to keep ({n} attempt left)",
                 "Roll again: tap the dice to keep ({n} attempts left)",
                 left,
             ).format(n=left)
+            if state.chain >= 0:  # every throw of a chain turn aims next to that cell
+                chain = _("a mark next to {cell}").format(cell=cell_name(state.chain))
+                return f"{prompt} · {chain}"
+            return prompt
         if state.stage == MARK:
             return self._mark_prompt(state)
         return ""
