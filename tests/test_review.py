@@ -83,20 +83,32 @@ def test_the_review_screen_judges_shows_the_better_move_and_is_kept_with_the_sav
     screen = drive.scene
     assert screen.working
     drive.settle()
-    assert [j.seat for j in screen.review.decisions] == [0, 0, 0]  # the person's moves only
-    screen.go(4)
+    assert [j.seat for j in screen.review.decisions] == [0, 1, 0, 1, 0, 1]  # the computer too
+    screen.go(0)
+    drive.press("next mistake")  # straight to the first move judged a mistake or worse
     judged = screen.judged()
+    assert screen.step == 4 and judged is not None
     assert (judged.played, judged.label, judged.reason_move) == ("19-16", "blunder", "11x20x27")
+    assert screen.current() == 4 and screen._move_line(4).endswith("19-16 ??")  # beside its move
+    assert screen._line_colour(4) == screen.palette.warning
     drive.frame()
     assert screen.cache_path().exists()
-    # The graph: a tap at its right end goes to the end of the match.
+    # The graph: a tap at its right end goes to the last judged move.
     drive.tap((screen.graph.right - 1, screen.graph.centery))
-    assert screen.step == len(match.record.actions)
+    assert screen.step == max(j.ply for j in screen.review.decisions)
+    assert screen.judged() is not None
     drive.key(pygame.K_ESCAPE)
     # Opened again: the kept review, no work for the worker.
     monkeypatch.setattr(drive.app.thinker, "review", lambda *a: pytest.fail("reviewed again"))
     drive.press("review")
-    assert drive.scene.review is not None and not drive.scene.working
+    screen = drive.scene
+    assert screen.review is not None and not screen.working
+    screen.go(4)
+    drive.press("try again")  # from the position before the blunder, against the computer
+    again = drive.scene
+    assert type(again).__name__ == "PlayScene"
+    assert again.match.record.actions == match.record.actions[:4]
+    assert again.match.seats[0].is_human and not again.match.seats[1].is_human
     drive.app.close()
 
 

@@ -7,6 +7,7 @@ import io
 import logging
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
 import pygame
 
@@ -125,6 +126,85 @@ pieces stand out from: for low vision and bright rooms."""
 BOARD_THEMES = {boards.name: boards for boards in (WOOD, CONTRAST)}
 
 
+MIN_CONTRAST = 3.0
+"""The least contrast a marker on a board keeps with the board under it: WCAG 2.x's for what
+must be seen but is not text (success criterion 1.4.11)."""
+BLACK: Colour = (0, 0, 0)
+WHITE: Colour = (255, 255, 255)
+HALO_STEPS = 32
+
+
+def luminance(colour: Colour) -> float:
+    """WCAG 2.x relative luminance: the sRGB channels linearised, then weighted."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG 2.x contrast ratio of two colours: 1 (the same) to 21 (black and white)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+MarkerKind = Literal["hint", "last_move", "legal", "focus"]
+
+
+def marker_colour(kind: MarkerKind, palette: Palette) -> Colour:
+    """The palette's colour for a kind of marker on a board: a hint is drawn in the accent,
+    the others in the colour named after them."""
+    return palette.accent if kind == "hint" else getattr(palette, kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """How a marker is drawn on a board: in its palette colour and, where that colour alone
+    would not stand out from the board, inside a halo of its own hue that does."""
+
+    colour: Colour
+    """The palette's colour, unchanged: what tells the markers apart."""
+    halo: Colour | None = None
+    """An outline round the marker on both sides (a double stroke), or None."""
+
+    @property
+    def edge(self) -> Colour:
+        """The colour the marker meets the board with."""
+        return self.colour if self.halo is None else self.halo
+
+
+@cache
+def marker(colour: Colour, grounds: tuple[Colour, ...]) -> Marker:
+    """``colour`` drawn as a marker over ``grounds`` (the colours of the squares, points,
+    cells or spaces under and beside it): as it is if it stands out from all of them, else
+    with a halo that does."""
+    if all(contrast(colour, ground) >= MIN_CONTRAST for ground in grounds):
+        return Marker(colour)
+    return Marker(colour, _halo(colour, grounds))
+
+
+def _halo(colour: Colour, grounds: tuple[Colour, ...]) -> Colour:
+    """The shade of ``colour`` closest to it that stands out from every ground and from
+    ``colour`` itself, darker if one does, else lighter (the markers' colours are light,
+    most boards too); black or white, whichever stands out more, if no shade does."""
+    against = (*grounds, colour)
+    for end in (BLACK, WHITE):
+        for step in range(1, HALO_STEPS + 1):
+            shade = _mix(colour, end, step / HALO_STEPS)
+            if all(contrast(shade, ground) >= MIN_CONTRAST for ground in against):
+                return shade
+    return max((BLACK, WHITE), key=lambda end: min(contrast(end, g) for g in grounds))
+
+
+def _mix(colour: Colour, other: Colour, amount: float) -> Colour:
+    """``colour`` taken ``amount`` (0 to 1) of the way to ``other``."""
+    r, g, b = (round(c + (o - c) * amount) for c, o in zip(colour, other, strict=True))
+    return r, g, b
+
+
 @cache
 def _font_bytes(bold: bool) -> bytes:
     return asset_bytes("fonts/DejaVuSans-Bold.ttf" if bold else "fonts/DejaVuSans.ttf")
@@ -164,6 +244,16 @@ def unit(size: tuple[int, int]) -> int:
 def text(message: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
     """Rendered text, cached: labels change rarely and redraw every frame."""
     return font(size, bold).render(message, True, colour)
+
+
+SMALLEST = 12
+"""No text is drawn smaller than this many pixels, whatever the window (WCAG's readable
+floor on a café's 1024x600 panel)."""
+
+
+def small(size: float) -> int:
+    """A secondary text's size: ``size`` rounded, never under :data:`SMALLEST`."""
+    return max(SMALLEST, round(size))
 
 
 @surface_cache(entries=256, megabytes=8)

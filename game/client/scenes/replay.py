@@ -195,17 +195,19 @@ class ReplayScene(Scene):
             shown = theme.fitted(players, u, palette.text, max(room, u))
             surface.blit(shown, (x + title.get_width() + u, top + 2 * u - shown.get_height()))
         total = len(match.record.actions)
-        if self.step and (turn := self.turns[self.step - 1]):
+        in_hand = self.current()
+        if in_hand is not None and (turn := self.turns[in_hand]):
             where = _("Turn {n} of {total}").format(n=turn, total=self.turns[-1])
         else:  # the start, or a lot drawn before anyone's turn
             where = _("Before the first turn")
         surface.blit(theme.text(where, round(1.2 * u), palette.text, True), (x, top + 3 * u))
-        if self.step:
-            last = theme.text(self._move_line(self.step - 1), u, palette.accent)
+        current = self.current()
+        if current is not None:
+            last = theme.text(self._move_line(current), u, self._line_colour(current))
             surface.blit(last, (x, top + round(4.8 * u)))
         result = match.state.result()
         if result and self.step == total:
-            reason = theme.text(reason_text(result.reason), round(0.85 * u), palette.muted)
+            reason = theme.text(reason_text(result.reason), theme.small(0.85 * u), palette.muted)
             surface.blit(reason, (x, top + round(6.3 * u)))
         self._draw_moves(surface, x)
         if self.notice:  # over the last moves, above the buttons, as large as the moves
@@ -233,12 +235,25 @@ class ReplayScene(Scene):
     def _draw_moves(self, surface: pygame.Surface, x: int) -> None:
         """The moves before and after the current step, the current one marked."""
         u = self.u
-        height = round(1.05 * u)
+        height = max(round(1.05 * u), theme.small(0.8 * u) + 3)
         room = max(0, (self.moves_bottom - self.moves_top) // height)
         total = len(self.match.record.actions)
         first = max(0, min(self.step - room // 2, total - room))
         y = self.moves_top
+        current = self.current()
         for index in range(first, min(total, first + room)):
-            colour = self.palette.accent if index == self.step - 1 else self.palette.muted
-            surface.blit(theme.text(self._move_line(index), round(0.8 * u), colour), (x, y))
+            colour = self._line_colour(index)
+            if index == current:
+                marked = pygame.Rect(x - u // 3, y - u // 8, self.panel.width - u, height)
+                pygame.draw.rect(surface, self.palette.background, marked, border_radius=u // 4)
+            bold = index == current
+            line = theme.text(self._move_line(index), theme.small(0.8 * u), colour, bold)
+            surface.blit(line, (x, y))
             y += height
+
+    def current(self) -> int | None:
+        """The action the panel names as the one in hand: the last one played."""
+        return self.step - 1 if self.step else None
+
+    def _line_colour(self, index: int) -> tuple[int, int, int]:
+        return self.palette.accent if index == self.current() else self.palette.muted

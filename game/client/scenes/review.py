@@ -11,6 +11,7 @@ existed, that one in the accent colour with its path.
 from __future__ import annotations
 
 import logging
+import random
 from concurrent.futures import Future
 
 import pygame
@@ -23,10 +24,15 @@ from game.client.widgets import button
 from game.files import atomic_write
 from game.i18n import _, ngettext
 from game.names import seat_names
+from game.rules import MatchRecord
+from game.session.match import Match
 from game.session.saves import Finished
+from game.session.seats import Seat, SeatKind
 
 log = logging.getLogger(__name__)
 
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""How the move list marks a move, as chess players write it."""
 GRAPH_CLAMP = 1000
 """The graph's scale: an advantage of this much (ten pieces; a forced result) fills it."""
 
@@ -60,10 +66,12 @@ class ReviewScene(ReplayScene):
         self.step = 0
         self.preview.state = self.match.state_at(0)
         self.people = {i for i, seat in enumerate(self.match.seats) if seat.is_human}
+        self.rated = set(range(self.match.variant.players))
+        """Every seat is judged, the computer's too (its moves teach as well)."""
         self.review: Review | None = self._kept()
         self._future: Future | None = None
         if self.review is None:
-            self._future = app.thinker.review(self.match.record, self.people)
+            self._future = app.thinker.review(self.match.record, self.rated)
         self.graph = pygame.Rect(0, 0, 0, 0)
         self.verdict_top = 0
 
@@ -133,8 +141,17 @@ class ReviewScene(ReplayScene):
         back = next(t for t in self.targets if t.name == "back")
         targets = [t for t in self.targets if t.name not in ("export", "review", "back")]
         bottom = back.rect
-        wide = pygame.Rect(self.panel.x + u, bottom.y, self.panel.width - 2 * u, bottom.height)
-        targets.append(button(wide, lambda: _("Back"), self._leave, self.palette, name="back"))
+        x, inner = self.panel.x + u, self.panel.width - 2 * u
+        quarter = (inner - 3 * u // 2) // 4
+        row = [
+            ("◀ ?", lambda: self.go_to_mistake(-1), "previous mistake", self._has_mistake(-1)),
+            ("? ▶", lambda: self.go_to_mistake(+1), "next mistake", self._has_mistake(+1)),
+            (_("Try again"), self.try_again, "try again", self.can_try_again),
+            (_("Back"), self._leave, "back", lambda: True),
+        ]
+        for k, (label, action, name, enabled) in enumerate(row):
+            rect = pygame.Rect(x + k * (quarter + u // 2), bottom.y, quarter, bottom.height)
+            targets.append(button(rect, lambda t=label: t, action, self.palette, enabled, name))
         if size[0] < size[1]:  # portrait: beside the title, where the panel has room
             half = self.panel.width // 2
             self.graph = pygame.Rect(self.panel.x + half, self.panel.y + u, half - u, 6 * u)
@@ -143,8 +160,78 @@ class ReviewScene(ReplayScene):
                                      self.panel.width - 2 * u, 6 * u)  # fmt: skip
             self.moves_bottom = self.graph.y - u
         self.verdict_top = self.moves_top  # under the buttons, above the moves
-        self.moves_top += round(4.4 * u)
+        self.moves_top += round(5.2 * u)
         self.set_targets(targets)
+
+    # -- the moves in hand ----------------------------------------------------------------
+
+    def current(self) -> int | None:
+        """The move about to be played on the board: the one judged."""
+        return self.step if self.step < len(self.match.record.actions) else None
+
+    def _judged_at(self, ply: int) -> Judged | None:
+        if self.review is None:
+            return None
+        return next((j for j in self.review.decisions if j.ply == ply), None)
+
+    def _move_line(self, index: int) -> str:
+        judged = self._judged_at(index)
+        text = super()._move_line(index)
+        return f"{text} {MARKS[judged.label]}" if judged and judged.label in MARKS else text
+
+    def _line_colour(self, index: int) -> tuple[int, int, int]:
+        judged = self._judged_at(index)
+        if judged is not None and judged.label in MARKS:
+            return self._label_colour(judged.label)
+        return self.palette.text if index == self.current() else self.palette.muted
+
+    def _label_colour(self, label: str) -> tuple[int, int, int]:
+        return {"blunder": self.palette.warning, "mistake": self.palette.accent,
+                "inaccuracy": self.palette.focus}.get(label, self.palette.text)  # fmt: skip
+
+    def _mistakes(self) -> list[int]:
+        if self.review is None:
+            return []
+        return sorted(j.ply for j in self.review.decisions if j.label in MARKS)
+
+    def _has_mistake(self, direction: int):
+        def has() -> bool:
+            plies = self._mistakes()
+            return any(p < self.step for p in plies) if direction < 0 else any(
+                p > self.step for p in plies)  # fmt: skip
+
+        return has
+
+    def go_to_mistake(self, direction: int) -> None:
+        """To the previous or next move judged an inaccuracy, a mistake or a blunder."""
+        plies = [p for p in self._mistakes() if (p < self.step if direction < 0 else p > self.step)]
+        if not plies:
+            self.gentle_cue()
+            return
+        self.go(plies[-1] if direction < 0 else plies[0])
+
+    def can_try_again(self) -> bool:
+        judged = self.judged()
+        return judged is not None and judged.label != "best"
+
+    def try_again(self) -> None:
+        """A match from the position before the move in hand, the player at its seat, the
+        computer at the others (at the level last chosen), on fresh dice."""
+        from game.client.scenes.menus import TitleScene
+        from game.client.scenes.play import PlayScene
+
+        judged = self.judged()
+        if judged is None:
+            self.gentle_cue()
+            return
+        record = MatchRecord(self.match.variant, self.match.record.actions[: self.step])
+        level = self.app.settings.last_level
+        seats = [Seat() if seat == judged.seat else Seat(SeatKind.COMPUTER, level)
+                 for seat in range(self.match.variant.players)]  # fmt: skip
+        match = Match(record, seats, random.SystemRandom().getrandbits(62))
+        self.discard()
+        self.app.reset(TitleScene(self.app))
+        self.app.push(PlayScene(self.app, match))
 
     def tap_elsewhere(self, pos: tuple[int, int]) -> None:
         """A tap on the graph goes to that moment of the match."""
@@ -152,10 +239,13 @@ class ReviewScene(ReplayScene):
             self.go_to_x(pos[0])
 
     def go_to_x(self, x: int) -> None:
-        """Jump to the move under ``x`` on the graph."""
+        """Jump to the judged move nearest ``x`` on the graph (a throw of the dice is not
+        judged: the label would be missing)."""
         total = len(self.match.record.actions)
         share = (x - self.graph.x) / max(1, self.graph.width)
-        self.go(round(max(0.0, min(1.0, share)) * total))
+        ply = round(max(0.0, min(1.0, share)) * total)
+        plies = [j.ply for j in self.review.decisions] if self.review is not None else []
+        self.go(min(plies, key=lambda p: abs(p - ply)) if plies else ply)
 
     def summary(self, judged: Judged | None) -> str:
         """How the seat of the move in hand (else the first person) played, in counts."""
@@ -209,17 +299,19 @@ class ReviewScene(ReplayScene):
                 pygame.draw.rect(surface, palette.accent,
                                  (bar.x, bar.y, bar.width * done // of, bar.height))  # fmt: skip
             text = _("Reviewing: {done} of {of} moves").format(done=done, of=of or "…")
-            surface.blit(theme.text(text, round(0.8 * u), palette.text), (x, bar.bottom + u // 3))
+            shown = theme.text(text, theme.small(0.8 * u), palette.text)
+            surface.blit(shown, (x, bar.bottom + u // 3))
             return
         judged = self.judged()
-        summary = fitted(self.summary(judged), round(0.75 * u), False, self.panel.width - 2 * u)
-        surface.blit(theme.text(summary, round(0.75 * u), palette.muted),
-                     (x, y + round(2.4 * u)))  # fmt: skip
+        size = theme.small(0.75 * u)
+        lines = theme.wrap(self.summary(judged), theme.font(size), self.panel.width - 2 * u)[:2]
+        for n, text in enumerate(lines):  # whole, on two lines if it needs them
+            surface.blit(theme.text(text, size, palette.muted), (x, y + round((2.4 + n) * u)))
         if judged is None:
             return
         line = _("{move}: {label}").format(move=judged.played, label=label_text(judged.label))
-        colour = palette.accent if judged.label in ("mistake", "blunder") else palette.text
-        surface.blit(theme.text(line, round(0.9 * u), colour, True), (x, y))
+        colour = self._label_colour(judged.label) if judged.label in MARKS else palette.text
+        surface.blit(theme.text(line, theme.small(0.9 * u), colour, True), (x, y))
         if judged.label != "best":
             better = _("better: {move}").format(move=judged.best)
             reason = reason_text(judged)
@@ -227,16 +319,28 @@ class ReviewScene(ReplayScene):
             if judged.chances:
                 chances = _("winning chances −{n}%").format(n=judged.chances)
                 text = f"{text} · {chances}"
-            surface.blit(theme.text(text, round(0.8 * u), palette.text), (x, y + round(1.1 * u)))
+            text = fitted(text, theme.small(0.8 * u), False, self.panel.width - 2 * u)
+            shown = theme.text(text, theme.small(0.8 * u), palette.text)
+            surface.blit(shown, (x, y + round(1.1 * u)))
 
     def _draw_graph(self, surface: pygame.Surface) -> None:
-        """The first seat's advantage over the match, the move in hand marked."""
+        """The first seat's advantage over the match in its colour, above the zero line
+        when it leads; the mistakes as dots in their colours; the move in hand marked; the
+        axis says who is ahead where."""
         if self.review is None or not self.graph.width:
             return
-        palette, graph = self.palette, self.graph
+        palette, graph, u = self.palette, self.graph, self.u
         pygame.draw.rect(surface, palette.background, graph)
         middle = graph.centery
         pygame.draw.line(surface, palette.muted, (graph.x, middle), (graph.right - 1, middle))
+        names = seat_names(self.match.state)
+        ahead = _("{name} ahead")
+        small = theme.small(0.6 * u)
+        top = theme.text(ahead.format(name=names[0]), small, palette.muted)
+        surface.blit(top, (graph.x + u // 4, graph.y + 1))
+        if len(names) == 2:
+            low = theme.text(ahead.format(name=names[1]), small, palette.muted)
+            surface.blit(low, (graph.x + u // 4, graph.bottom - low.get_height() - 1))
         values = self.review.advantage
         last = max(1, len(values) - 1)
         points = [
@@ -246,6 +350,10 @@ class ReviewScene(ReplayScene):
             for i, v in enumerate(values)
         ]  # fmt: skip
         if len(points) > 1:
-            pygame.draw.lines(surface, palette.accent, False, points, 2)
+            pygame.draw.lines(surface, self.view.seat_colour(0), False, points, 2)
+        for judged in self.review.decisions:
+            if judged.label in MARKS and judged.ply < len(points):
+                colour = self._label_colour(judged.label)
+                pygame.draw.circle(surface, colour, points[judged.ply], max(3, u // 4))
         x = graph.x + round(self.step * (graph.width - 1) / last)
         pygame.draw.line(surface, palette.text, (x, graph.y), (x, graph.bottom - 1), 2)
