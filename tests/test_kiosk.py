@@ -673,3 +673,17 @@ def test_the_operator_sees_the_saves_put_aside_the_public_only_that_one_was(
     assert "deleted after 7 days" in kiosk.scene.subtitle()
     kiosk.press("back")
     assert type(kiosk.scene).__name__ == "OperatorScene"
+
+
+def test_a_setting_chosen_in_the_menu_is_written_even_when_it_equals_what_was_loaded(
+    tmp_path: Path,
+) -> None:
+    """The operator edited the file by hand meanwhile (volume = 0.9); choosing 0.25 in the
+    menu — the value the kiosk loaded — must still win at the next start."""
+    (tmp_path / FILE).write_text(OPERATOR_FILE)
+    config = KioskConfig.load(tmp_path)
+    text = (tmp_path / FILE).read_text().replace("volume = 0.25", "volume = 0.9")
+    (tmp_path / FILE).write_text(text)
+    config.volume = 0.25
+    config.save(tmp_path, {"volume"})
+    assert KioskConfig.load(tmp_path).volume == 0.25

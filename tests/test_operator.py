@@ -285,3 +285,32 @@ def test_the_file_written_by_the_menu_is_the_owners_only(kiosk: Driver) -> None:
     kiosk.press("settings")
     kiosk.press("lan_hosting")
     assert (kiosk.app.paths.config / FILE).stat().st_mode & 0o777 == 0o600
+
+
+def test_a_match_opened_but_not_begun_is_no_play(tmp_path: Path) -> None:
+    usage = KioskUsage(tmp_path)
+    usage.started()
+    usage.tick(30.0, ("dama:classic", 7, False))  # on the board, nobody moved yet
+    assert usage.counters.plays == {} and usage.counters.seconds["dama:classic"] == 30.0
+    usage.tick(1.0, ("dama:classic", 7, True))
+    usage.tick(1.0, ("dama:classic", 7, True))  # the same match: one play
+    usage.tick(1.0, ("numeri", 8, True))
+    assert usage.counters.plays == {"dama:classic": 1, "numeri": 1}
+
+
+def test_the_demos_give_way_to_the_closed_screen_at_closing_time(tmp_path: Path) -> None:
+    now = time.localtime()
+    minutes = now.tm_hour * 60 + now.tm_min
+    closes = (minutes + 10) % 1440  # open now, closing in ten minutes
+    opens = (closes + 600) % 1440
+    hours = f"{opens // 60:02d}:{opens % 60:02d}-{closes // 60:02d}:{closes % 60:02d}"
+    kiosk = _kiosk(tmp_path, opening_hours=hours)
+    try:
+        _wait(kiosk, 11)
+        assert type(kiosk.scene).__name__ == "AttractScene"
+        _later(kiosk, 11 * 60)  # closing time comes while the demos play
+        _wait(kiosk, 1)
+        assert type(kiosk.scene).__name__ == "ClosedScene"
+    finally:
+        kiosk.app.close()
+        theme.set_scale(1.0)
