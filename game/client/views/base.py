@@ -3,7 +3,6 @@ decision at hand, and animate what was just played."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -14,11 +13,16 @@ from game.client import theme
 from game.client.anim import Tween
 from game.client.particles import Particles
 from game.client.redraw import Element
+from game.client.views import marks
 from game.client.widgets import Target
 
 if TYPE_CHECKING:
     from game.client.scenes.play import PlayScene
     from game.rules import State
+
+
+FOCUS_CORNER = 6
+"""The corners of the keyboard focus's ring, as the screen draws it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,15 +175,45 @@ class BoardView:
 
     def draw_move(self, surface: pygame.Surface, state: State, action: int, colour, u: int) -> None:
         """``action`` marked on the board: a ring round each place it is made and, for a
-        move across the board, a line along it to a dot where it ends."""
+        move across the board, a line along it to a dot where it ends (each in its halo
+        where ``colour`` alone would not stand out from the board)."""
         width = max(4, u // 3)
-        for ring in self.move_rings(state, action, u):
-            pygame.draw.rect(surface, colour, ring, width, border_radius=width * 2)
+        rings = self.move_rings(state, action, u)
+        for ring in rings:
+            marks.frame(surface, self.marker(colour, ring), ring, width, width * 2)
         path = self.hint_path(state, action)
-        for start, end in itertools.pairwise(path):
-            pygame.draw.line(surface, colour, start, end, width)
         if path:
-            pygame.draw.circle(surface, colour, path[-1], width * 2)
+            where = rings[0].unionall(rings[1:]) if rings else pygame.Rect(path[0], (1, 1))
+            marks.path(surface, self.marker(colour, where), path, width, width * 2)
+
+    # -- the markers' contrast with the board ---------------------------------------------
+
+    def grounds(self, where: pygame.Rect) -> tuple[theme.Colour, ...]:
+        """The colours of what a marker drawn at ``where`` lies on and beside — squares,
+        points, cells, spaces, the panel under the tray — for :meth:`marker` to stand out
+        from (by default the screen's background)."""
+        return (self.palette.background,)
+
+    def marker(self, colour: theme.Colour, where: pygame.Rect) -> theme.Marker:
+        """How a marker of ``colour`` at ``where`` is drawn: with a halo where ``colour``
+        alone would not keep 3:1 with the board under it."""
+        return theme.marker(colour, self.grounds(where))
+
+    def draw_focus_halo(self, surface: pygame.Surface) -> None:
+        """The halo under the keyboard focus's ring when it is on the board.  The screen
+        draws that ring over everything, in the palette's focus colour (as
+        :meth:`Scene.draw_targets` does: ``focus.rect``, a twelfth of its height wide, corners
+        of 6); where the board would swallow that colour, the view lays the ring's halo
+        under it, round both of its sides."""
+        focus = getattr(self.play, "focus", None)
+        if focus is None or focus.draw is not None or focus not in self.play.targets:
+            return
+        rect, width = focus.rect, max(2, focus.rect.height // 12)
+        marker = self.marker(self.palette.focus, rect)
+        if marker.halo is not None:
+            halo = marks.halo_width(width)
+            marks.frame(surface, marker, rect.inflate(2 * halo, 2 * halo), width,
+                        FOCUS_CORNER + halo)  # fmt: skip
 
     def counts(self) -> list[tuple[int, str]]:
         """Lines of counts for the side panel, each with the seat it is about (-1: nobody):

@@ -18,6 +18,7 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import SQUARE_CORNER, Element, around
 from game.client.sprites import sprite
+from game.client.views import marks
 from game.client.views.base import BoardView, Step
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
 from game.client.widgets import Target
@@ -132,6 +133,7 @@ class CheckersView(BoardView):
                 piece = sprite(name, size)
                 surface.blit(piece, piece.get_rect(center=self.square_center(square)))
         self._draw_marks(surface, state)
+        self.draw_focus_halo(surface)
         if self.motion:
             tween, points, name, _, fading = self.motion
             alpha = round(255 * (1 - tween.t)) // 8 * 8  # a few steps: made once, not per pass
@@ -146,13 +148,13 @@ class CheckersView(BoardView):
     def _draw_last_turn(self, surface: pygame.Surface, size: int) -> None:
         """Every square of the last turn's moves tinted, a line along each capture's jumps,
         and the ghost of each piece taken."""
-        colour = self.palette.last_move
-        tint = tinted_square(colour, self.cell, max(2, self.cell // 20))
+        marker = self.marker(self.palette.last_move, self.rect)
+        tint = tinted_square(marker.colour, self.cell, max(2, self.cell // 20), marker.halo)
         for square in self._last_squares():
             surface.blit(tint, self.square_rect(square))
         for jump in self.jumps:
             centres = [self.square_center(s) for s in jump]
-            pygame.draw.lines(surface, colour, False, centres, max(2, self.cell // 16))
+            marks.path(surface, marker, centres, max(2, self.cell // 16))
         for square, name in self.ghosts:
             faint = ghost(name, size)
             surface.blit(faint, faint.get_rect(center=self.square_center(square)))
@@ -176,17 +178,23 @@ class CheckersView(BoardView):
     def _draw_marks(self, surface: pygame.Surface, state: State) -> None:
         ring = max(2, self.cell // 14)
         around = round(self.cell * 0.46)  # just outside a piece: its face stays clear
-        colours = {"ring": self.palette.legal, "huff": self.palette.warning}
-        for square, marks in self._marks(state).items():
+        palette = self.palette
+        colours = {"end": palette.focus, "dot": palette.legal, "ring": palette.legal,
+                   "huff": palette.warning}  # fmt: skip
+        for square, kinds in self._marks(state).items():
             centre = self.square_center(square)
-            for mark in marks:
+            for mark in kinds:
+                marker = self.marker(colours[mark], self.rect)
                 if mark == "end":
-                    pygame.draw.rect(surface, self.palette.focus, self.square_rect(square), ring,
-                                     border_radius=SQUARE_CORNER)  # fmt: skip
+                    marks.frame(surface, marker, self.square_rect(square), ring, SQUARE_CORNER)
                 elif mark == "dot":
-                    pygame.draw.circle(surface, self.palette.legal, centre, self.cell // 7)
+                    marks.dot(surface, marker, centre, self.cell // 7)
                 else:
-                    pygame.draw.circle(surface, colours[mark], centre, around, ring)
+                    marks.ring_of(surface, marker, centre, around, ring)
+
+    def grounds(self, where: pygame.Rect) -> tuple[theme.Colour, ...]:
+        """Both colours of squares: a mark on one meets the other at its edge."""
+        return self.boards.dama_light, self.boards.dama_dark
 
     def elements(self, version: Hashable) -> list[Element]:
         """Each square and what is on it (a piece, the last turn's tint or ghost, a mark),

@@ -16,6 +16,7 @@ from game.client import theme
 from game.client.anim import Tween, lerp
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
+from game.client.views import marks
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
 from game.client.widgets import Target
@@ -164,13 +165,15 @@ class MillView(BoardView):
             x, y = lerp(start, end, tween.eased())
             surface.blit(piece, piece.get_rect(center=(round(x), round(y))))
         self._draw_marks(surface, state)
+        self.draw_focus_halo(surface)
         self._draw_hands(surface, state)
 
     def _draw_last_turn(self, surface: pygame.Surface, size: int) -> None:
         """A tinted disc on every point the last turn touched, under the stones, and the
         ghost of each stone it removed."""
         ring = max(2, self.step // 20)
-        disc = tinted_disc(self.palette.last_move, round(self.step * 0.47), ring)
+        marker = self.marker(self.palette.last_move, self.rect)
+        disc = tinted_disc(marker.colour, round(self.step * 0.47), ring, marker.halo)
         for point in self._last_points():
             surface.blit(disc, disc.get_rect(center=self.point_center(point)))
         for point, name in self.ghosts:
@@ -200,14 +203,19 @@ class MillView(BoardView):
             "chosen": (self.palette.focus, self.step * 2 // 5),
             "movable": (self.palette.legal, self.step * 9 // 20),
         }
-        for point, marks in self._marks(state).items():
+        for point, kinds in self._marks(state).items():
             centre = self.point_center(point)
-            for mark in marks:
+            for mark in kinds:
                 if mark == "dot":
-                    pygame.draw.circle(surface, self.palette.legal, centre, self.step // 8)
+                    legal = self.marker(self.palette.legal, self.rect)
+                    marks.dot(surface, legal, centre, self.step // 8)
                 else:
                     colour, radius = rings[mark]
-                    pygame.draw.circle(surface, colour, centre, radius, ring)
+                    marks.ring_of(surface, self.marker(colour, self.rect), centre, radius, ring)
+
+    def grounds(self, where: pygame.Rect) -> tuple[theme.Colour, ...]:
+        """The board (its lines are thin, and the marks at the points cover their dots)."""
+        return (self.boards.mill_board,)
 
     def elements(self, version: Hashable) -> list[Element]:
         """Each point and what is on it (a stone, the last turn's tint or ghost, a mark),

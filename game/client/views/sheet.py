@@ -18,6 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cache
 
 import pygame
 
@@ -26,6 +27,7 @@ from game.client.anim import Tween
 from game.client.redraw import SQUARE_CORNER, Element
 from game.client.sprites import sprite
 from game.client.surface_cache import surface_cache
+from game.client.views import marks
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost, tinted_square
 from game.client.widgets import Target
@@ -151,6 +153,16 @@ def _cell_wash(colour: Colour, size: int, paper: Colour) -> pygame.Surface:
     cover = pygame.Surface((size, size), pygame.SRCALPHA)
     cover.fill((*wash(colour, MARK_WASH, paper), WASH_ALPHA))
     return cover
+
+
+@cache
+def _washed(colour: Colour, paper: Colour) -> Colour:
+    """The colour a marked cell's paper shows under its wash, as drawn."""
+    cell = pygame.Surface((1, 1))
+    cell.fill(paper)
+    cell.blit(_cell_wash(colour, 1, paper), (0, 0))
+    r, g, b, _alpha = cell.get_at((0, 0))
+    return r, g, b
 
 
 class SheetView(BoardView):
@@ -322,6 +334,7 @@ class SheetView(BoardView):
         self._draw_marks(surface, state)
         self._draw_hints(surface, state)
         self._draw_dice(surface, state)
+        self.draw_focus_halo(surface)
 
     def _draw_marks(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
         """The cells each side marked, the last turn's highlighted, a winning chain lit."""
@@ -334,6 +347,8 @@ class SheetView(BoardView):
                     tinted_square(self.palette.accent, self.cell, ring), self.cell_rect(cell)
                 )
         last = {cell for _, cell in self.marked}
+        latest = self.marker(self.palette.last_move, self.rect)
+        highlight = tinted_square(latest.colour, self.cell, ring, latest.halo)
         for seat, name in enumerate(MARKS):
             colour = self.seat_colour(seat)
             pencil = sprite(name, round(self.cell * MARK_SIZE), ink(colour))
@@ -343,7 +358,6 @@ class SheetView(BoardView):
                 box = self.cell_rect(cell)
                 surface.blit(_cell_wash(colour, self.cell, self.boards.sheet_paper), box)
                 if cell in last:
-                    highlight = tinted_square(self.palette.last_move, self.cell, ring)
                     surface.blit(highlight, box)
                 surface.blit(pencil, pencil.get_rect(center=box.center))
 
@@ -351,15 +365,25 @@ class SheetView(BoardView):
         """The cells a mark may go to, and in a chain the cell the next mark must touch."""
         if not self.play.locked and state.stage == MARK and state.to_move >= 0:
             ring = max(3, self.cell // 10)
-            legal = ink(self.palette.legal)
+            legal = self.marker(self.palette.legal, self.rect)
             for cell in state.legal_actions():
                 if cell < CELLS:
                     hint = self.cell_rect(cell).inflate(-2, -2)
-                    pygame.draw.rect(surface, legal, hint, ring, border_radius=SQUARE_CORNER)
+                    marks.frame(surface, legal, hint, ring, SQUARE_CORNER)
         if state.chain >= 0 and not state.is_terminal():
             colour = ink(self.seat_colour(state.side))
             pygame.draw.rect(surface, colour, self.cell_rect(state.chain), max(3, self.cell // 9),
                              border_radius=SQUARE_CORNER)  # fmt: skip
+
+    def grounds(self, where: pygame.Rect) -> tuple[Colour, ...]:
+        """On the sheet, the paper and the cells each side has washed; in the tray (a hint
+        names the dice to keep), the panel and the kept row's band."""
+        if not where.colliderect(self.paper):
+            return self.palette.panel, self.palette.button
+        paper = self.boards.sheet_paper
+        colours = [self.seat_colour(seat) for seat in (0, 1)]
+        return (paper, *(_washed(colour, paper) for colour in colours),
+                *(wash(colour, START_WASH, paper) for colour in colours))  # fmt: skip
 
     def _draw_dice(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
         geometry, d = self.dice_tray, self.dice_tray.die

@@ -21,6 +21,7 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
+from game.client.views import marks
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost
 from game.client.widgets import Target
@@ -159,6 +160,7 @@ class TrackView(BoardView):
             self._pawn(surface, seat, pawn, (round(x), round(y)), size)
         self._draw_choices(surface, state)
         self._draw_die(surface, state)
+        self.draw_focus_halo(surface)
 
     def _draw_barrier(self, surface: pygame.Surface, state: NumeriState) -> None:
         """The barrier for this number of players: red while closed, open once passed."""
@@ -203,10 +205,11 @@ class TrackView(BoardView):
         links between the spaces it passed (the spaces it crossed are laid again over it)."""
         width = max(4, self.space // 5)
         spaces = self._background[1]
+        between = theme.marker(self.palette.last_move, (self.palette.background,))
         for _seat, _pawn, start, end in self.moves:
             if start != OFF:
                 path = [self.space_center(s) for s in range(start, end + 1)]
-                pygame.draw.lines(surface, self.palette.last_move, False, path, width)
+                marks.path(surface, between, path, width)
                 for space in range(start, end + 1):
                     box = self.space_rect(space)
                     surface.blit(spaces, box, box.move(-self.rect.x, -self.rect.y))
@@ -266,12 +269,14 @@ class TrackView(BoardView):
         for seat, pawn, start, end in self.moves:
             if start == OFF:
                 home = self.home_rect(seat, pawn)
-                pygame.draw.circle(surface, colour, home.center, home.width * 2 // 5, 2)
+                marker = self.marker(colour, home)
+                marks.ring_of(surface, marker, home.center, home.width * 2 // 5, 2)
             else:
                 left = self.space_rect(start)
-                pygame.draw.rect(surface, colour, left, width // 2, border_radius=self.space // 6)
+                marks.frame(surface, self.marker(colour, left), left, width // 2, self.space // 6)
             frame = self.space_rect(end).inflate(width * 2, width * 2)
-            pygame.draw.rect(surface, colour, frame, width, border_radius=self.space // 5)
+            around = theme.marker(colour, (self.palette.background, self.boards.track_edge))
+            marks.frame(surface, around, frame, width, self.space // 5)
 
     def _draw_homes(self, surface: pygame.Surface, state: NumeriState) -> None:
         """Each seat's row of waiting pawns, led by its name in its colour; the row of the
@@ -295,13 +300,20 @@ class TrackView(BoardView):
         ring = max(2, self.space // 14)
         for pawn in self._movable(state):
             colour = self.palette.focus if pawn == self.first else self.palette.legal
-            pygame.draw.rect(
-                surface,
-                colour,
-                self.pawn_rect(state.side, pawn),
-                ring,
-                border_radius=self.space // 5,
-            )
+            rect = self.pawn_rect(state.side, pawn)
+            marks.frame(surface, self.marker(colour, rect), rect, ring, self.space // 5)
+
+    def grounds(self, where: pygame.Rect) -> tuple[theme.Colour, ...]:
+        """The colour of the space a marker at ``where`` is on (no one colour stands out
+        from the red start, the white spaces and the yellow ends alike); in the tray, where
+        the pawns wait, the panel and the lit row of the seat to play."""
+        state = self.state
+        if not isinstance(state, NumeriState):
+            return super().grounds(where)
+        values = state.track.values
+        under = [self._space_colour(space, values) for space in range(len(values))
+                 if self.space_rect(space).colliderect(where)]  # fmt: skip
+        return tuple(dict.fromkeys(under)) or (self.palette.panel, self.palette.button)
 
     def _movable(self, state: NumeriState) -> set[int]:
         pawns = set()
