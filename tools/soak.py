@@ -351,6 +351,16 @@ class Ledger:
             return shelf
 
         saves.save, saves.discard, saves.unfinished = saving, discarding, reading
+        abandon = saves.store.abandon
+
+        def abandoning(before, keep=frozenset()):  # left matches swept by design
+            gone = abandon(before, keep)
+            for path in gone:
+                with contextlib.suppress(ValueError):
+                    self.thrown_away.add(int(path.name.split(".")[0], 16))
+            return gone
+
+        saves.store.abandon = abandoning
 
     def check(self, store) -> None:
         """At a stop: every match kept, as it was played; nothing set aside."""

@@ -666,7 +666,7 @@ class App:
         store = self.saves.store
         keep = frozenset(store.path_of(s.match) for s in self.scenes if isinstance(s, PlayScene))
         since = self.wall_clock() - self.kiosk.abandon_after - self.kiosk.countdown
-        gone = store.abandon(since, keep)
+        gone = len(store.abandon(since, keep))
         if gone and self.scenes and isinstance(self.scene, TitleScene) and self.scene.shelf.total:
             self.scenes[-1] = TitleScene(self)
             self.scene.layout(self.size)

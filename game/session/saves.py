@@ -195,11 +195,11 @@ class SaveStore:
                 problems.append(problem)
         return Shelf(tuple(matches), len(matches), _joined(problems, damaged))
 
-    def abandon(self, before: float, keep: frozenset[Path] = frozenset()) -> int:
+    def abandon(self, before: float, keep: frozenset[Path] = frozenset()) -> list[Path]:
         """Delete the unfinished saves last written before ``before`` (seconds since the
-        epoch) but those in ``keep``: a kiosk's matches whose visitors have gone.  How many
-        went."""
-        gone = 0
+        epoch) but those in ``keep``: a kiosk's matches whose visitors have gone.  The
+        saves deleted."""
+        gone: list[Path] = []
         for path in self._unfinished_paths():
             if path in keep or _mtime(path) >= before:
                 continue
@@ -210,9 +210,9 @@ class SaveStore:
             except OSError as error:
                 log.warning("an abandoned match %s could not be deleted: %s", path, error)
                 continue
-            gone += 1
+            gone.append(path)
         if gone:
-            log.info("%d unfinished match(es) nobody came back to deleted", gone)
+            log.info("%d unfinished match(es) nobody came back to deleted", len(gone))
         return gone
 
     def set_aside(self) -> list[SetAside]:
