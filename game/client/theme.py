@@ -131,6 +131,9 @@ MIN_CONTRAST = 3.0
 must be seen but is not text (success criterion 1.4.11)."""
 BLACK: Colour = (0, 0, 0)
 WHITE: Colour = (255, 255, 255)
+HALO_CONTRAST = 4.5
+"""The contrast a marker's halo aims for, where a shade of its colour reaches it: plainly
+seen, not just enough (a halo at 3:1 on the yellow Mulino board reads as a faint line)."""
 HALO_STEPS = 32
 
 
@@ -188,14 +191,16 @@ def marker(colour: Colour, grounds: tuple[Colour, ...]) -> Marker:
 
 def _halo(colour: Colour, grounds: tuple[Colour, ...]) -> Colour:
     """The shade of ``colour`` closest to it that stands out from every ground and from
-    ``colour`` itself, darker if one does, else lighter (the markers' colours are light,
+    ``colour`` itself — by :data:`HALO_CONTRAST` if a shade can, else by the least
+    :data:`MIN_CONTRAST` — darker if one does, else lighter (the markers' colours are light,
     most boards too); black or white, whichever stands out more, if no shade does."""
     against = (*grounds, colour)
-    for end in (BLACK, WHITE):
-        for step in range(1, HALO_STEPS + 1):
-            shade = _mix(colour, end, step / HALO_STEPS)
-            if all(contrast(shade, ground) >= MIN_CONTRAST for ground in against):
-                return shade
+    for wanted in (HALO_CONTRAST, MIN_CONTRAST):
+        for end in (BLACK, WHITE):
+            for step in range(1, HALO_STEPS + 1):
+                shade = _mix(colour, end, step / HALO_STEPS)
+                if all(contrast(shade, ground) >= wanted for ground in against):
+                    return shade
     return max((BLACK, WHITE), key=lambda end: min(contrast(end, g) for g in grounds))
 
 
