@@ -384,3 +384,33 @@ def test_pictures_outside_a_match_show_the_dice_games(app) -> None:
     for start, moves in ((SHEET, "=11123 stop a5"), (TRACK, "d2 2 d*")):
         state, steps = played(start, moves)
         assert draw_position(app, state, (300, 300), last_turn=steps).get_size() == (300, 300)
+
+
+def test_the_winning_chain_is_lit_over_the_marked_cells(app) -> None:
+    """Every cell of the chain that joined the starts wears the accent's ring — over the
+    wash of its marks, which once hid it."""
+    import random
+
+    from game.rules.ausgeblockt import CELLS
+
+    for seed in range(40):
+        match = Match.new(new_game("ausgeblockt").variant, [Seat(), Seat()], seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if match.state.is_terminal():
+                break
+            if match.state.is_chance():
+                match.roll()
+            else:
+                match.play(rng.choice(match.state.legal_actions()))
+        if match.state.is_terminal() and match.state.winning_chain():
+            break
+    state = match.state
+    chain = [c for c in range(CELLS) if state.winning_chain() >> c & 1]
+    view = shown(view_of(app, state, playable=False), state)
+    surface = picture(view)
+    accent = app.palette.accent
+    for cell in chain:
+        box = view.cell_rect(cell)
+        edge = surface.get_at((box.centerx, box.top + 1))[:3]
+        assert max(abs(a - b) for a, b in zip(edge, accent, strict=True)) < 40, (cell, edge)

@@ -45,10 +45,11 @@ def draw_position(
     surface.fill(app.palette.background)
     width, height = size
     tray_height = height // 7
-    view.layout(
-        pygame.Rect(0, 0, width, height - tray_height),
-        pygame.Rect(0, height - tray_height, width, tray_height),
-    )
+    board = pygame.Rect(0, 0, width, height - tray_height)
+    view.layout(board, pygame.Rect(0, height - tray_height, width, tray_height))
+    drawn = getattr(view, "paper", view.rect)  # the board as drawn: the tray keeps under it
+    if 0 < drawn.width < width:
+        view.layout(board, pygame.Rect(drawn.x, height - tray_height, drawn.width, tray_height))
     view.show_last_turn(last_turn)
     view.draw(surface)
     return surface

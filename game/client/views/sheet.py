@@ -341,11 +341,10 @@ class SheetView(BoardView):
         starts = set(state.starts(0) + state.starts(1))
         ring = max(2, self.cell // 14)
         chain = state.winning_chain()
-        for cell in range(CELLS):
+        lit = tinted_square(self.palette.accent, self.cell, 2 * ring)
+        for cell in starts:  # the starts have no wash: lit here, the marked cells below
             if chain >> cell & 1:
-                surface.blit(
-                    tinted_square(self.palette.accent, self.cell, ring), self.cell_rect(cell)
-                )
+                surface.blit(lit, self.cell_rect(cell))
         last = {cell for _, cell in self.marked}
         latest = self.marker(self.palette.last_move, self.rect)
         highlight = tinted_square(latest.colour, self.cell, ring, latest.halo)
@@ -357,6 +356,8 @@ class SheetView(BoardView):
                     continue
                 box = self.cell_rect(cell)
                 surface.blit(_cell_wash(colour, self.cell, self.boards.sheet_paper), box)
+                if chain >> cell & 1:  # over the wash, which hid it
+                    surface.blit(lit, box)
                 if cell in last:
                     surface.blit(highlight, box)
                 surface.blit(pencil, pencil.get_rect(center=box.center))
