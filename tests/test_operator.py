@@ -314,3 +314,25 @@ def test_the_demos_give_way_to_the_closed_screen_at_closing_time(tmp_path: Path)
     finally:
         kiosk.app.close()
         theme.set_scale(1.0)
+
+
+def test_the_service_menu_opened_during_a_match_never_falls_to_a_visitors_touch(
+    tmp_path: Path,
+) -> None:
+    """Opened over a match and left: no "Still playing?" countdown over it (a visitor's touch
+    on that would have gone back to the unlocked menu); it closes into the demos."""
+    kiosk = _kiosk(tmp_path, attract_after=30, abandon_after=20)
+    try:
+        kiosk.start("mulino:classic")
+        kiosk.play_one()
+        _operator(kiosk)
+        kiosk.press("settings")
+        _wait(kiosk, 25)  # past the abandon time: no countdown over the staff's screens
+        assert type(kiosk.scene).__name__ == "SettingsScene"
+        _wait(kiosk, 6)
+        assert type(kiosk.scene).__name__ == "AttractScene"
+        kiosk.tap((600, 600))
+        assert type(kiosk.scene).__name__ == "TitleScene"  # locked again
+    finally:
+        kiosk.app.close()
+        theme.set_scale(1.0)

@@ -630,6 +630,13 @@ class App:
             if not self.kiosk_open():
                 self.reset(ClosedScene(self))
             return
+        if any(getattr(scene, "operator", False) for scene in self.scenes):
+            # Staff's screens: never a visitor's countdown (a touch on it would open them
+            # to whoever came by); left idle, they close like any menu.
+            if idle >= self.kiosk.attract_after:
+                log.info("kiosk: the operator menu closed after %d s untouched", idle)
+                self.reset(AttractScene(self) if self.kiosk_open() else ClosedScene(self))
+            return
         if visiting:
             if idle >= self.kiosk.abandon_after:
                 self.push(AbandonScene(self, play))

@@ -45,6 +45,9 @@ class OperatorScene(MenuScene):
     """For staff only: the service menu's pages, and the way out."""
 
     columns = 2
+    operator = True
+    """The app closes staff's screens when left idle, and never puts a visitor's countdown
+    over them (everything else of the service menu is pushed above this one)."""
 
     def __init__(self, app) -> None:
         self.feedback = ""
