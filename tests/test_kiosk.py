@@ -687,3 +687,11 @@ def test_a_setting_chosen_in_the_menu_is_written_even_when_it_equals_what_was_lo
     config.volume = 0.25
     config.save(tmp_path, {"volume"})
     assert KioskConfig.load(tmp_path).volume == 0.25
+
+
+def test_the_pin_typed_on_a_keyboard_is_sent_by_enter(kiosk: Driver) -> None:
+    _long_press_corner(kiosk, 3.5)
+    for digit in "2580":
+        kiosk.app.dispatch(pygame.event.Event(pygame.TEXTINPUT, text=digit))
+    kiosk.key(pygame.K_RETURN)
+    assert type(kiosk.scene).__name__ == "OperatorScene"

@@ -78,7 +78,7 @@ class PinGuard:
         record = json.dumps({"failures": self.failures, "locked_until": until})
         data = record.encode("ascii").ljust(RECORD_BYTES)
         try:
-            atomic_write(self._path, data)
+            atomic_write(self._path, data, mode=0o600)  # the operator's business alone
             return
         except OSError as error:
             log.warning("kiosk: cannot replace the count of wrong PINs (%s): writing in place",

@@ -210,6 +210,16 @@ def _mix(colour: Colour, other: Colour, amount: float) -> Colour:
     return r, g, b
 
 
+SMALLEST = 12
+"""No text is drawn smaller than this many pixels, whatever the window (WCAG's readable
+floor on a café's 1024x600 panel)."""
+
+
+def small(size: float) -> int:
+    """A secondary text's size: ``size`` rounded, never under :data:`SMALLEST`."""
+    return max(SMALLEST, round(size))
+
+
 @cache
 def _font_bytes(bold: bool) -> bytes:
     return asset_bytes("fonts/DejaVuSans-Bold.ttf" if bold else "fonts/DejaVuSans.ttf")
@@ -217,13 +227,14 @@ def _font_bytes(bold: bool) -> bytes:
 
 @cache
 def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """The game's font at ``size`` pixels (DejaVu Sans, shipped under assets/fonts), or
-    pygame's own font if that file is missing (logged once per size)."""
+    """The game's font at ``size`` pixels, never under :data:`SMALLEST` (DejaVu Sans,
+    shipped under assets/fonts), or pygame's own font if that file is missing (logged once
+    per size)."""
     try:
-        return pygame.font.Font(io.BytesIO(_font_bytes(bold)), max(8, size))
+        return pygame.font.Font(io.BytesIO(_font_bytes(bold)), max(SMALLEST, size))
     except (MissingAssetError, OSError, pygame.error) as error:
         log.error("font unavailable (%s): using pygame's default font", error)
-        return pygame.font.Font(None, max(8, size))
+        return pygame.font.Font(None, max(SMALLEST, size))
 
 
 _SCALE = [1.0]
@@ -249,16 +260,6 @@ def unit(size: tuple[int, int]) -> int:
 def text(message: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
     """Rendered text, cached: labels change rarely and redraw every frame."""
     return font(size, bold).render(message, True, colour)
-
-
-SMALLEST = 12
-"""No text is drawn smaller than this many pixels, whatever the window (WCAG's readable
-floor on a café's 1024x600 panel)."""
-
-
-def small(size: float) -> int:
-    """A secondary text's size: ``size`` rounded, never under :data:`SMALLEST`."""
-    return max(SMALLEST, round(size))
 
 
 @surface_cache(entries=256, megabytes=8)

@@ -89,10 +89,28 @@ def button(
         draw_face(surface, rect, palette.button if on else palette.panel, palette, focused,
                   pressed and on)  # fmt: skip
         colour = palette.button_text if on else palette.muted
-        words = theme.fitted(label(), max(10, rect.height * 2 // 5), colour, rect.width - 8, True)
-        surface.blit(words, words.get_rect(center=rect.center))
+        draw_label(surface, label(), rect, colour)
 
     return Target(rect, action, enabled, draw, name or label(), label)
+
+
+def draw_label(surface: pygame.Surface, text: str, rect: pygame.Rect, colour) -> None:
+    """A button's words at 2/5 of its height: on one line if they fit, else on two where
+    two fit (a long Italian or German label stays readable), else shrunk to fit."""
+    size = max(theme.SMALLEST, rect.height * 2 // 5)
+    room = rect.width - 8
+    font = theme.font(size, True)
+    if font.size(text)[0] > room and 2 * font.get_linesize() <= rect.height - 2:
+        lines = theme.wrap(text, font, room)
+        if len(lines) == 2 and all(font.size(line)[0] <= room for line in lines):
+            step = font.get_linesize()
+            for n, line in enumerate(lines):
+                words = theme.text(line, size, colour, True)
+                centre = (rect.centerx, rect.centery + (n - 0.5) * step)
+                surface.blit(words, words.get_rect(center=centre))
+            return
+    words = theme.fitted(text, size, colour, room, True)
+    surface.blit(words, words.get_rect(center=rect.center))
 
 
 def nearest(targets: list[Target], current: Target | None, dx: int, dy: int) -> Target | None:

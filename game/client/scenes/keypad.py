@@ -27,6 +27,7 @@ class KeypadScene(Scene):
         *,
         secret: bool = False,
         notice: Callable[[], str] = lambda: "",
+        text: str = "",
     ) -> None:
         """``secret``: show a dot for each character typed (a PIN on a public screen);
         ``notice``: a line under the field, read at each draw (a wait, a warning) — while it
@@ -36,7 +37,10 @@ class KeypadScene(Scene):
         self.allow_empty = allow_empty
         self.secret = secret
         self.notice = notice
-        self.text = ""
+        self.text = text
+        """What is typed so far (``text``: the value it starts from, to change)."""
+        self._replacing = bool(text)
+        """The value shown is the one to change: the first key typed starts it afresh."""
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -67,10 +71,13 @@ class KeypadScene(Scene):
         self.set_targets(targets)
 
     def _type(self, char: str) -> None:
+        if self._replacing:
+            self.text, self._replacing = "", False
         if len(self.text) < 40:
             self.text += char
 
     def _delete(self) -> None:
+        self._replacing = False
         self.text = self.text[:-1]
 
     @property
@@ -101,6 +108,9 @@ class KeypadScene(Scene):
                 if char in self.allowed:
                     self._type(char)
             return
+        if isinstance(event, ui.Activate) and self.focus not in self.targets:
+            self._ok()  # Enter after typing on a keyboard: OK (once a key has the focus,
+            return  # Enter presses that key)
         super().handle(event)
 
     def draw(self, surface: pygame.Surface) -> None:

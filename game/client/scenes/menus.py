@@ -95,9 +95,16 @@ class MenuScene(Scene):
             size = max(2 * u, size * room // wide)
         title = theme.text(self.title(), size, self.palette.accent, True)
         surface.blit(title, title.get_rect(midtop=(surface.get_width() // 2, 3 * u)))
-        if self.subtitle():
-            sub = theme.text(self.subtitle(), round(1.3 * u), self.palette.text)
-            surface.blit(sub, sub.get_rect(midtop=(surface.get_width() // 2, 9 * u)))
+        self.subtitle_bottom = 9 * u
+        if self.subtitle():  # wrapped, two lines at most: a narrow (turned) screen cuts none
+            size = round(1.3 * u)
+            font = theme.font(size)
+            lines = theme.wrap(self.subtitle(), font, surface.get_width() - 2 * u)[:2]
+            for line in lines:
+                sub = theme.fitted(line, size, self.palette.text, surface.get_width() - 2 * u)
+                where = (surface.get_width() // 2, self.subtitle_bottom)
+                surface.blit(sub, sub.get_rect(midtop=where))
+                self.subtitle_bottom += font.get_linesize()
         self.draw_targets(surface)
 
 

@@ -131,7 +131,7 @@ class OperatorScene(MenuScene):
         self.app.push(ConfirmScene(
             self.app, lambda: _("Quit Tavolo?"),
             lambda: _("The table stays dark until the next login, or until it is started again."),
-            quit_now,
+            quit_now, undoable=True,
         ))  # fmt: skip
 
     def _factory_reset(self) -> None:
@@ -140,7 +140,8 @@ class OperatorScene(MenuScene):
         self.app.push(ConfirmScene(
             self.app, lambda: _("Factory reset?"), lambda: what,
             lambda: self.app.push(ConfirmScene(
-                self.app, lambda: _("Really reset everything?"), lambda: what, self._reset_all)),
+                self.app, lambda: _("Really reset everything?"), lambda: what, self._reset_all,
+                yes_first=True)),
         ))  # fmt: skip
 
     def _reset_all(self) -> None:
@@ -268,9 +269,10 @@ class SettingsScene(MenuScene):
                 )
                 self.layout(self.app.size)
                 return
-            self._set(key, value if key == "keep_finished" else float(value))
+            self._set(key, value)  # whole numbers, as the operator typed them
 
-        self.app.push(KeypadScene(self.app, prompt, "0123456789", typed))  # fmt: skip
+        current = _number(getattr(self.app.kiosk, key))
+        self.app.push(KeypadScene(self.app, prompt, "0123456789", typed, text=current))
 
     def _ask_volume(self) -> None:
         def typed(digits: str) -> None:
@@ -286,7 +288,9 @@ class SettingsScene(MenuScene):
             self._set("volume", percent / 100)
             self.app.sound.play("tap")
 
-        self.app.push(KeypadScene(self.app, _("Volume in percent (0 to 100)"), "0123456789", typed))
+        percent = str(round(self.app.kiosk.volume * 100))
+        self.app.push(KeypadScene(self.app, _("Volume in percent (0 to 100)"), "0123456789",
+                                  typed, text=percent))  # fmt: skip
 
     def _ask_hours(self) -> None:
         def typed(text: str) -> None:
@@ -297,15 +301,21 @@ class SettingsScene(MenuScene):
             hours = f"{digits[:2]}:{digits[2:4]}-{digits[4:6]}:{digits[6:8]}"
             from game.client.kiosk_config import CHECKS
 
-            if len(digits) != 8 or not CHECKS["opening_hours"](hours):
-                self.app.sound.play("nope")
-                self.feedback = _("Not changed: opening and closing time, 8 digits.")
-                self.layout(self.app.size)
+            if len(digits) != 8:
+                problem = _("Not changed: opening and closing time, 8 digits.")
+            elif not CHECKS["opening_hours"](hours):
+                problem = _("Not changed: {hours} is not a time of day.").format(hours=hours)
+            else:
+                self._set("opening_hours", hours)
                 return
-            self._set("opening_hours", hours)
+            self.app.sound.play("nope")
+            self.feedback = problem
+            self.layout(self.app.size)
 
-        prompt = _("Opening and closing time: 0900 2300 is 09:00 to 23:00; none: always open")
-        self.app.push(KeypadScene(self.app, prompt, "0123456789:", typed, allow_empty=True))
+        prompt = _("Opening and closing time, 8 digits: 09002300 is 09:00 to 23:00; none: always")
+        now = self.app.kiosk.opening_hours.replace(":", "").replace("-", "")
+        self.app.push(KeypadScene(self.app, prompt, "0123456789", typed, allow_empty=True,
+                                  text=now))  # fmt: skip
 
     def _next_languages(self) -> None:
         codes = list(i18n.LANGUAGES)
@@ -524,6 +534,7 @@ class TouchTestScene(Scene):
         self.fingers: dict[int, tuple[int, int]] = {}
         """Fingers on the glass now, by id."""
         self.touches = 0
+        self._down = False
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -537,7 +548,11 @@ class TouchTestScene(Scene):
 
         if isinstance(event, ui.Press):
             self.touches += 1
-            self.marks = [*self.marks[-399:], event.pos]
+            self._down = True
+        elif isinstance(event, ui.Release):
+            self._down = False
+        if isinstance(event, ui.Press) or (isinstance(event, ui.Motion) and self._down):
+            self.marks = [*self.marks[-399:], event.pos]  # where it lands, and its path
         super().handle(event)
 
     def finger(self, finger_id: int, pos: tuple[int, int] | None) -> None:
@@ -577,7 +592,7 @@ class TouchTestScene(Scene):
 class LanguageTestScene(InfoScene):
     """Lines of the game in every language, to see each is there and fits."""
 
-    SAMPLES = ("Touch to play", "The classic table games", "Still playing?", "Your turn")
+    SAMPLES = ("Touch to play", "The classic table games", "Still playing?", "Roll the dice")
 
     def title(self) -> str:
         return _("Language test")
@@ -634,8 +649,8 @@ def draw_warning(scene: MenuScene, surface: pygame.Surface, warning: str) -> Non
         return
     u = scene.u
     font = theme.font(u, True)
-    y = round(10.4 * u)
-    for line in theme.wrap("\u26a0 " + warning, font, surface.get_width() - 6 * u)[:2]:
+    y = max(round(10.4 * u), getattr(scene, "subtitle_bottom", 0) + u // 4)
+    for line in theme.wrap("\u26a0 " + warning, font, surface.get_width() - 2 * u)[:2]:
         shown = theme.text(line, u, scene.palette.warning, True)
         surface.blit(shown, shown.get_rect(midtop=(surface.get_width() // 2, y)))
         y += round(1.2 * u)

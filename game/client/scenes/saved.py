@@ -316,10 +316,16 @@ class ConfirmScene(MenuScene):
         question: Callable[[], str],
         about: Callable[[], str],
         confirmed: Callable[[], None],
+        *,
+        undoable: bool = False,
+        yes_first: bool = False,
     ) -> None:
+        """``undoable``: no "It cannot be undone." (quitting can be); ``yes_first``: Yes where
+        No was (a second question, so a double tap does not answer both)."""
         self.question = question
         self.about = about
         self.confirmed = confirmed
+        self.undoable, self.yes_first = undoable, yes_first
         super().__init__(app)
 
     def title(self) -> str:
@@ -330,14 +336,15 @@ class ConfirmScene(MenuScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
+        if self.undoable:
+            return
         warning = theme.text(_("It cannot be undone."), round(1.1 * self.u), self.palette.warning)
         surface.blit(warning, warning.get_rect(midtop=(surface.get_width() // 2, 11 * self.u)))
 
     def items(self) -> list[Item]:
-        return [
-            item(lambda: _("No"), self.app.pop, "no"),
-            item(lambda: _("Yes"), self._yes, "yes"),
-        ]
+        no = item(lambda: _("No"), self.app.pop, "no")
+        yes = item(lambda: _("Yes"), self._yes, "yes")
+        return [yes, no] if self.yes_first else [no, yes]
 
     def _yes(self) -> None:
         self.app.pop()
