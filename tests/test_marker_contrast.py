@@ -400,6 +400,7 @@ def measured(name: str, play: PlayScene, monkeypatch: pytest.MonkeyPatch) -> dic
     return results
 
 
+@pytest.mark.slow  # each draws a match screen a dozen times: about 40 s for the sixteen
 @pytest.mark.parametrize("colour_blind", [False, True], ids=["standard", "colour-blind"])
 @pytest.mark.parametrize("boards", list(theme.BOARD_THEMES))
 @pytest.mark.parametrize("name", list(READY))
