@@ -74,7 +74,10 @@ def _statement(lines: list[str], first: int, last: int, section: str) -> Stateme
 
 
 def _first_line(error: Exception) -> str:
-    return str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+    """The parser's reason, without its "(at line 1, column 11)": that counts within the
+    statement, not the file, whose line the caller names."""
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return re.sub(r"\s*\(at line \d+, column (\d+)\)", r" (column \1)", text)[:120]
 
 
 def raw_value(statement: Statement) -> str:
