@@ -145,7 +145,8 @@ class _UsageError(Exception):
 
 def _verify(path: Path) -> int:
     try:
-        report = records.verify(records.load(path))
+        version, entries = records.read(path)
+        report = records.verify(entries, version)
     except records.RecordError as error:
         report = {"ok": False, "error": str(error)}
     print(json.dumps(report, ensure_ascii=False))

@@ -23,9 +23,12 @@ Entry kinds and who makes them (docs/PROTOCOL.md has the fields):
   the match has them only if every person seated allows them), ``start`` (the host),
   ``computer`` (the host in the lobby; any seated player for a seat whose person is gone,
   once the host's timeout allows it).
-* ``commit``, ``reveal``: the fair dice.  ``act``: an action.  ``offer``: a draw offer (a draw
-  is agreed when every seat is a present person and all offered at the same ply).
-  ``end``: the match abandoned after a drop.
+* ``commit``, ``reveal``: the fair dice, frozen once a die opens: each peer has at most one
+  commitment for any event, and a reveal counts only under the commitments its author had
+  seen when it signed it (its ``at``), so nobody — the host included, who sees every reveal
+  before it places it — can slip in a commitment chosen after seeing another's value.
+* ``act``: an action.  ``offer``: a draw offer (a draw is agreed when every seat is a present
+  person and all offered at the same ply).  ``end``: the match abandoned after a drop.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from game.rules.registry import VARIANTS
 from game.rules.variants import Variant, variant_from_fields
 from net.fairdice import combine, digest, pick
 from net.identity import Identity, peer_id, verify
-from net.messages import MessageError, validate_entry
+from net.messages import PROTOCOL_VERSION, MessageError, validate_entry
 from net.signing import NO_HEAD, entry_payload, join_payload, order_payload, packed, vote_payload
 
 LOBBY, PLAYING, OVER, ABANDONED = "lobby", "playing", "over", "abandoned"
@@ -48,6 +51,10 @@ HOST_MADE = frozenset({"match", "join", "leave"})
 """Kinds only the host makes (``join`` and ``leave`` are about another peer)."""
 RENEW_BEFORE = 16
 """A peer commits to a new dice chain when its current one has fewer values left."""
+FROZEN_DICE = 3
+"""The first protocol version whose log freezes the commitments of an event once a die of it
+may have been shown (docs/PROTOCOL.md §7.1): earlier logs are replayed by their own rules,
+with what these would refuse noted as doubts."""
 
 
 class Rejected(Exception):  # noqa: N818 - an answer, not a failure of this program
@@ -96,6 +103,8 @@ class Roll:
 class _Commitment:
     first: int
     value: bytes
+    position: int
+    """Where the ``commit`` entry is in the log (from 0)."""
     anchor: tuple[int, bytes] = field(init=False)
     """The last revealed (event, value), or (first − 1, commitment) before any."""
 
@@ -104,7 +113,12 @@ class _Commitment:
 
 
 class MatchLog:
-    def __init__(self, opening: dict[str, Any]) -> None:
+    def __init__(self, opening: dict[str, Any], version: int = PROTOCOL_VERSION) -> None:
+        self.version = version
+        """The protocol version whose rules this log applies (a record says which)."""
+        self.doubts: list[str] = []
+        """In a log of an earlier version: what the current rules would have refused, each
+        naming its entry (``python -m net verify`` reports them)."""
         entry = _checked(opening)
         if entry["k"] != "match":
             raise Rejected("a match log begins with a match entry")
@@ -232,12 +246,23 @@ class MatchLog:
         earliest = max(self.next_event, self.highest_revealed + 1)
         if not chains:
             return earliest
-        last = chains[-1]
-        if last.first + self.chain_length - self.next_event < RENEW_BEFORE:
-            # The next chain starts after any event already being revealed, and the current
-            # one still has values for those.
-            return max(earliest, self.next_event + 1 if self.reveals else self.next_event)
+        end = chains[-1].first + self.chain_length
+        if end - self.next_event < RENEW_BEFORE:
+            # The next chain begins where the current one ends: it replaces no commitment
+            # another peer may already have revealed a value under.
+            return max(end, earliest)
         return None
+
+    def could_roll(self) -> set[str]:
+        """The peers who may be in the group of the next chance event when it opens: the
+        dice group, and every seat's person (a rejoin gives her seat back to her, and her
+        place in the dice group)."""
+        return self.dice_group | {s.owner for s in self.seats if s.owner is not None}
+
+    def commitment_of(self, peer: str, event: int) -> tuple[int, bytes] | None:
+        """``peer``'s commitment covering ``event``: its first event and value."""
+        chain = self._commitment(peer, event)
+        return None if chain is None else (chain.first, chain.value)
 
     def start_problem(self) -> str | None:
         """Why the host cannot start the match now, or None if it can: every person's seat
@@ -517,7 +542,22 @@ class MatchLog:
         chains = self._commitments.setdefault(peer, [])
         if chains and first <= chains[-1].first:
             raise Rejected("a new commitment must start after the previous one")
-        chains.append(_Commitment(first, entry["c"]))
+        if chains and self.version >= FROZEN_DICE:
+            self._check_no_replacement(chains[-1], first)
+        chains.append(_Commitment(first, entry["c"], len(self.entries)))
+
+    def _check_no_replacement(self, previous: _Commitment, first: int) -> None:
+        """A commitment never replaces another: a peer has at most one for any event, so
+        the value it will reveal for an event is fixed by the first commitment covering it,
+        and no later entry — placed by a host that has seen the others' reveals — can fix
+        another (docs/PROTOCOL.md §7.1)."""
+        end = previous.first + self.chain_length
+        if first < end:
+            raise Rejected(
+                f"a commitment never replaces another: this peer's chain from event "
+                f"{previous.first} covers the events up to {end - 1}; a new one begins at "
+                f"{end} or later"
+            )
 
     def _commits_early(self, peer: str) -> bool:
         """Whether ``peer`` may commit before the start: the host, or a present player with
@@ -548,9 +588,32 @@ class MatchLog:
             raise Rejected(
                 f"forged dice reveal: the value for event {event} does not hash to the commitment"
             )
+        self._check_seen(entry)
         chain.anchor = (event, value)
         self.reveals[peer] = value
         self.highest_revealed = max(self.highest_revealed, event)
+
+    def _check_seen(self, entry: dict[str, Any]) -> None:
+        """A reveal counts only under the commitments its author had seen: every commitment
+        of the event's group must be among the first ``at`` entries, the log the author
+        signed the reveal after.  A host that holds a reveal back and slips a commitment in
+        front of it makes it void for everyone — and an honest peer never signs that value
+        again under other commitments (:class:`net.agent.Agent`)."""
+        event, at = entry["event"], entry["at"]
+        for peer in sorted(self.event_group or ()):
+            chain = self._commitment(peer, event)
+            if chain is None or chain.position < at:
+                continue
+            name = self.members[peer].name if peer in self.members else peer[:8]
+            reason = (
+                f"a reveal counts only under the commitments its author had seen: "
+                f"{name}'s commitment to event {event} (entry {chain.position + 1}) came "
+                f"after the {at} entries this reveal was made after"
+            )
+            if self.version >= FROZEN_DICE:
+                raise Rejected(reason)
+            self.doubts.append(f"entry {len(self.entries) + 1} (reveal): {reason}")
+            return
 
     def _on_act(self, entry: dict[str, Any]) -> None:
         peer, index, ply, text = entry["peer"], entry["seat"], entry["ply"], entry["a"]
@@ -710,11 +773,12 @@ def _checked(entry: object) -> dict[str, Any]:
         raise Rejected(str(error)) from error
 
 
-def replay(entries: list[dict[str, Any]]) -> MatchLog:
-    """The log made of ``entries``; raises :class:`Rejected` naming the first bad one."""
+def replay(entries: list[dict[str, Any]], version: int = PROTOCOL_VERSION) -> MatchLog:
+    """The log made of ``entries`` under the rules of protocol ``version``; raises
+    :class:`Rejected` naming the first bad one."""
     if not entries:
         raise Rejected("the record has no entries")
-    log = MatchLog(entries[0])
+    log = MatchLog(entries[0], version)
     for number, entry in enumerate(entries[1:], 2):
         try:
             log.apply(entry)

@@ -16,7 +16,7 @@ from typing import Any
 
 from game.levels import LEVELS
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 HEX_ID = 32  # characters of a peer id, match id or state digest (16 bytes in hex)
 ROLES = ("player", "spectator")
 

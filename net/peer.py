@@ -1000,6 +1000,9 @@ class Peer:
             self.observe("pending", {"number": log.pending_event})
         for request in self.agent.dice_requests(log):
             self.request(request)
+        if self.agent.distrust and self.failure is None:
+            self.failure = self.agent.distrust  # §7.1: the event waits, and the screen says why
+            self.observe("error", {"text": self.agent.distrust})
         seat = log.seat_of(self.me)
         if (
             self.config.autostart

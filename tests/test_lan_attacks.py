@@ -1,7 +1,8 @@
 """The LAN protocol against its adversaries over real sockets: a fake host that captured a
 player's handshake, a guest that spams requests, a guest that withholds its dice while it
-stays connected.  Each attack fails, and the match goes on or ends with the blame where it
-belongs."""
+stays connected, a host that slips a commitment of its own in front of a guest's reveal.
+Each attack fails, and the match goes on or ends with the blame where it belongs — but
+for the last, where a host can always end a match against a guest it drops (§11.2)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from net import records
 from net.connection import Closed, Connection
 from net.identity import Identity
+from net.matchlog import replay
 from net.signing import host_payload
-from net.testing.peer_process import ROOT
+from net.testing.peer_process import ROOT, PeerProcess
 from tests.lan import RawGuest, guest, host, joined
 
 
@@ -135,3 +138,53 @@ def test_a_guest_that_withholds_its_reveal_while_connected_loses_the_match(
         ).stdout
     )  # fmt: skip
     assert report["ok"] and report["forfeit"] == ["mallory"] and report["rolls"] == 0
+
+
+def _verified(record: Path) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-m", "net", "verify", str(record)],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    return json.loads(done.stdout)
+
+
+@pytest.mark.slow
+def test_a_host_that_slips_a_commitment_in_front_of_a_reveal_is_refused_by_a_real_guest(
+    tmp_path: Path,
+) -> None:
+    """Issue 28 live: the host (``net.testing.grinding_host``, its own log stripped of the
+    rules that freeze the dice) holds Anna's reveal of her die, grinds a value that gives it
+    the outcome it wants, and places a fresh commitment to it in front of her reveal.  Anna,
+    a real ``python -m net join``, refuses the entry and leaves saying why; no roll she saw
+    was made of anything but committed values; her record verifies and the host's does
+    not.  (Before the fix the host won 20 matches of 20 this way.)"""
+    server = PeerProcess(
+        [sys.executable, "-m", "net.testing.grinding_host", "host", "numeri",
+         "--interface", "127.0.0.1", "--no-advertise", "--name", "host",
+         "--identity", str(tmp_path / "host.id"), "--record", str(tmp_path / "host.rec"),
+         "--ai", "easy", "--drop-timeout", "1", "--on-drop", "end"],
+        cwd=tmp_path,
+    )  # fmt: skip
+    port = server.wait_for("listening")["port"]
+    anna = guest(tmp_path, port, "anna", "--ai", "easy")
+    assert anna.finish(120) == 1, anna.tail()
+    error = anna.last("error")["text"]
+    assert error.startswith("the host relayed an entry that does not check out"), error
+    assert "commit): a commitment never replaces another" in error
+    slipped = server.wait_for("notice", 30)
+    while not slipped["text"].startswith("slipped a commitment"):
+        slipped = server.wait_for("notice", 30)
+    server.finish(30)
+    mine = _verified(tmp_path / "anna.rec")
+    assert mine["ok"] and mine["rolls"] >= 1, mine
+    log = replay(records.load(tmp_path / "anna.rec"))
+    host = Identity.load(tmp_path / "host.id")
+    assert [(e["peer"], e["first"]) for e in log.entries if e["k"] == "commit"].count(
+        (host.peer, 1)
+    ) == 1
+    assert not [e for e in log.entries if e["k"] == "commit" and e["first"] > 1]
+    for roll in log.rolls:  # every value the one its owner's secret committed it to
+        index = roll.peers.index(host.peer)
+        assert roll.reveals[index] == host.chain(log.match_id, 1, 4096).reveal(roll.event)
+    theirs = _verified(tmp_path / "host.rec")
+    assert not theirs["ok"] and "a commitment never replaces another" in theirs["error"]

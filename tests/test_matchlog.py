@@ -83,6 +83,56 @@ def test_short_chains_are_renewed_and_the_match_goes_on() -> None:
     assert verify(table.log.entries)["ok"]
 
 
+def test_a_renewed_chain_begins_where_the_old_one_ends() -> None:
+    """Each peer has one commitment for any event: a renewal covers only events after its
+    current chain (docs/PROTOCOL.md §7.1, rule 1)."""
+    table = Table("numeri", 2, chain=32)
+    table.start()
+    table.play_out(random.Random(4))
+    for peer in table.peers:
+        firsts = [e["first"] for e in table.log.entries if e["k"] == "commit" and e["peer"] == peer]
+        assert firsts == list(range(1, 32 * len(firsts), 32)) and len(firsts) >= 3
+
+
+def test_a_commitment_that_would_replace_another_is_refused() -> None:
+    """The trick of issue 28 in its plainest form: a host that has seen the guest's value
+    for event 2 commits to a new chain from event 2 on.  Refused, with the reason, by every
+    log — also for any first event the current chain still covers, and for none after."""
+    table = Table("numeri", 2, chain=32)
+    table.start()
+    table.dice()
+    table.dice()  # commitments, then the lot: event 2, a die, is open
+    assert table.log.pending_event == 2 and not table.log.reveals
+    host = table.identities[0]
+    for first in (2, 17, 32):
+        fresh = Identity(bytes([7]) * 32).chain(table.log.match_id, first, 32)
+        with pytest.raises(Rejected, match="a commitment never replaces another: this peer's "
+                           "chain from event 1 covers the events up to 32; a new one begins at "
+                           "33 or later"):  # fmt: skip
+            table.put({"k": "commit", "peer": host.peer, "first": first, "c": fresh.commitment})
+    renewal = host.chain(table.log.match_id, 33, 32)
+    table.put({"k": "commit", "peer": host.peer, "first": 33, "c": renewal.commitment})
+    assert table.log.chain_start(host.peer, 2) == 1 and table.log.chain_start(host.peer, 33) == 33
+
+
+def test_a_record_of_version_2_is_replayed_by_its_own_rules() -> None:
+    """A replacing commitment, refused now, was accepted by version 2: its records verify
+    as they were made."""
+    table = Table("numeri", 2, chain=32, logs=1)
+    lobby = table.log.entries
+    table.logs = [MatchLog(dict(lobby[0]), 2)]  # the same lobby, under version 2's rules
+    for entry in lobby[1:]:
+        table.log.apply(dict(entry))
+    table.start()
+    table.dice()
+    table.dice()
+    fresh = Identity(bytes([7]) * 32).chain(table.log.match_id, 2, 32)
+    table.put({"k": "commit", "peer": table.peers[0], "first": 2, "c": fresh.commitment})
+    assert table.log.chain_start(table.peers[0], 2) == 2
+    assert verify(table.log.entries, 2)["ok"]
+    assert "never replaces another" in verify(table.log.entries)["error"]
+
+
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
