@@ -33,37 +33,3 @@ def test_a_monkey_at_the_kiosk_finds_no_error() -> None:
     assert report["finished_on_disk_at_end"] <= report["keep_finished"] + 20  # pruned
     held = [mb for _, mb in report["drawing_caches_mb_samples"]]
     assert held and 0 < max(held) <= limit_megabytes()
-
-
-def test_the_ledger_counts_a_swept_left_match_as_thrown_away_not_lost(tmp_path: Path) -> None:
-    """The kiosk deletes a match nobody came back to by design: the soak must not call it
-    lost — and a match that vanished otherwise still is."""
-    import time
-
-    from game.client.kiosk_config import KioskConfig
-    from game.rules import variant
-    from game.session.match import Match
-    from game.session.seats import Seat
-    from tests.client_driver import Driver
-    from tools.soak import Ledger
-
-    driver = Driver(tmp_path, kiosk=KioskConfig(abandon_after=20, countdown=5))
-    try:
-        ledger = Ledger()
-        ledger.watch(driver.app)
-        left, other = (Match.new(variant("dama:classic"), [Seat(), Seat()], s) for s in (1, 2))
-        for match in (left, other):
-            match.play(match.state.legal_actions()[0])
-            driver.app.saves.save(match)
-        driver.app.saves.flush()
-        driver.app.wall_clock = lambda: time.time() + 60
-        assert driver.app.sweep_abandoned() == 2
-        ledger.check(driver.app.saves.store)
-        assert ledger.lost()["vanished_matches"] == 0  # both swept, by design
-        driver.app.saves.save(left)
-        driver.app.saves.flush()
-        driver.app.saves.store.path_of(left).unlink()  # gone, but not by the sweep
-        ledger.check(driver.app.saves.store)
-        assert ledger.lost()["vanished_matches"] == 1
-    finally:
-        driver.app.close()

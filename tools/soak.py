@@ -302,6 +302,7 @@ def soak(
         "matches_checked_at_stops": ledger.checked,
         "matches_discarded_by_the_kiosk": ledger.discarded,
         "lost": ledger.lost(),
+        "swept_matches": ledger.swept,
         "lost_matches": ledger.vanished[:5],
         "frame_ms": times.figures(),
         **{f"{key}_samples": [[m["frame"], m[key]] for m in memory] for key in MEASURES},
@@ -328,6 +329,8 @@ class Ledger:
         """Matches handed over to be saved, over the run."""
         self.checked = 0
         self.discarded = 0
+        self.swept = 0
+        """Unfinished matches the kiosk deleted because nobody came back to them."""
 
     def watch(self, app) -> None:
         saves = app.saves
@@ -358,6 +361,7 @@ class Ledger:
             for path in gone:
                 with contextlib.suppress(ValueError):
                     self.thrown_away.add(int(path.name.split(".")[0], 16))
+                    self.swept += 1
             return gone
 
         saves.store.abandon = abandoning
