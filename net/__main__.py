@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import json
 import signal
 import sys
@@ -219,7 +220,7 @@ async def _run_peer(args: argparse.Namespace) -> int:
     finally:
         if peer.log is not None and args.record:
             try:
-                records.save(args.record, peer.log)
+                await _save_record(args.record, peer.log)
             except OSError as error:  # told, not a traceback: the match itself is over
                 _emit("error", {"text": f"the record could not be saved: {error}"})
                 peer.failure = peer.failure or "the record could not be saved"
@@ -228,6 +229,24 @@ async def _run_peer(args: argparse.Namespace) -> int:
         await peer.close("match over" if peer.failure is None else peer.failure)
     log = peer.log
     return 0 if log is not None and log.phase in ("over", "abandoned") and not peer.failure else 1
+
+
+RECORD_TRIES = 20
+"""Tries at writing the record when the process is out of descriptors, a quarter second
+apart."""
+
+
+async def _save_record(path: Path, log: MatchLog) -> None:
+    """Write the record; out of descriptors (a flood of connections not yet closed), try
+    again for a few seconds while they go — a shortage that passes, not a lost record."""
+    for attempt in range(RECORD_TRIES):
+        try:
+            records.save(path, log)
+            return
+        except OSError as error:
+            if error.errno not in (errno.EMFILE, errno.ENFILE) or attempt == RECORD_TRIES - 1:
+                raise
+            await asyncio.sleep(0.25)
 
 
 async def _host(peer: Peer, args: argparse.Namespace) -> int:
