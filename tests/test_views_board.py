@@ -17,7 +17,7 @@ from game.client.views.mill import MillView
 from game.rules import State, new_game, resign_action, variant
 from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
-from game.rules.mulino import PASS, MulinoState
+from game.rules.mulino import PASS, POINTS, MulinoState
 
 from .client_driver import Driver, played
 
@@ -382,3 +382,18 @@ def test_the_match_screen_shows_the_computer_s_last_move(tmp_path: Path, name, t
     finally:
         driver.app.close()
         pygame.event.clear()
+
+
+def test_mulino_numbers_the_points_of_a_turn_that_touched_more_than_two(app) -> None:
+    """A move that closes a mill and its removal (or ceylonese's extra moves) leave several
+    rings: each gets its number, in the order the turn touched it; a plain move none."""
+    start = MulinoState.setup(CLASSIC, "a1 d1 g4 c3", "a7 d7 f6 e5 b6")
+    after, steps = played(start, "g4-g1 xb6")
+    view = view_of(app, after)
+    view.show_last_turn(steps)
+    numbers = {name: drawn[-1] for name, _rect, drawn in view.elements(0) if name != "tray"}
+    g4, g1, b6 = (f"point {POINTS.index(p)}" for p in ("g4", "g1", "b6"))
+    assert (numbers[g4], numbers[g1], numbers[b6]) == (1, 2, 3)
+    assert sum(1 for n in numbers.values() if n) == 3
+    view.show_last_turn(played(after, "d7-g7")[1])
+    assert not any(drawn[-1] for name, _rect, drawn in view.elements(0) if name != "tray")

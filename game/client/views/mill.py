@@ -57,6 +57,7 @@ class MillView(BoardView):
         self.vanishing: tuple[Tween, int, str] | None = None
         self.flash: tuple[Tween, int] | None = None
         self.touched: tuple[int, ...] = ()
+        self.order: tuple[int, ...] = ()
         """The points the last turn placed on, moved from or moved to."""
         self.ghosts: tuple[tuple[int, str], ...] = ()
         """The pieces the last turn removed: their points and sprites."""
@@ -165,6 +166,7 @@ class MillView(BoardView):
             x, y = lerp(start, end, tween.eased())
             surface.blit(piece, piece.get_rect(center=(round(x), round(y))))
         self._draw_marks(surface, state)
+        self._draw_order(surface)
         self.draw_focus_halo(surface)
         self._draw_hands(surface, state)
 
@@ -179,6 +181,22 @@ class MillView(BoardView):
         for point, name in self.ghosts:
             faint = ghost(name, size)
             surface.blit(faint, faint.get_rect(center=self.point_center(point)))
+
+    def _draw_order(self, surface: pygame.Surface) -> None:
+        """Over a turn that touched more than two points, each numbered in its order, on a
+        badge at the upper right of its ring (over the stones: the numbers must show)."""
+        if len(self.order) <= 2:
+            return
+        marker = self.marker(self.palette.last_move, self.rect)
+        radius = max(7, self.step // 6)
+        for number, point in enumerate(self.order, 1):
+            x, y = self.point_center(point)
+            reach = self.step // 2 - radius - 3  # inside the point's own part of the screen
+            centre = (x + reach, y - reach)
+            pygame.draw.circle(surface, marker.halo or (0, 0, 0), centre, radius + 2)
+            pygame.draw.circle(surface, marker.colour, centre, radius)
+            label = theme.text(str(number), max(theme.SMALLEST, radius * 3 // 2), (0, 0, 0), True)
+            surface.blit(label, label.get_rect(center=centre))
 
     def _marks(self, state: MulinoState) -> dict[int, tuple[str, ...]]:
         """What marks each point gets now: a stone that may be taken (``take``), the stone
@@ -229,7 +247,8 @@ class MillView(BoardView):
         for point in range(24):
             stone = next((colour for side, colour in enumerate(COLOURS)
                           if state.men[side] >> point & 1 and point != moving), None)  # fmt: skip
-            drawn = (stone, point in last, ghosts.get(point), marks.get(point))
+            number = self.order.index(point) + 1 if len(self.order) > 2 and point in last else 0
+            drawn = (stone, point in last, ghosts.get(point), marks.get(point), number)
             points.append((f"point {point}", around([self.point_center(point)], self.step // 2),
                            drawn))  # fmt: skip
         return [*points, ("tray", self.tray, (tuple(state.hand), version))]  # stones in hand
@@ -266,19 +285,26 @@ class MillView(BoardView):
         super().show_last_turn(steps)
         touched: list[int] = []
         ghosts: list[tuple[int, str]] = []
+        order: list[int] = []
         for step in steps:
             before, action = step.before, step.action
             if not isinstance(before, MulinoState) or action not in before.legal_actions():
                 continue  # a resignation or an agreed draw touches no point
             if action < MOVE_BASE:
                 touched.append(action)
+                order.append(action)
             elif action < REMOVE_BASE:
                 touched += divmod(action - MOVE_BASE, 24)
+                order += divmod(action - MOVE_BASE, 24)
             elif action < PASS:
                 point = action - REMOVE_BASE
                 colour = COLOURS[0] if before.men[0] >> point & 1 else COLOURS[1]
                 ghosts.append((point, f"stone_{colour}"))
+                order.append(point)
         self.touched, self.ghosts = tuple(dict.fromkeys(touched)), tuple(ghosts)
+        self.order = tuple(dict.fromkeys(order))
+        """The points the last turn touched, in the order it touched them (numbered on the
+        board when it touched more than two: an extra move, a removal)."""
 
     def highlighted(self) -> frozenset[str]:
         """The points the last turn placed on, moved from and to, and removed from."""
