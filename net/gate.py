@@ -228,6 +228,18 @@ def _seconds(wait: float) -> str:
     return f"{whole} s" if whole < 120 else f"{math.ceil(whole / 60)} min"
 
 
+def _accept_retry_after_close(context: dict[str, Any]) -> bool:
+    """asyncio's retry of ``accept()`` after a shortage, run once the server has closed:
+    its socket is gone (``Invalid file descriptor: -1``).  After a flood, every pending retry
+    fires at the end of the match; nothing is wrong, and each would print a traceback."""
+    error, handle = context.get("exception"), context.get("handle")
+    return (
+        isinstance(error, ValueError)
+        and "Invalid file descriptor" in str(error)
+        and "_start_serving" in repr(handle)
+    )
+
+
 def install_quiet_handler(
     loop: asyncio.AbstractEventLoop,
     report: Callable[[str], None],
@@ -250,6 +262,8 @@ def install_quiet_handler(
         if isinstance(error, ConnectionError) or (
             isinstance(error, OSError) and error.errno in LINE_NOISE
         ):
+            return
+        if _accept_retry_after_close(context):
             return
         loop.default_exception_handler(context)
 

