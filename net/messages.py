@@ -16,7 +16,9 @@ from typing import Any
 
 from game.levels import LEVELS
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
+"""Version 4: the join code and the vote travel in the ``proof``, after the host proved its
+key; the ``hello`` keeps their fields, always nil, for a version 3 host to read it."""
 HEX_ID = 32  # characters of a peer id, match id or state digest (16 bytes in hex)
 ROLES = ("player", "spectator")
 
@@ -125,7 +127,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "vote": _optional(SIGNATURE),
     },
     "challenge": {"match": ID, "key": KEY, "nonce": NONCE, "sig": SIGNATURE},
-    "proof": {"sig": SIGNATURE},
+    "proof": {"sig": SIGNATURE, "code": _optional(_text(32)), "vote": _optional(SIGNATURE)},
     "wait": {"reason": REASON},
     "welcome": {"match": ID, "you": ID, "host": ID, "seq": COUNT},
     "entry": {"seq": COUNT, "e": _map()},

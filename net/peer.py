@@ -27,17 +27,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.rules import RulesError, State, Variant
-from game.rules.registry import fingerprint
 from net.agent import Agent, Turn
 from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
 from net.discovery import lan_addresses
+from net.door import (
+    DIVERGED,
+    Unproven,
+    catch_up_deadline,
+    catch_up_from,
+    introduce,
+    present,
+)
 from net.fairdice import CHAIN_LENGTH
 from net.framing import encode
-from net.gate import Gate, install_quiet_handler
-from net.identity import Identity, peer_id, verify
+from net.gate import Gate, Slot, install_quiet_handler
+from net.identity import Identity, verify
 from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, placed, signed
-from net.messages import PROTOCOL_VERSION
-from net.signing import host_payload, join_payload, vote_payload
+from net.signing import join_payload, vote_payload
 from net.thinking import SeatThinker
 
 REQUESTABLE = {
@@ -53,9 +59,6 @@ REJOIN_GRACE = 15.0
 """Seconds a new host gives the others to reconnect before it logs them as gone."""
 WITHHOLD_GRACE = 5.0
 """Seconds a peer that just (re)connected has to send the dice it owes."""
-CATCH_UP_PER_ENTRY, CATCH_UP_MOST = 0.005, 30.0
-"""Seconds a catch-up may take beyond the handshake's, per entry claimed and at most."""
-DIVERGED = "this peer's match log differs from the host's"
 
 Observer = Callable[[str, dict[str, Any]], None]
 
@@ -85,16 +88,6 @@ class PeerConfig:
     ready as soon as seated (headless peers)."""
     allow_coaching: bool = False
     """Headless peers: allow hints and dice odds as soon as seated."""
-
-
-def _catch_up_deadline(entries: int) -> float:
-    """When ``entries`` log entries owed over a line must all be in: the handshake's time
-    and a little for each, capped (a fixed deadline, which pings do not move)."""
-    return (
-        time.monotonic()
-        + HANDSHAKE_TIMEOUT
-        + min(CATCH_UP_MOST, CATCH_UP_PER_ENTRY * max(0, entries))
-    )
 
 
 class Peer:
@@ -221,10 +214,15 @@ class Peer:
 
     async def join(self, address: str, port: int, host_key: bytes | None = None) -> None:
         """Join the match hosted at ``address:port`` (raises :class:`Closed` if refused);
-        with ``host_key``, only if the host there proves it holds that key."""
+        with ``host_key``, only if the host there proves it holds that key
+        (:class:`net.door.Unproven` if it does not, or does not answer: nothing needing
+        trust, the join code among it, was sent)."""
         if self._server is None:
             await self.listen()
-        connection = await Connection.open(address, port)
+        try:
+            connection = await Connection.open(address, port)
+        except Closed as closed:
+            raise Unproven(closed.reason) from closed
         await self._handshake(connection, host_key)
         self._host_address = (address, str(port))
         self._spawn(self._follow(connection))
@@ -295,12 +293,12 @@ class Peer:
             return
         try:
             try:
-                admitted = await self._introduce(connection)
+                admitted = await introduce(connection, self.log, self.identity, self._notice)
+                if admitted is None:
+                    return
+                peer = await self._admit(connection, *admitted, slot)
             finally:
-                slot.release()  # proven or gone: no longer a stranger
-            if admitted is None:
-                return
-            peer = await self._admit(connection, *admitted)
+                slot.release()  # in, or gone: no longer a stranger (see net/door.py)
             if peer is None:
                 return
             while True:
@@ -315,59 +313,16 @@ class Peer:
         finally:
             self._drop(connection)
 
-    async def _introduce(self, connection: Connection) -> tuple[dict[str, Any], str] | None:
-        """The newcomer's hello and the proof that it holds its key: (hello, peer id)."""
-        deadline = time.monotonic() + HANDSHAKE_TIMEOUT  # for hello and proof: pings move nothing
-        hello = await connection.receive_by(deadline)
-        if hello["t"] != "hello":
-            await connection.close("expected a hello first")
-            return None
-        log = self.log
-        if log is None:
-            await connection.close("this peer is not in a match")
-            return None
-        reason = None
-        if hello["version"] != PROTOCOL_VERSION:
-            reason = (
-                f"protocol version mismatch: the host speaks version {PROTOCOL_VERSION}, "
-                f"this peer {hello['version']}; update Tavolo on both computers"
-            )
-        elif hello["rules"] != fingerprint():
-            reason = (
-                "rules mismatch: the host and this peer run different versions of the game "
-                f"rules ({fingerprint()[:8]} and {hello['rules'][:8]}); update Tavolo"
-            )
-        if reason is not None:
-            await connection.close(reason)
-            self.observe("notice", {"text": f"refused {hello['name']}: {reason}"})
-            return None
-        nonce = secrets.token_bytes(32)
-        connection.send(
-            {
-                "t": "challenge",
-                "match": log.match_id,
-                "key": self.identity.key,
-                "nonce": nonce,
-                "sig": self.identity.sign(host_payload(log.match_id, hello["key"], hello["nonce"])),
-            }
-        )
-        proof = await connection.receive_by(deadline)
-        wish = join_payload(
-            log.match_id, self.identity.key, nonce, hello["name"], hello["role"], hello["seat"]
-        )
-        if proof["t"] != "proof" or not verify(hello["key"], wish, proof["sig"]):
-            await connection.close("the proof of identity does not check out")
-            return None
-        hello = {**hello, "proof": proof["sig"], "challenge": nonce}
-        return hello, peer_id(hello["key"])
-
-    async def _admit(self, connection: Connection, hello: dict[str, Any], peer: str) -> str | None:
-        """Check a proven newcomer and bring it up to date; None if refused."""
+    async def _admit(
+        self, connection: Connection, hello: dict[str, Any], peer: str, slot: Slot
+    ) -> str | None:
+        """Check a proven newcomer, catch up from it (holding its ``slot`` at the door till
+        then) and bring it up to date; None if refused."""
         log = self.log
         assert log is not None
         if not self.hosting:
             if self._standing is not None and hello["vote"] is not None:
-                if not await self._take_vote(connection, hello, peer):
+                if not await self._take_vote(connection, hello, peer, slot):
                     return None
             else:
                 await connection.close("this peer is not hosting the match")
@@ -389,7 +344,7 @@ class Peer:
                 self._notice(f"refused {hello['name']}: {reason}")
             return None
         connection.peer = peer
-        if not await self._catch_up_from(connection, hello["have"]):
+        if not await self._catch_up_from(connection, hello["have"], slot):
             return None
         connection.send(
             {"t": "welcome", "match": log.match_id, "you": peer, "host": self.me, "seq": len(log)}
@@ -410,29 +365,20 @@ class Peer:
         self._after_change()
         return peer
 
-    async def _catch_up_from(self, connection: Connection, have: int) -> bool:
-        """Take the entries a newcomer holds beyond this log (it heard more of a host that
-        is gone), each checked as any entry: signed by its author and placed by that host."""
+    async def _catch_up_from(self, connection: Connection, have: int, slot: Slot) -> bool:
+        """Take what a newcomer holds beyond this log (:func:`net.door.catch_up_from`),
+        relaying each entry; the newcomer's place at the door is given back only after."""
         log = self.log
         assert log is not None
-        if have > len(log):
-            connection.send({"t": "want", "from": len(log)})
-        # One fixed deadline for the whole catch-up, which pings do not move: a peer that
-        # claims entries it never sends cannot keep its line open outside the door's count.
-        deadline = _catch_up_deadline(have - len(log))
-        while have > len(log):
-            push = await connection.receive_by(deadline)
-            if push["t"] != "push" or push["seq"] != len(log):
-                await connection.close("expected the missing log entries")
-                return False
-            try:
-                log.apply(push["e"])
-            except Rejected as error:
-                await connection.close(f"{DIVERGED} (entry {push['seq']}: {error.reason})")
-                return False
-            self._broadcast({"t": "entry", "seq": len(log) - 1, "e": push["e"]})
-            self._entry_applied(push["e"])
-        return True
+
+        def taken(entry: dict[str, Any]) -> None:
+            self._broadcast({"t": "entry", "seq": len(log) - 1, "e": entry})
+            self._entry_applied(entry)
+
+        try:
+            return await catch_up_from(connection, log, have, taken)
+        finally:
+            slot.release()  # proven and caught up, or gone: no longer a stranger
 
     def _log_joins(self) -> None:
         """Log the joins of peers that connected while this host was cut off from most of
@@ -616,7 +562,9 @@ class Peer:
         self.observe("standing", {"against": old})
         self._count_votes()
 
-    async def _take_vote(self, connection: Connection, hello: dict[str, Any], peer: str) -> bool:
+    async def _take_vote(
+        self, connection: Connection, hello: dict[str, Any], peer: str, slot: Slot
+    ) -> bool:
         """A player's vote for this peer as the new host; holds the connection until the
         vote is carried (True) or this peer stops standing (False, the voter is released)."""
         log = self.log
@@ -625,7 +573,7 @@ class Peer:
             await connection.close("this peer has no vote in the match")
             return False
         connection.peer = peer
-        if not await self._catch_up_from(connection, hello["have"]):
+        if not await self._catch_up_from(connection, hello["have"], slot):
             return False
         at = hello["have"]
         if at > len(log) or (at and hello["head"] != log.heads[at - 1]):
@@ -685,39 +633,11 @@ class Peer:
         """Hello, the host's proof, this peer's proof; then welcome (or wait, as a voter)."""
         log = self.log
         have = 0 if log is None or rebase else len(log)
-        nonce = secrets.token_bytes(32)
-        name, role, seat = self.config.name[:40], self.config.role, self.config.seat
-        connection.send(
-            {
-                "t": "hello", "version": PROTOCOL_VERSION, "rules": fingerprint(),
-                "key": self.identity.key, "nonce": nonce, "name": name, "role": role,
-                "seat": seat, "listen": self.listen_port, "have": have,
-                "head": log.heads[have - 1] if log is not None and have else None,
-                "code": self.config.code, "vote": vote,
-            }
+        wish = (self.config.name[:40], self.config.role, self.config.seat)
+        await present(
+            connection, self.identity, wish, self.listen_port, log, have, host_key,
+            self.config.code, vote,
         )  # fmt: skip
-        challenge = await connection.receive(HANDSHAKE_TIMEOUT)
-        if challenge["t"] != "challenge":
-            await connection.close("expected the host's challenge")
-            raise Closed("the host answered the hello with something else")
-        match, key = challenge["match"], challenge["key"]
-        if not verify(key, host_payload(match, self.identity.key, nonce), challenge["sig"]):
-            await connection.close("the host's proof of identity does not check out")
-            raise Closed("that host cannot prove who it is")
-        if host_key is not None and key != host_key:
-            await connection.close("not the host expected")
-            raise Closed("that host's key is not the one announced or known: an impostor?")
-        if log is not None and match != log.match_id:
-            await connection.close("a different match")
-            raise Closed("that peer hosts a different match")
-        connection.send(
-            {
-                "t": "proof",
-                "sig": self.identity.sign(
-                    join_payload(match, key, challenge["nonce"], name, role, seat)
-                ),
-            }
-        )
         answer = await connection.receive(HANDSHAKE_TIMEOUT)
         while answer["t"] in ("want", "wait"):
             if answer["t"] == "want":  # this peer heard more of the old host: catch it up
@@ -733,7 +653,7 @@ class Peer:
         self._history_until = answer["seq"]  # what came before this connection is history
         # The host's own deadline for a newcomer's entries, the other way: a host that
         # announces more history than it sends cannot hold this guest in the room.
-        self._history_by = _catch_up_deadline(
+        self._history_by = catch_up_deadline(
             answer["seq"] - (0 if self.log is None else len(self.log))
         )
 

@@ -38,11 +38,15 @@ def guest(tmp: Path, port: int, name: str, *extra: str) -> PeerProcess:
 class RawGuest:
     """A guest driven by hand: every message is the test's to choose, right or wrong."""
 
-    def __init__(self, connection: Connection, identity: Identity, hello: dict) -> None:
+    def __init__(
+        self, connection: Connection, identity: Identity, hello: dict, sealed: dict | None = None
+    ) -> None:
         self.connection = connection
         self.identity = identity
         self.key = identity.key
         self.hello = hello
+        self.sealed = sealed or {}
+        """What goes with the proof, once the host proved its key: ``code``, ``vote``."""
         self.log: MatchLog | None = None
         self.messages: list[dict] = []
         self.n = 0
@@ -56,9 +60,11 @@ class RawGuest:
         cls, port: int, name: str = "raw", identity: Identity | None = None, prove: bool = True,
         **changes,
     ) -> RawGuest:  # fmt: skip
-        """Connect and say hello (with ``changes``); unless ``prove`` is False, answer the
-        host's challenge as an honest peer would."""
+        """Connect and say hello (with ``changes``; a ``code`` or ``vote`` among them goes
+        with the proof); unless ``prove`` is False, answer the host's challenge as an honest
+        peer would."""
         identity = identity or Identity.fresh()
+        sealed = {k: changes.pop(k) for k in ("code", "vote") if k in changes}
         connection = await Connection.open("127.0.0.1", port)
         hello = {
             "t": "hello", "version": PROTOCOL_VERSION, "rules": fingerprint(),
@@ -67,7 +73,7 @@ class RawGuest:
             "vote": None, **changes,
         }  # fmt: skip
         connection.send(hello)
-        raw = cls(connection, identity, hello)
+        raw = cls(connection, identity, hello, sealed)
         if prove:
             await raw.prove()
         return raw
@@ -83,7 +89,7 @@ class RawGuest:
             challenge["match"], challenge["key"], challenge["nonce"], hello["name"],
             hello["role"], hello["seat"],
         )  # fmt: skip
-        self.connection.send({"t": "proof", "sig": self.identity.sign(payload)})
+        self.connection.send({"t": "proof", "sig": self.identity.sign(payload), **self.sealed})
         return challenge
 
     async def next(self, timeout: float = 10.0) -> dict:
