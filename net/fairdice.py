@@ -72,9 +72,16 @@ class HashChain:
         return self.values[event]
 
 
-def check_reveal(previous: bytes, revealed: bytes) -> None:
-    """Raise :class:`DiceError` unless ``revealed`` hashes to ``previous``."""
-    if len(revealed) != DIGEST or digest(revealed) != previous:
+def check_reveal(previous: bytes, revealed: bytes, steps: int = 1) -> None:
+    """Raise :class:`DiceError` unless ``revealed`` hashed ``steps`` times is ``previous``:
+    the value of the event ``steps`` after the one ``previous`` was revealed for (or
+    committed before), the events between skipped by a peer not in their groups."""
+    if steps < 1:
+        raise DiceError("a reveal is for an event after the one it is checked against")
+    check = revealed
+    for _ in range(steps):
+        check = digest(check)
+    if len(revealed) != DIGEST or check != previous:
         raise DiceError("the revealed value does not hash to the previous one")
 
 

@@ -41,7 +41,7 @@ from game.rules import AGREED_DRAW, ActionError, MatchRecord, RulesError, State,
 from game.rules.core import resigning_seat
 from game.rules.registry import VARIANTS
 from game.rules.variants import Variant, variant_from_fields
-from net.fairdice import combine, digest, pick
+from net.fairdice import DiceError, check_reveal, combine, digest, pick
 from net.identity import Identity, peer_id, verify
 from net.messages import PROTOCOL_VERSION, MessageError, validate_entry
 from net.signing import NO_HEAD, entry_payload, join_payload, order_payload, packed, vote_payload
@@ -581,13 +581,12 @@ class MatchLog:
         chain = self._commitment(peer, event)
         assert chain is not None
         anchor_event, anchor = chain.anchor
-        check = value
-        for _ in range(event - anchor_event):
-            check = digest(check)
-        if check != anchor:
+        try:
+            check_reveal(anchor, value, event - anchor_event)
+        except DiceError as error:
             raise Rejected(
                 f"forged dice reveal: the value for event {event} does not hash to the commitment"
-            )
+            ) from error
         self._check_seen(entry)
         chain.anchor = (event, value)
         self.reveals[peer] = value
