@@ -138,13 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.start is not None:
         import random
 
-        from game.client.scenes.play import PlayScene
+        from game.client.scenes.table import match_scene
         from game.session.match import Match
         from game.session.seats import Seat
 
         seats = [Seat() for _ in range(args.start.players)]
         match = Match.new(args.start, seats, random.SystemRandom().getrandbits(62))
-        app.push(PlayScene(app, match))
+        app.push(match_scene(app, match))
     return app.run()
 
 

@@ -258,6 +258,11 @@ class App:
         either way); 0 outside kiosk mode."""
         return self.kiosk.rotation if self.kiosk is not None else 0
 
+    @property
+    def table_layout(self) -> str:
+        """The match screen's layout: the kiosk's, else the player's setting."""
+        return self.kiosk.table_layout if self.kiosk is not None else self.settings.table_layout
+
     def apply_rotation(self) -> None:
         """Scenes draw upright on a picture of their own, turned onto the window as it is
         shown; the pointer is turned back (:meth:`_upright`).  At 0° they draw on the

@@ -38,7 +38,7 @@ from typing import Any
 import tomlkit
 
 from game.client import toml_lines
-from game.client.settings import clean_name
+from game.client.settings import TABLE_LAYOUTS, clean_name
 from game.files import atomic_write
 from game.i18n import LANGUAGES, _
 from game.rules import VARIANTS
@@ -88,6 +88,7 @@ CHECKS: dict[str, Callable[[object], bool]] = {
     "opening_hours": lambda v: isinstance(v, str) and (v == "" or _hours(v) is not None),
     "rotation": lambda v: v in ROTATIONS and not isinstance(v, bool),
     "initials_only": lambda v: isinstance(v, bool),
+    "table_layout": lambda v: v in TABLE_LAYOUTS,
 }
 """What each key accepts (docs/kiosk.md says the same in words)."""
 SETTINGS = tuple(CHECKS)
@@ -157,6 +158,9 @@ class KioskConfig:
     """Degrees clockwise the picture is turned, for a table mounted either way."""
     initials_only: bool = False
     """High-score names are three initials (nobody's full name on a public screen)."""
+    table_layout: str = "beside"
+    """The match screen: ``beside`` the board, or ``facing`` — a touch table with people
+    on two opposite sides, each side's panel turned to face it."""
     pin_hash: str = field(default=DEFAULT, compare=False, repr=False)
     """The salted hash of the PIN that opens the operator menu; :data:`DEFAULT` for the
     published PIN; empty while none can (the menu is locked)."""

@@ -32,6 +32,10 @@ ODDS_MODES = ("on", "off")
 """Whether the dice odds are shown to the people at this screen (in every match with
 dice; a LAN room decides for its own).  ``auto`` — once the default, "against the easy
 computer" only, which hid them from hot-seat, medium and hard games — is read as on."""
+TABLE_LAYOUTS = ("beside", "facing")
+"""The match screen's layout: ``beside`` — one panel beside the board (under it in a narrow
+window); ``facing`` — a touch table with people on two opposite sides, each side's panel at
+its own edge and turned to face it."""
 NAME_LENGTH = 20
 """The longest name a player may give: it has to fit on seat buttons and in lists."""
 
@@ -58,6 +62,8 @@ class Settings:
     dice_odds: str = "on"
     """The exact odds of an Ausgeblockt turn beside the dice: ``on``, ``off``, or ``auto``
     (in matches against the *easy* computer)."""
+    table_layout: str = "beside"
+    """The match screen's layout (:data:`TABLE_LAYOUTS`)."""
     show_coordinates: bool = True
     """Letters and numbers along the Mulino board and the Ausgeblockt sheet, as the move
     lists write them."""
@@ -88,6 +94,7 @@ class Settings:
             "board_theme": lambda v: v in BOARD_THEME_NAMES,
             "show_coordinates": lambda v: isinstance(v, bool),
             "dice_odds": lambda v: v in ODDS_MODES,
+            "table_layout": lambda v: v in TABLE_LAYOUTS,
             "thinking_seconds": lambda v: v in THINKING_SECONDS and not isinstance(v, bool),
             "player_name": lambda v: v == "" or (isinstance(v, str) and clean_name(v) == v),
             "lan_interface": lambda v: v == "" or _is_ipv4(v),

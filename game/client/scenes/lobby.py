@@ -25,7 +25,7 @@ from game.client.scenes.menus import (
     item,
     setup_seat_names,
 )
-from game.client.scenes.play import PlayScene
+from game.client.scenes.table import match_scene
 from game.client.widgets import Target, button
 from game.i18n import _, ngettext
 from game.names import variant_title
@@ -406,7 +406,7 @@ class RoomScene(Scene):
         playing = view.phase in ("playing", "over") and view.variant is not None
         if playing and not view.catching_up:
             link, self.link = self.link, None  # handed on to the match screen
-            self.app.replace(PlayScene(self.app, NetControl(self.app, link)))
+            self.app.replace(match_scene(self.app, NetControl(self.app, link)))
 
     @property
     def waiting(self) -> bool:

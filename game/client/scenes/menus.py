@@ -13,6 +13,7 @@ from game import i18n
 from game.client import sprites, theme
 from game.client.redraw import Redraw, draw_clipped
 from game.client.scene import Scene
+from game.client.scenes.table import layout_label, match_scene, next_layout
 from game.client.settings import (
     ANIMATION_SPEEDS,
     BOARD_THEME_NAMES,
@@ -628,6 +629,7 @@ class SettingsScene(MenuScene):
                 "thinking",
             ),
             item(self._odds_label, self._next_odds, "odds"),
+            item(lambda: layout_label(settings.table_layout), self._next_layout, "table_layout"),
             item(
                 lambda: (
                     _("Board coordinates: on")
@@ -746,6 +748,11 @@ class SettingsScene(MenuScene):
         settings = self.app.settings
         following = (ODDS_MODES.index(settings.dice_odds) + 1) % len(ODDS_MODES)
         settings.dice_odds = ODDS_MODES[following]
+        self._changed()
+
+    def _next_layout(self) -> None:
+        settings = self.app.settings
+        settings.table_layout = next_layout(settings.table_layout)
         self._changed()
 
     def _next_speed(self) -> None:
@@ -900,11 +907,9 @@ def _set_aside_notice(app) -> str | None:
 def start_match(app, chosen: Variant, seats: list[Seat]) -> None:
     """A new match at this screen, from a fresh seed, with the title under it (to come back
     to, this match offered there to resume)."""
-    from game.client.scenes.play import PlayScene
-
     match = Match.new(chosen, seats, random.SystemRandom().getrandbits(62))
     app.reset(TitleScene(app))
-    app.push(PlayScene(app, match))
+    app.push(match_scene(app, match))
 
 
 def level_label(level: str) -> str:

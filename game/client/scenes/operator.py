@@ -30,6 +30,7 @@ from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.menus import Item, MenuScene, TitleScene, item
 from game.client.scenes.saved import ConfirmScene
+from game.client.scenes.table import layout_label, next_layout
 from game.client.widgets import button
 from game.i18n import _, ngettext
 from game.names import variant_title
@@ -240,6 +241,9 @@ class SettingsScene(MenuScene):
             item(lambda: _("High-score names: initials only") if kiosk.initials_only
                  else _("High-score names: as typed"),
                  lambda: self._set("initials_only", not kiosk.initials_only), "initials_only"),
+            item(lambda: layout_label(kiosk.table_layout),
+                 lambda: self._set("table_layout", next_layout(kiosk.table_layout)),
+                 "table_layout"),
             item(lambda: _("Back"), app.pop, "back"),
         ]  # fmt: skip
 

@@ -133,10 +133,7 @@ class PlayScene(Scene):
         if not self.portrait:  # the counts come between the tray and the controls
             y += len(self.view.counts()) * round(COUNT_LINE * u) + gap
         buttons: list[Target] = [self._mute_button()]
-        controls = [*self.view.controls(), *self.control.controls()]
-        if self.coach.offers_hints():
-            controls.append(Control("hint", self._hint_label, self.ask_hint, self._can_hint))
-        for control in controls:
+        for control in self._controls():
             buttons.append(
                 button(pygame.Rect(x, y, width, row), control.label, control.action,
                        self.palette, control.enabled, control.name)
@@ -148,33 +145,46 @@ class PlayScene(Scene):
         self.history = self._history_lines()
         self._rebuilds += 1
 
+    def _controls(self) -> list[Control]:
+        """The buttons of the decision at hand: the game's (Roll, Stop, Pass…), the match
+        control's, and the hint."""
+        controls = [*self.view.controls(), *self.control.controls()]
+        if self.coach.offers_hints():
+            controls.append(Control("hint", self._hint_label, self.ask_hint, self._can_hint))
+        return controls
+
+    def _match_entries(self) -> list[Control]:
+        """Undo, draw, resignation and the menu — or the question a resignation or a draw
+        offer asks."""
+        if self.confirming_resign:
+            return [
+                Control("", lambda: _("Really resign?"), lambda: None, lambda: False),
+                Control("confirm resign", lambda: _("Resign"), self._resign),
+                Control("cancel resign", lambda: _("Cancel"), self._cancel_resign),
+            ]
+        if self.draw_offer is not None:
+            return [
+                Control("accept draw", lambda: _("Accept draw"), self._accept_draw),
+                Control("decline draw", lambda: _("Decline"), self._decline_draw),
+            ]
+        entries = []
+        if self.control.offers_undo:
+            entries.append(Control("undo", lambda: _("Undo"), self.undo, self._can_undo))
+        if self.control.draws_by_agreement():
+            entries.append(Control("offer draw", lambda: _("Offer draw"), self._offer_draw,
+                                   self._can_offer_draw))  # fmt: skip
+        return [
+            *entries,
+            Control("resign", lambda: _("Resign"), self._ask_resign, self._can_resign),
+            Control("menu", lambda: _("Menu"), self.open_menu),
+        ]
+
     def _match_buttons(self) -> list[Target]:
         """Undo, draw, resignation and the menu: two rows at the bottom of the panel beside
         the board, one row across the bottom under it."""
         u, palette = self.u, self.palette
         row, gap = 3 * u, u // 2
-        if self.confirming_resign:
-            entries = [
-                (lambda: _("Really resign?"), lambda: None, lambda: False, ""),
-                (lambda: _("Resign"), self._resign, lambda: True, "confirm resign"),
-                (lambda: _("Cancel"), self._cancel_resign, lambda: True, "cancel resign"),
-            ]
-        elif self.draw_offer is not None:
-            entries = [
-                (lambda: _("Accept draw"), self._accept_draw, lambda: True, "accept draw"),
-                (lambda: _("Decline"), self._decline_draw, lambda: True, "decline draw"),
-            ]
-        else:
-            entries = []
-            if self.control.offers_undo:
-                entries.append((lambda: _("Undo"), self.undo, self._can_undo, "undo"))
-            if self.control.draws_by_agreement():
-                entries.append((lambda: _("Offer draw"), self._offer_draw,
-                                self._can_offer_draw, "offer draw"))  # fmt: skip
-            entries += [
-                (lambda: _("Resign"), self._ask_resign, self._can_resign, "resign"),
-                (lambda: _("Menu"), self.open_menu, lambda: True, "menu"),
-            ]
+        entries = self._match_entries()
         if self.portrait:
             left, width = u, self.panel.width - 2 * u
             cell = (width - (len(entries) - 1) * gap) // len(entries)
@@ -194,8 +204,8 @@ class PlayScene(Scene):
             rects += [pygame.Rect(column.x + k * (half + gap), bottom, half, row) for k in (0, 1)]
             self.history_bottom = (upper if len(entries) > 2 else bottom) - gap
         return [
-            button(rect, label, action, palette, enabled, name)
-            for rect, (label, action, enabled, name) in zip(rects, entries, strict=True)
+            button(rect, entry.label, entry.action, palette, entry.enabled, entry.name)
+            for rect, entry in zip(rects, entries, strict=True)
         ]
 
     def _mute_button(self) -> Target:
@@ -515,6 +525,22 @@ class PlayScene(Scene):
     def _elements(self) -> list[Element]:
         """The parts of the screen and what each shows now: the panel's words and counts,
         the buttons, the focus, and the view's board and tray."""
+        u = self.u
+        elements = self._panel_elements()
+        for target in self.targets:
+            if target.draw is not None:
+                drawn = (target.look(), target is self.focus, target is self._pressed)
+                elements.append((target.name, target.reach, drawn))
+        focus = self.focus
+        if focus is not None and focus.draw is None and focus in self.targets:
+            elements.append(("focus", focus.rect.inflate(u, u), focus.name))
+        areas = self._hint_areas()
+        if areas:
+            elements.append(("hint", areas[0].unionall(areas[1:]).inflate(u, u), tuple(areas)))
+        return elements + self.view.elements((self._rebuilds, self.inputs))
+
+    def _panel_elements(self) -> list[Element]:
+        """The panel's words, counts, history (or lesson) and the newest notice."""
         u, column = self.u, self.column_a
         seat = self.actor(self.state)
         turn = None if seat is None or self.state.is_terminal() else self.view.seat_colour(seat)
@@ -531,17 +557,7 @@ class PlayScene(Scene):
             if not self._lesson else ("lesson", *self._lesson_lines()),
             ("notice", *self._notice_band()),
         ]  # fmt: skip
-        for target in self.targets:
-            if target.draw is not None:
-                drawn = (target.look(), target is self.focus, target is self._pressed)
-                elements.append((target.name, target.reach, drawn))
-        focus = self.focus
-        if focus is not None and focus.draw is None and focus in self.targets:
-            elements.append(("focus", focus.rect.inflate(u, u), focus.name))
-        areas = self._hint_areas()
-        if areas:
-            elements.append(("hint", areas[0].unionall(areas[1:]).inflate(u, u), tuple(areas)))
-        return elements + self.view.elements((self._rebuilds, self.inputs))
+        return elements
 
     def _counts_top(self) -> int:
         return self.tray.bottom + self.u // 2 if not self.portrait else (
@@ -572,15 +588,21 @@ class PlayScene(Scene):
         """The background, the panel and the board's art, drawn once (again when the size,
         the colours or the board's look change): one opaque copy a frame instead of a fill
         and the board's layers."""
-        look = (surface.get_size(), tuple(self.panel), self.palette, self.app.boards,
+        panels = self._panel_areas()
+        look = (surface.get_size(), tuple(map(tuple, panels)), self.palette, self.app.boards,
                 self.view.board_look())  # fmt: skip
         if self._backdrop is None or self._backdrop_look != look:
             backdrop = pygame.Surface(surface.get_size()).convert(surface)
             backdrop.fill(self.palette.background)
-            pygame.draw.rect(backdrop, self.palette.panel, self.panel)
+            for panel in panels:
+                pygame.draw.rect(backdrop, self.palette.panel, panel)
             self.view.draw_board(backdrop)
             self._backdrop, self._backdrop_look = backdrop, look
         return self._backdrop
+
+    def _panel_areas(self) -> list[pygame.Rect]:
+        """The rectangles painted in the panel's colour."""
+        return [self.panel]
 
     def _draw_hint(self, surface: pygame.Surface) -> None:
         action = self._shown_hint()
@@ -590,11 +612,16 @@ class PlayScene(Scene):
     def draw_whole(self, surface: pygame.Surface) -> None:
         """Draw everything (on the screen as clipped, or on another surface: a veiled demo,
         a match under a question)."""
-        palette = self.palette
         surface.blit(self._board_backdrop(surface), (0, 0))
         self.view.draw_pieces(surface)
         self._draw_hint(surface)
         self.view.particles.draw(surface)
+        self._draw_panel(surface)
+        self.draw_targets(surface)
+
+    def _draw_panel(self, surface: pygame.Surface) -> None:
+        """The panel's words and counts, the history (or the lesson), and the notices."""
+        palette = self.palette
         u, column = self.u, self.column_a
         x, y = column.x, column.y
         title = theme.text(variant_title(self.match.variant.name), round(1.8 * u), palette.accent,
@@ -627,7 +654,6 @@ class PlayScene(Scene):
         else:
             self._draw_history(surface, y + u // 2 if self.portrait else None)
         self._draw_notices(surface)
-        self.draw_targets(surface)
 
     def _draw_wrapped(self, surface: pygame.Surface, text: str, size: int, colour, bold: bool,
                       x: int, y: int, lines: int) -> int:  # fmt: skip

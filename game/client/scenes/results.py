@@ -155,13 +155,13 @@ class ResultsScene(Scene):
 
     def rematch(self) -> None:
         from game.client.scenes.menus import TitleScene
-        from game.client.scenes.play import PlayScene
+        from game.client.scenes.table import match_scene
 
         match = Match.new(
             self.match.variant, self.match.seats, random.SystemRandom().getrandbits(62)
         )
         self.app.reset(TitleScene(self.app))
-        self.app.push(PlayScene(self.app, match))
+        self.app.push(match_scene(self.app, match))
 
     def to_title(self) -> None:
         from game.client.scenes.menus import TitleScene

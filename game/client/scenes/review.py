@@ -218,7 +218,7 @@ class ReviewScene(ReplayScene):
         """A match from the position before the move in hand, the player at its seat, the
         computer at the others (at the level last chosen), on fresh dice."""
         from game.client.scenes.menus import TitleScene
-        from game.client.scenes.play import PlayScene
+        from game.client.scenes.table import match_scene
 
         judged = self.judged()
         if judged is None:
@@ -231,7 +231,7 @@ class ReviewScene(ReplayScene):
         match = Match(record, seats, random.SystemRandom().getrandbits(62))
         self.discard()
         self.app.reset(TitleScene(self.app))
-        self.app.push(PlayScene(self.app, match))
+        self.app.push(match_scene(self.app, match))
 
     def tap_elsewhere(self, pos: tuple[int, int]) -> None:
         """A tap on the graph goes to that moment of the match."""

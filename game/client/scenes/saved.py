@@ -300,10 +300,10 @@ def unfinished_row(
 def resume(app, match: Match) -> None:
     """Play ``match`` on, over a fresh title screen (where leaving it comes back to)."""
     from game.client.scenes.menus import TitleScene
-    from game.client.scenes.play import PlayScene
+    from game.client.scenes.table import match_scene
 
     app.reset(TitleScene(app))
-    app.push(PlayScene(app, match))
+    app.push(match_scene(app, match))
 
 
 class ConfirmScene(MenuScene):

@@ -1,0 +1,322 @@
+"""The match screen for a touch table: people on two opposite sides, the board between them,
+and each side's panel at its own edge, turned to face it (the far one upside down).
+
+Seats sit round the table in turn: the first seat's side is the near edge (the bottom of
+the picture), the second's the far edge, the third's the near edge again…  Both panels say
+whose turn it is; the side whose seat acts reads what to do and gets the seat's colour along
+its edge; each side has every button, so nobody reaches across the table.  The dice tray
+lies on the table beside the board.  A lesson keeps the usual screen (it is one learner's).
+
+Chosen in Settings (*Layout*) and by a kiosk's ``table_layout`` in ``kiosk.toml``; the
+factory :func:`match_scene` is what the other screens call to start a match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pygame
+
+from game.client import theme
+from game.client.control import MatchControl
+from game.client.redraw import Element
+from game.client.scenes.play import COUNT_LINE, PlayScene, _wrapped
+from game.client.settings import TABLE_LAYOUTS
+from game.client.views.base import Control
+from game.client.widgets import Target, button
+from game.i18n import _
+from game.session.match import Match
+
+NEAR, FAR = 0, 1
+TOUCH = 44
+"""The smallest side of a button, in pixels (the platforms' touch guideline)."""
+TEXT_SHARE = 0.40
+"""Of a panel's width, the words' part (the counts and the buttons share the rest)."""
+COUNTS_SHARE = 0.20
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One edge of the table: its panel's rectangle on the screen, and whether the panel
+    is drawn upside down (it faces the far side)."""
+
+    index: int
+    rect: pygame.Rect
+    turned: bool
+
+    def place(self, local: pygame.Rect) -> pygame.Rect:
+        """Where a rectangle of the panel as its reader sees it (origin at the panel's
+        top left, upright) lands on the screen."""
+        if not self.turned:
+            return local.move(self.rect.topleft)
+        return pygame.Rect(self.rect.right - local.right, self.rect.bottom - local.bottom,
+                           local.width, local.height)  # fmt: skip
+
+
+def side_of(seat: int) -> int:
+    """The edge a seat plays from: round the table, near and far in turn."""
+    return NEAR if seat % 2 == 0 else FAR
+
+
+class FaceToFaceScene(PlayScene):
+    """The match screen laid out for people facing each other across a touch table."""
+
+    def __init__(self, app, source: Match | MatchControl) -> None:
+        super().__init__(app, source)
+        self.resigning: int | None = None
+        """The side asked "Really resign?" (None: no side)."""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        width, height = size
+        self.portrait = False
+        self.u = u = theme.unit(size)
+        self.row = row = max(3 * u, TOUCH)
+        self.gap = gap = max(4, u // 2)
+        strip = max(2 * row + 3 * gap, 7 * u)
+        self.sides = (
+            Side(NEAR, pygame.Rect(0, height - strip, width, strip), turned=False),
+            Side(FAR, pygame.Rect(0, 0, width, strip), turned=True),
+        )
+        self.panel = self.sides[NEAR].rect
+        middle = pygame.Rect(0, strip, width, height - 2 * strip)
+        side = max(1, middle.height - u)
+        board = pygame.Rect(0, 0, min(side, width - 2 * u), side)
+        board.center = middle.center
+        room = board.x - 2 * u  # the table beside the board, on the near player's left
+        tray_height = min(middle.height - 2 * u, max(8 * u, middle.height // 2))
+        self.tray = pygame.Rect(u, 0, max(room, 8 * u), tray_height)
+        self.tray.centery = middle.centery
+        if room < 8 * u:  # a narrow table: the board gives the tray its room
+            board.width = max(1, width - self.tray.right - 2 * u)
+            board.x = self.tray.right + u
+        # The parent's panel columns (its notices and lesson room) are the near panel's.
+        self.column_a = self.column_b = self.panel.inflate(-2 * u, -gap)
+        self.history_top = self.history_bottom = self.panel.bottom
+        self._text_width = round(width * TEXT_SHARE) - 2 * u
+        self.view.layout(board, self.tray)
+        self.view.show_last_turn(self._last_turn())
+        self.rebuild()
+        self._redraw.invalidate()
+
+    # -- the buttons ----------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """The board's targets, then each side's buttons: the mute key at the end of its
+        words, the decision's and the match's buttons in two rows at its right."""
+        buttons: list[Target] = []
+        for side in self.sides:
+            buttons += self._side_buttons(side, self._side_entries(side))
+        self.set_targets(self.view.targets() + buttons)
+        self.history = []
+        self._rebuilds += 1
+
+    def _side_entries(self, side: Side) -> list[Control]:
+        """``side``'s buttons: the decision's (live only while one of its seats acts), then
+        undo, a draw offer, resignation — of its own seat — and the menu; or the question
+        its resignation asks, or the answer to the other side's draw offer."""
+        if self.resigning == side.index:
+            return [
+                Control("", lambda: _("Really resign?"), lambda: None, lambda: False),
+                Control("confirm resign", lambda: _("Resign"), lambda: self._resign_side(side)),
+                Control("cancel resign", lambda: _("Cancel"), self._cancel_resign),
+            ]
+        if self.draw_offer is not None and side_of(self.draw_offer) != side.index:
+            return [
+                Control("accept draw", lambda: _("Accept draw"), self._accept_draw),
+                Control("decline draw", lambda: _("Decline"), self._decline_draw),
+            ]
+        entries = [self._when_acting(side, control) for control in self._controls()]
+        if self.control.offers_undo:
+            entries.append(Control("undo", lambda: _("Undo"), self.undo, self._can_undo))
+        if self.control.draws_by_agreement():
+            offer = Control("offer draw", lambda: _("Offer draw"), self._offer_draw,
+                            lambda: self._can_offer_draw() and self.draw_offer is None)  # fmt: skip
+            entries.append(self._when_acting(side, offer))
+        def can_resign() -> bool:
+            return self._can_resign() and self._side_seat(side) is not None
+
+        resign = Control("resign", lambda: _("Resign"), lambda: self._ask_resign_side(side),
+                         can_resign)  # fmt: skip
+        return [*entries, resign, Control("menu", lambda: _("Menu"), self.open_menu)]
+
+    def _when_acting(self, side: Side, control: Control) -> Control:
+        """``control``, live only on the side whose seat acts (on the near side for a lot):
+        nobody rolls or moves for the player across the table."""
+        return replace(control, enabled=lambda: self._acting_side() in (side.index, None)
+                       and control.enabled())  # fmt: skip
+
+    def _side_seat(self, side: Side) -> int | None:
+        """The seat a person on ``side`` plays: the one to act if it is theirs, else the
+        first; None if nobody here plays from that side."""
+        seats = [seat for seat in range(len(self.match.seats))
+                 if side_of(seat) == side.index and self.control.here(seat)]  # fmt: skip
+        if not seats:
+            return None
+        acting = self.actor(self.state)
+        return acting if acting in seats else seats[0]
+
+    def _ask_resign_side(self, side: Side) -> None:
+        self.resigning = side.index
+        self.rebuild()
+
+    def _cancel_resign(self) -> None:
+        self.resigning = None
+        super()._cancel_resign()
+
+    def _resign_side(self, side: Side) -> None:
+        seat = self._side_seat(side)
+        self.resigning = None
+        if seat is None:
+            self.gentle_cue()
+            return
+        self.control.resign(seat)
+        self._catch_up()
+
+    def _side_buttons(self, side: Side, entries: list[Control]) -> list[Target]:
+        u, row, gap = self.u, self.row, self.gap
+        width = side.rect.width
+        left = round(width * (TEXT_SHARE + COUNTS_SHARE))
+        room = width - left - u
+        columns = max(1, (len(entries) + 1) // 2)
+        cell = max(TOUCH, (room - (columns - 1) * gap) // columns)
+        targets = []
+        for n, entry in enumerate(entries):
+            column, line = n % columns, n // columns
+            local = pygame.Rect(left + column * (cell + gap), gap + line * (row + gap), cell, row)
+            targets.append(self._turned(side, local, entry))
+        mute = pygame.Rect(round(width * TEXT_SHARE) - row, gap, row, row)
+        targets.append(self._mute(side, mute))
+        return targets
+
+    def _turned(self, side: Side, local: pygame.Rect, entry: Control) -> Target:
+        """A button of ``side``'s panel: drawn as its reader sees it, turned with the panel."""
+        pad = local.height // 2
+        upright = button(pygame.Rect(pad, pad, *local.size), entry.label, entry.action,
+                         self.palette, entry.enabled, entry.name)  # fmt: skip
+        placed = side.place(local)
+        return Target(placed, entry.action, entry.enabled,
+                      _turned_drawing(upright, placed, side.turned),
+                      _side_name(side, entry.name), entry.label)  # fmt: skip
+
+    def _mute(self, side: Side, local: pygame.Rect) -> Target:
+        speaker = self._mute_button()
+        speaker.rect.topleft = (local.height // 2, local.height // 2)
+        speaker.rect.size = local.size
+        placed = side.place(local)
+        return Target(placed, speaker.action, draw=_turned_drawing(speaker, placed, side.turned),
+                      name=_side_name(side, "mute"), label=speaker.label)  # fmt: skip
+
+    # -- the panels ---------------------------------------------------------------------------
+
+    def _panel_areas(self) -> list[pygame.Rect]:
+        return [side.rect for side in self.sides]
+
+    def _acting_side(self) -> int | None:
+        seat = self.actor(self.state)
+        if seat is None or self.state.is_terminal():
+            return None
+        return side_of(seat)
+
+    def _side_words(self, side: Side) -> tuple:
+        """What ``side``'s panel says now: the turn's colour, the status, the prompt (to the
+        side that acts), the newest notice and the counts."""
+        seat = self.actor(self.state)
+        turn = None if seat is None or self.state.is_terminal() else self.view.seat_colour(seat)
+        acting = self._acting_side() == side.index
+        prompt = self.prompt() if acting or self._acting_side() is None else ""
+        notices = self.control.notices()
+        return (turn, acting, self.status(), prompt or self.banner, bool(prompt),
+                notices[-1] if notices else "", tuple(self.view.counts()))  # fmt: skip
+
+    def _panel_elements(self) -> list[Element]:
+        return [(f"words {side.index}", side.rect, self._side_words(side)) for side in self.sides]
+
+    def _notice_band(self) -> tuple[pygame.Rect, tuple[str, ...]]:
+        return pygame.Rect(0, 0, 0, 0), ()  # each panel says the newest notice itself
+
+    def _draw_panel(self, surface: pygame.Surface) -> None:
+        for side in self.sides:
+            if not surface.get_clip().colliderect(side.rect):
+                continue
+            words = self._panel_picture(side.rect.size, self._side_words(side))
+            if side.turned:
+                words = pygame.transform.rotate(words, 180)
+            surface.blit(words, side.rect)
+
+    def _panel_picture(self, size: tuple[int, int], words: tuple) -> pygame.Surface:
+        """A panel's words and counts as its reader sees them, on the panel's colour."""
+        turn, acting, status, prompt, instruction, notice, counts = words
+        palette, u, gap = self.palette, self.u, self.gap
+        picture = pygame.Surface(size)
+        picture.fill(palette.panel)
+        if acting and turn is not None:  # the seat's colour along the edge nearest the board
+            pygame.draw.rect(picture, turn, (0, 0, size[0], max(3, u // 3)))
+        x, y = u, gap + u // 3
+        if turn is not None:
+            centre = (x + u // 2, y + round(0.6 * u))
+            pygame.draw.circle(picture, turn, centre, round(0.45 * u))
+            pygame.draw.circle(picture, palette.text, centre, round(0.45 * u), 1)
+        width = self._text_width - self.row - u
+        y = self._wrapped_lines(picture, status, round(1.2 * u), palette.text,
+                                x + round(1.4 * u), y, width - round(1.4 * u), 2)  # fmt: skip
+        colour = palette.accent if instruction else palette.muted
+        y = self._wrapped_lines(picture, prompt, u, colour, x, y, self._text_width, 2)
+        if notice:
+            self._wrapped_lines(picture, notice, u, palette.warning, x, y, self._text_width, 1)
+        x, y = round(size[0] * TEXT_SHARE), gap + u // 3
+        for seat, line in counts:
+            if line:
+                if seat >= 0:
+                    pygame.draw.circle(picture, self.view.seat_colour(seat),
+                                       (x + u // 3, y + round(0.5 * u)), u // 3)  # fmt: skip
+                room = round(size[0] * COUNTS_SHARE) - 2 * u
+                picture.blit(theme.fitted(line, round(0.85 * u), palette.text, room), (x + u, y))
+            y += round(COUNT_LINE * u)
+        return picture
+
+    @staticmethod
+    def _wrapped_lines(picture: pygame.Surface, text: str, size: int, colour, x: int, y: int,
+                       width: int, lines: int) -> int:  # fmt: skip
+        for line in _wrapped(text, size, True, max(1, width))[:lines]:
+            picture.blit(theme.text(line, size, colour, True), (x, y))
+            y += round(size * 1.25)
+        return y
+
+
+def _side_name(side: Side, name: str) -> str:
+    """The near panel's buttons keep their names; the far one's say so."""
+    return name if side.index == NEAR else f"far {name}"
+
+
+def _turned_drawing(upright: Target, placed: pygame.Rect, turned: bool):
+    """A drawing of ``upright`` (drawn in a rectangle padded by half its height, for its
+    focus ring) at ``placed`` on the screen, upside down when ``turned``."""
+    pad = upright.rect.x
+    size = (upright.rect.width + 2 * pad, upright.rect.height + 2 * pad)
+
+    def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
+        picture = pygame.Surface(size, pygame.SRCALPHA)
+        upright.draw(picture, focused, pressed)
+        if turned:
+            picture = pygame.transform.rotate(picture, 180)
+        surface.blit(picture, (placed.x - pad, placed.y - pad))
+
+    return draw
+
+
+def match_scene(app, source: Match | MatchControl) -> PlayScene:
+    """The match screen the table is set up for (``table_layout``: ``beside`` or ``facing``)."""
+    if app.table_layout == "facing":
+        return FaceToFaceScene(app, source)
+    return PlayScene(app, source)
+
+
+def layout_label(layout: str) -> str:
+    """The Settings button's words for a layout."""
+    if layout == "facing":
+        return _("Layout: face to face (touch table)")
+    return _("Layout: panel beside the board")
+
+
+def next_layout(layout: str) -> str:
+    return TABLE_LAYOUTS[(TABLE_LAYOUTS.index(layout) + 1) % len(TABLE_LAYOUTS)]
