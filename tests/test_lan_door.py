@@ -7,16 +7,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from game.rules.registry import fingerprint
 from net.connection import Closed, Connection
 from net.door import Unproven
 from net.identity import Identity
+from net.messages import PROTOCOL_VERSION
 from net.peer import Peer, PeerConfig
-from net.signing import host_payload
-from tests.lan import RawGuest, host
+from net.signing import host_payload, join_payload
+from net.testing.peer_process import PeerProcess
+from tests.lan import RawGuest, guest, host
 
 CODE = "4711"
 
@@ -107,3 +112,134 @@ def test_a_host_refuses_a_hello_that_carries_the_code(tmp_path: Path) -> None:
     reason = asyncio.run(asyncio.wait_for(scenario(), 30))
     server.kill()
     assert reason == "the join code and the vote go in the proof, once the host has proved its key"
+
+
+# -- a flood of newcomers claiming long histories -------------------------------------------
+
+FILE_LIMIT = (
+    "import os, resource, sys; n = int(sys.argv[1]); "
+    "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); os.execv(sys.argv[2], sys.argv[2:])"
+)
+"""Runs the rest of the command line with at most ``n`` open files."""
+FLOOD = 1_100
+AT_ONCE = 32
+CLAIMED = 10_000_000
+
+
+def _alias(n: int) -> str:
+    """The n-th of the attacker's loopback addresses (all of 127/8 reaches this computer)."""
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
+class Flood:
+    """Newcomers under fresh keys, four from each address, that prove their keys and claim
+    :data:`CLAIMED` log entries, then send none: each stays until the host closes it.  At
+    most :data:`AT_ONCE` are in their handshake at a time, so that each finishes it (a
+    burst would only have the door turn the oldest away before they prove anything)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.handshakes = asyncio.Semaphore(AT_ONCE)
+        self.held = 0
+        """Lines the host asked for entries (``want``) and has not closed yet."""
+        self.most_held = 0
+        self.through = 0
+        """Newcomers whose handshake is over: proven and held, or closed."""
+        self.reasons: list[str] = []
+
+    async def newcomer(self, n: int) -> None:
+        async with self.handshakes:
+            line = await self._prove(n)
+            self.through += 1
+        if line is None:
+            return
+        try:
+            while True:
+                await line.receive(60)
+        except Closed as closed:
+            self.reasons.append(closed.reason)
+        finally:
+            self.held -= 1
+            line.hang_up("done")
+
+    async def _prove(self, n: int) -> Connection | None:
+        """Hello, proof, and the host's ``want``: the line then held, or None if closed."""
+        identity, nonce = Identity.fresh(), secrets.token_bytes(32)
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, local_addr=(_alias(n // 4), 0)
+            )
+        except OSError as error:
+            self.reasons.append(f"cannot connect: {error.strerror}")
+            return None
+        line = Connection(reader, writer)
+        hello = {
+            "t": "hello", "version": PROTOCOL_VERSION, "rules": fingerprint(),
+            "key": identity.key, "nonce": nonce, "name": f"m{n}", "role": "spectator",
+            "seat": -1, "listen": 0, "have": CLAIMED, "head": "ab" * 16, "code": None,
+            "vote": None,
+        }  # fmt: skip
+        try:
+            line.send(hello)
+            challenge = await line.receive(30)
+            payload = join_payload(
+                challenge["match"], challenge["key"], challenge["nonce"], hello["name"],
+                "spectator", -1,
+            )  # fmt: skip
+            line.send({"t": "proof", "sig": identity.sign(payload)})
+            while (await line.receive(30))["t"] != "want":
+                pass
+        except Closed as closed:
+            self.reasons.append(closed.reason)
+            line.hang_up("done")
+            return None
+        self.held += 1
+        self.most_held = max(self.most_held, self.held)
+        return line
+
+
+@pytest.mark.slow
+def test_newcomers_claiming_long_histories_cannot_fill_a_hosts_file_table(
+    tmp_path: Path,
+) -> None:
+    """1,100 fresh keys from 275 addresses prove themselves and each claim 10,000,000 log
+    entries, against a host allowed 1,024 descriptors: it holds no more of them than its
+    door has places (64), so a spectator and a player who lost her connection both get in
+    meanwhile, and the match is played out.  (Version 3 held each for 35 s once its place
+    at the door was given back: a thousand at once, and the file table was full.)"""
+    pace = ("--ai", "easy", "--pace", "0.05")
+    server = PeerProcess.net(
+        "host", "dama", "--interface", "127.0.0.1", "--no-advertise", "--name", "host",
+        "--identity", str(tmp_path / "host.id"), "--record", str(tmp_path / "host.rec"), *pace,
+        cwd=tmp_path, prefix=(sys.executable, "-c", FILE_LIMIT, "1024"),
+    )  # fmt: skip
+    port = server.wait_for("listening")["port"]
+    anna = guest(tmp_path, port, "anna", *pace)
+    server.wait_for("action", ply=2)
+    anna.kill()  # her line is lost: she must come back through the door like anyone
+    flood = Flood(port)
+
+    async def attack() -> tuple[PeerProcess, PeerProcess, float]:
+        began = time.monotonic()
+        newcomers = [asyncio.create_task(flood.newcomer(n)) for n in range(FLOOD)]
+        while flood.through < FLOOD and time.monotonic() < began + 20:
+            await asyncio.sleep(0.1)  # every newcomer has had its try
+        sam = guest(tmp_path, port, "sam", "--spectate")
+        back = guest(tmp_path, port, "anna", *pace)  # the same identity file: a rejoin
+        for honest in (sam, back):
+            await asyncio.to_thread(honest.wait_for, "joined", 20.0)
+        took = time.monotonic() - began
+        for newcomer in newcomers:
+            newcomer.cancel()
+        await asyncio.gather(*newcomers, return_exceptions=True)
+        return sam, back, took
+
+    sam, back, took = asyncio.run(asyncio.wait_for(attack(), 90))
+    assert flood.most_held <= 64, flood.most_held  # the door's places, no more
+    assert "too many strangers" in flood.reasons  # the oldest made room for a newcomer
+    assert took < 30, took
+    for process in (back, sam, server):
+        assert process.finish() == 0, process.tail()
+    assert len({p.last("over")["digest"] for p in (back, sam, server)}) == 1
+    text = server.stderr()
+    assert "Traceback" not in text, text[-3000:]
