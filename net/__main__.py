@@ -20,6 +20,7 @@ import contextlib
 import errno
 import json
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -32,7 +33,9 @@ from game.rules.variants import options_from_text
 from net import records
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
+from net.door import Unproven
 from net.identity import Identity, IdentityError
+from net.identity import fingerprint as fingerprint_of
 from net.matchlog import MatchLog
 from net.peer import Peer, PeerConfig
 
@@ -208,10 +211,8 @@ async def _run_peer(args: argparse.Namespace) -> int:
                 await advertiser.start(config.name, port, txt_record(peer.log))
                 _emit("advertised", {"port": port})
         else:
-            address, port, key = await _resolve(
-                args.target, args.interface, args.browse_timeout, args.key
-            )
-            await peer.join(address, port, key)
+            places = await _resolve(args.target, args.interface, args.browse_timeout, args.key)
+            address, port = await _join_first(peer, places)
             _emit("joined", {"host": f"{address}:{port}", "peer": peer.me})
         await peer.finished.wait()
     except Closed as closed:
@@ -268,17 +269,22 @@ async def _host(peer: Peer, args: argparse.Namespace) -> int:
         raise _UsageError(f"cannot listen on port {args.port}: {error.strerror}") from error
 
 
-async def _resolve(
-    target: str, interface: str, timeout: float, fingerprint: str
-) -> tuple[str, int, bytes | None]:
-    """Where to join, and the key the host there must prove: an ``ADDRESS:PORT``, or the
-    announced match whose name, host or id starts with ``target`` — refused when matches
-    under different keys answer to it, unless ``fingerprint`` says which."""
+Place = tuple[str, int, bytes | None]
+"""Where a match may be joined: address, port, and the key its host must prove (or None)."""
+
+
+async def _resolve(target: str, interface: str, timeout: float, fingerprint: str) -> list[Place]:
+    """Where to join, and the key the host there must prove: an ``ADDRESS:PORT``, or every
+    listing of the announced match whose name, host or id starts with ``target`` —
+    refused when matches under different keys answer to it, unless ``fingerprint`` says
+    which.  Several listings under the one key are all returned, in address order: anyone
+    can announce a copy under a key it does not hold, pointing at itself, so the last one
+    heard is not to be believed; :func:`_join_first` tries each until one proves the key."""
     wanted_key = fingerprint.strip().upper()
     address, sep, port = target.rpartition(":")
     if sep and port.isdigit():
-        return address, int(port), None
-    heard: dict[str, Listing] = {}
+        return [(address, int(port), None)]
+    heard: dict[str, dict[tuple[str, int], Listing]] = {}
 
     def match(change: str, listing: Listing) -> None:
         wanted = target.lower()
@@ -286,7 +292,7 @@ async def _resolve(
         if change == "gone" or not any(n.startswith(wanted) for n in names):
             return
         if not wanted_key or listing.fingerprint.startswith(wanted_key):
-            heard[listing.key] = listing
+            heard.setdefault(listing.key, {})[listing.address, listing.port] = listing
 
     browser = Browser(interface, match)
     await browser.start()
@@ -295,13 +301,40 @@ async def _resolve(
     if not heard:
         raise Closed(f"no match called {target!r} was found on the LAN")
     if len(heard) > 1:
-        keys = ", ".join(sorted(listing.fingerprint for listing in heard.values()))
+        keys = ", ".join(sorted(fingerprint_of(bytes.fromhex(key)) for key in heard))
         raise Closed(
             f"matches under different keys answer to {target!r} ({keys}): "
             "ask the host for its key and give it with --key"
         )
-    listing = next(iter(heard.values()))
-    return listing.address, listing.port, bytes.fromhex(listing.key)
+    key, listings = next(iter(heard.items()))
+    places = sorted(listings, key=lambda place: (_address_order(place[0]), place[1]))
+    return [(address, port, bytes.fromhex(key)) for address, port in places]
+
+
+def _address_order(address: str) -> tuple[int, ...]:
+    try:
+        return tuple(socket.inet_aton(address))
+    except OSError:
+        return (256,)
+
+
+async def _join_first(peer: Peer, places: list[Place]) -> tuple[str, int]:
+    """Join at the first of ``places`` whose host proves the key asked for; a place that
+    does not answer or cannot prove it is told and passed over (nothing needing trust, the
+    join code among it, went there).  A host that proved the key and refused is the
+    answer: its reason is raised."""
+    last = "none answered"
+    for address, port, key in places:
+        try:
+            await peer.join(address, port, key)
+        except Unproven as unproven:
+            _emit("notice", {"text": f"{address}:{port} passed over: {unproven.reason}"})
+            last = unproven.reason
+            continue
+        return address, port
+    if len(places) == 1:
+        raise Closed(last)
+    raise Closed(f"no listing proved the host's key (the last: {last})")
 
 
 def _observer(

@@ -102,6 +102,48 @@ def test_spoofed_and_malformed_announcements_neither_raise_nor_push_the_real_mat
     assert twins(shown) == {real.name, copy.name}
 
 
+@pytest.mark.slow
+def test_a_listing_copied_under_the_real_key_never_gets_the_join_code(tmp_path: Path) -> None:
+    """An outsider re-announces the real match under the real host's key, pointing at
+    itself, where it plays the host.  ``join "Corner table" --key FINGERPRINT --code …``
+    tries it (its address comes first), sees it cannot prove the key, passes it over and
+    joins the real host; the outsider hears a hello and never the code."""
+    with lan(3, "i") as network:
+        outsider, a, b = network.hosts  # the outsider's address sorts first: it is tried first
+        host = PeerProcess.net(
+            "host", "dama", "--interface", a.address, "--name", "Corner table", "--ai", "easy",
+            "--pace", "0.03", "--code", "4711", "--identity", str(tmp_path / "h.id"),
+            cwd=tmp_path, prefix=tuple(a.command()),
+        )  # fmt: skip
+        match = host.wait_for("listening")["match"]
+        key = Identity.load(tmp_path / "h.id").key
+        impostor = subprocess.Popen(
+            [*outsider.command(), sys.executable, "-m", "tests.mdns_impostor",
+             outsider.address, match, "Corner table", key.hex()],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        try:
+            assert impostor.stdout is not None and impostor.stdout.readline() == "ready\n"
+            guest = PeerProcess.net(
+                "join", "Corner table", "--key", fingerprint(key), "--code", "4711",
+                "--interface", b.address, "--ai", "easy", "--pace", "0.03",
+                "--identity", str(tmp_path / "g.id"), cwd=tmp_path, prefix=tuple(b.command()),
+            )  # fmt: skip
+            assert guest.finish() == 0, guest.tail()
+            assert host.finish() == 0, host.tail()
+        finally:
+            impostor.kill()
+            host.kill()
+        heard = impostor.communicate()[0].splitlines()
+    assert guest.last("joined")["host"].startswith(f"{a.address}:")
+    assert guest.last("over")["digest"] == host.last("over")["digest"]
+    passed = [e["text"] for e in guest.events if e["event"] == "notice"]
+    assert any(t.startswith(f"{outsider.address}:") for t in passed), passed
+    assert heard and all(line.startswith("{'t': 'hello'") for line in heard), heard
+    assert not any("4711" in line for line in heard), heard  # nor any proof
+
+
 def _found(browser: PeerProcess, count: int) -> dict[str, Listing]:
     """The first ``count`` matches ``browse`` finds, by name."""
     found: dict[str, Listing] = {}
