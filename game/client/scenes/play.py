@@ -126,7 +126,7 @@ class PlayScene(Scene):
     def rebuild(self) -> None:
         """Targets for the decision at hand: the board's, then the panel's buttons."""
         u = self.u
-        row, gap = 3 * u, u // 2
+        row, gap = theme.row(u), u // 2
         column = self.column_b
         x, width = column.x, column.width
         y = self.tray.bottom + gap
@@ -183,7 +183,7 @@ class PlayScene(Scene):
         """Undo, draw, resignation and the menu: two rows at the bottom of the panel beside
         the board, one row across the bottom under it."""
         u, palette = self.u, self.palette
-        row, gap = 3 * u, u // 2
+        row, gap = theme.row(u), u // 2
         entries = self._match_entries()
         if self.portrait:
             left, width = u, self.panel.width - 2 * u
@@ -210,9 +210,8 @@ class PlayScene(Scene):
 
     def _mute_button(self) -> Target:
         u = self.u
-        size = round(2.9 * u)
-        rect = pygame.Rect(0, 0, size, size)
-        rect.topright = (self.column_a.right, self.column_a.y)
+        size = theme.touch(2.9 * u)
+        rect = pygame.Rect(self._mute_left(), self.column_a.y - u // 2, size, size)
         palette = self.palette
 
         def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
@@ -225,6 +224,10 @@ class PlayScene(Scene):
 
         muted = lambda: "muted" if self.app.settings.muted else "sounding"  # noqa: E731
         return Target(rect, self.app.toggle_mute, draw=draw, name="mute", label=muted)
+
+    def _mute_left(self) -> int:
+        """The left edge of the mute button, at the top right of the first column."""
+        return self.column_a.right - theme.touch(2.9 * self.u)
 
     def _history_lines(self) -> list[tuple[int, str]]:
         """The last actions as the panel lists them (made on each change, not each frame)."""
@@ -624,8 +627,9 @@ class PlayScene(Scene):
         palette = self.palette
         u, column = self.u, self.column_a
         x, y = column.x, column.y
-        title = theme.text(variant_title(self.match.variant.name), round(1.8 * u), palette.accent,
-                           True)  # fmt: skip
+        beside_mute = self._mute_left() - u // 2 - x  # the title and status end before it
+        title = theme.fitted(variant_title(self.match.variant.name), round(1.8 * u),
+                             palette.accent, beside_mute, True)  # fmt: skip
         surface.blit(title, (x, y))
         y += round(3.2 * u)
         seat = self.actor(self.state)
@@ -635,7 +639,8 @@ class PlayScene(Scene):
             pygame.draw.circle(surface, palette.text, (x + u // 2, y + round(0.6 * u)),
                                round(0.45 * u), 1)  # fmt: skip
         y = self._draw_wrapped(surface, self.status(), round(1.2 * u), palette.text, True,
-                               x + round(1.4 * u), y, lines=2)  # fmt: skip
+                               x + round(1.4 * u), y, lines=2,
+                               right=self._mute_left() - u // 2)  # fmt: skip
         prompt = "" if self._lesson else self.prompt()  # a lesson says it in its own room
         colour = palette.accent if prompt else palette.muted
         self._draw_wrapped(surface, prompt or self.banner, u, colour, True, x, y, lines=2)
@@ -656,10 +661,11 @@ class PlayScene(Scene):
         self._draw_notices(surface)
 
     def _draw_wrapped(self, surface: pygame.Surface, text: str, size: int, colour, bold: bool,
-                      x: int, y: int, lines: int) -> int:  # fmt: skip
-        """Draw ``text`` in at most ``lines`` lines to the right edge of the first column;
-        returns the y below the room kept for it (so what follows does not jump)."""
-        width = max(self.column_a.right - x, 4 * self.u)
+                      x: int, y: int, lines: int, right: int | None = None) -> int:  # fmt: skip
+        """Draw ``text`` in at most ``lines`` lines up to ``right`` (the first column's right
+        edge by default); returns the y below the room kept for it (so what follows does not
+        jump)."""
+        width = max((self.column_a.right if right is None else right) - x, 4 * self.u)
         for line in _wrapped(text, size, bold, width)[:lines]:
             surface.blit(theme.text(line, size, colour, bold), (x, y))
             y += round(size * 1.25)

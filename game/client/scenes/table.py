@@ -28,8 +28,6 @@ from game.i18n import _
 from game.session.match import Match
 
 NEAR, FAR = 0, 1
-TOUCH = 44
-"""The smallest side of a button, in pixels (the platforms' touch guideline)."""
 TEXT_SHARE = 0.40
 """Of a panel's width, the words' part (the counts and the buttons share the rest)."""
 COUNTS_SHARE = 0.20
@@ -70,7 +68,7 @@ class FaceToFaceScene(PlayScene):
         width, height = size
         self.portrait = False
         self.u = u = theme.unit(size)
-        self.row = row = max(3 * u, TOUCH)
+        self.row = row = theme.row(u)
         self.gap = gap = max(4, u // 2)
         strip = max(2 * row + 3 * gap, 7 * u)
         self.sides = (
@@ -178,7 +176,7 @@ class FaceToFaceScene(PlayScene):
         left = round(width * (TEXT_SHARE + COUNTS_SHARE))
         room = width - left - u
         columns = max(1, (len(entries) + 1) // 2)
-        cell = max(TOUCH, (room - (columns - 1) * gap) // columns)
+        cell = max(theme.TOUCH, (room - (columns - 1) * gap) // columns)
         targets = []
         for n, entry in enumerate(entries):
             column, line = n % columns, n // columns
