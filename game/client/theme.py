@@ -215,6 +215,22 @@ SMALLEST = 12
 floor on a café's 1024x600 panel)."""
 
 
+TOUCH = 44
+"""No button, key or board cell a person taps is narrower or lower than this many pixels,
+whatever the window (the platforms' touch guideline, WCAG 2.5.5's target size)."""
+
+
+def touch(size: float) -> int:
+    """A tap target's side: ``size`` rounded, never under :data:`TOUCH`."""
+    return max(TOUCH, round(size))
+
+
+def row(u: int, units: float = 3) -> int:
+    """The height of a row of buttons for the layout unit ``u``: ``units`` units (three, a
+    screen's usual button), never under :data:`TOUCH` (a 1024x600 panel's unit is 11 px)."""
+    return touch(units * u)
+
+
 def small(size: float) -> int:
     """A secondary text's size: ``size`` rounded, never under :data:`SMALLEST`."""
     return max(SMALLEST, round(size))
