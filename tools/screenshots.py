@@ -1,6 +1,6 @@
 """Regenerate docs/screenshots/: what a player sees, drawn by the real client off-screen.
 
-    python tools/screenshots.py [--sizes 1920x1080,700x1050] [--kiosk-sizes 1920x1080,1024x600]
+    python tools/screenshots.py [--sizes 1920x1080,1024x600,700x1050] [--kiosk-sizes 1920x1080,1024x600]
 
 For every game, at every size: the match right after the computer's move (its move
 highlighted, the person's prompt), its lesson at its key step (``lesson-dama-lupo``), a
@@ -45,6 +45,7 @@ from game.client.scenes.menus import SetupScene, TitleScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.results import ResultsScene
+from game.client.scenes.table import FaceToFaceScene
 from game.client.turns import actor
 from game.rules import State, variant
 from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP
@@ -161,6 +162,10 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
             PlayScene(app, after_the_computer("ausgeblockt", 2, 10, _chain, False)))),
         ("ausgeblockt-odds", _odds),
         ("dama-classic-hint", _hint),
+        ("dama-classic-contrast-hint", lambda app: _in_contrast(app, None) or _hint(app)),
+        ("facing-dama-classic", _facing("dama:classic", 2, 17)),
+        ("facing-numeri", _facing("numeri", 4, 40)),
+        ("facing-ausgeblockt", _facing("ausgeblockt", 2, 20)),
         ("dama-classic-review", _review_of("dama:classic", lambda j: j.label == "blunder")),
         ("ausgeblockt-review", _review_of("ausgeblockt", lambda j: bool(j.chances))),
         ("dama-classic-replay", _replay_step),
@@ -258,10 +263,24 @@ def _review_of(name: str, shown: Callable[[Judged], bool]) -> Callable[[App], No
 
 
 def _in_contrast(app: App, scene) -> None:
-    """``scene`` on the high-contrast boards (the next shot is on wood again)."""
+    """``scene`` on the high-contrast boards (the next shot is on wood again); None: only
+    the boards' paint."""
     app.settings.board_theme = "contrast"
     sprites.use_theme("contrast")
-    app.push(scene)
+    if scene is not None:
+        app.push(scene)
+
+
+def _facing(name: str, players: int, at_least: int) -> Callable[[App], None]:
+    """The face-to-face table: people on both sides, the near seat to act."""
+
+    def shoot(app: App) -> None:
+        match = after_the_computer(name, players, at_least, _anything)
+        people = [Seat(SeatKind.HUMAN, None, who) for who in ("Anna", "Marco", "Lena", "Piero")]
+        match.seats = tuple(people[:players])
+        app.push(FaceToFaceScene(app, match))
+
+    return shoot
 
 
 def _player(app: App) -> None:
@@ -465,7 +484,7 @@ def _replay_step(app: App) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sizes", default="1920x1080,700x1050")
+    parser.add_argument("--sizes", default="1920x1080,1024x600,700x1050")
     parser.add_argument("--kiosk-sizes", default="1920x1080,1024x600")
     args = parser.parse_args(argv)
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]

@@ -31,6 +31,8 @@ NEAR, FAR = 0, 1
 TEXT_SHARE = 0.40
 """Of a panel's width, the words' part (the counts and the buttons share the rest)."""
 COUNTS_SHARE = 0.20
+TRAY_SHARE = 0.26
+"""Of a wide table's width, the tray's (beside the board)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +78,7 @@ class FaceToFaceScene(PlayScene):
             Side(FAR, pygame.Rect(0, 0, width, strip), turned=True),
         )
         self.panel = self.sides[NEAR].rect
-        middle = pygame.Rect(0, strip, width, height - 2 * strip)
-        side = max(1, middle.height - u)
-        board = pygame.Rect(0, 0, min(side, width - 2 * u), side)
-        board.center = middle.center
-        room = board.x - 2 * u  # the table beside the board, on the near player's left
-        tray_height = min(middle.height - 2 * u, max(8 * u, middle.height // 2))
-        self.tray = pygame.Rect(u, 0, max(room, 8 * u), tray_height)
-        self.tray.centery = middle.centery
-        if room < 8 * u:  # a narrow table: the board gives the tray its room
-            board.width = max(1, width - self.tray.right - 2 * u)
-            board.x = self.tray.right + u
+        board, self.tray = self._middle(pygame.Rect(0, strip, width, height - 2 * strip))
         # The parent's panel columns (its notices and lesson room) are the near panel's.
         self.column_a = self.column_b = self.panel.inflate(-2 * u, -gap)
         self.history_top = self.history_bottom = self.panel.bottom
@@ -95,6 +87,24 @@ class FaceToFaceScene(PlayScene):
         self.view.show_last_turn(self._last_turn())
         self.rebuild()
         self._redraw.invalidate()
+
+    def _middle(self, middle: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+        """The board's and the tray's rectangles between the panels: the tray on the near
+        player's left of a wide table, under the board on a narrow one; none when the
+        game has nothing to put in it (the board is centred)."""
+        u = self.u
+        inner = middle.inflate(-2 * u, -u)
+        if not self.view.uses_tray:
+            return inner, pygame.Rect(inner.x, inner.bottom, 1, 1)
+        if inner.width >= 1.3 * inner.height:
+            tray = pygame.Rect(inner.x, 0, round(inner.width * TRAY_SHARE),
+                               min(inner.height, max(8 * u, inner.height // 2)))  # fmt: skip
+            tray.centery = inner.centery
+            return pygame.Rect(tray.right + u, inner.y, inner.right - tray.right - u,
+                               inner.height), tray  # fmt: skip
+        tray = pygame.Rect(inner.x, 0, inner.width, max(6 * u, inner.height // 5))
+        tray.bottom = inner.bottom
+        return pygame.Rect(inner.x, inner.y, inner.width, tray.y - inner.y - u), tray
 
     # -- the buttons ----------------------------------------------------------------------
 

@@ -47,7 +47,10 @@ class Control:
 class BoardView:
     """Base of the per-game views.  ``play`` is the match screen that owns the view."""
 
-    #: Whether chance events of this game are dice the player rolls (else lots drawn alone).
+    uses_tray = True
+    """Whether the view draws in its tray (dice, hands, stones in hand): a layout gives
+    the board the tray's room when it does not."""
+
     def __init__(self, play: PlayScene) -> None:
         self.play = play
         self.rect = pygame.Rect(0, 0, 1, 1)

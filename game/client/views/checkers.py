@@ -34,6 +34,8 @@ PIECE = 0.84
 
 
 class CheckersView(BoardView):
+    uses_tray = False  # no dice, nothing in hand
+
     def __init__(self, play) -> None:
         super().__init__(play)
         self.cell = 1

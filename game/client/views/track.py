@@ -48,8 +48,9 @@ class TrackView(BoardView):
     # -- geometry -------------------------------------------------------------------------
 
     def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
-        self.space = min(board.width // (ROW + 1), board.height * 2 // 11)
         rows = (self.state.track.length + ROW - 1) // ROW
+        # Rows of spaces with a space's height between them, and half a space to spare.
+        self.space = min(board.width // (ROW + 1), board.height * 2 // (4 * rows - 1))
         self.rect = pygame.Rect(0, 0, self.space * ROW, self.space * (2 * rows - 1))
         self.rect.center = board.center
         self.tray = tray
