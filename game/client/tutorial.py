@@ -463,7 +463,7 @@ class TutorialDoneScene(MenuScene):
         font = theme.font(round(1.3 * u))
         self.lines = theme.wrap(self.last_words(), font, min(size[0] - 4 * u, 44 * u))
         top = 9 * u + len(self.lines) * font.get_linesize() + 2 * u
-        width, pitch = min(size[0] - 4 * u, 22 * u), round(3.9 * u)
+        width, pitch = min(size[0] - 4 * u, 22 * u), max(round(3.9 * u), theme.TOUCH + u // 2)
         targets = []
         for index, (label, action, enabled, name) in enumerate(self.items()):
             rect = pygame.Rect((size[0] - width) // 2, top + index * pitch, width, pitch - u // 2)

@@ -57,14 +57,29 @@ def two_lines(
     first: Callable[[], str], second: Callable[[], str],
 ) -> Callable[[pygame.Surface, bool, bool], None]:  # fmt: skip
     """A button's drawing with a bold line and a smaller one under it ("Play" over what it
-    starts, a variant's name over what it is), each shrunk to the width if need be."""
+    starts, a variant's name over what it is), each shrunk to the width if need be; the
+    smaller line in two where it would shrink under :data:`theme.SMALLEST` and the button
+    holds three lines (the bold one then smaller)."""
 
     def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
         draw_face(surface, rect, colour, palette, focused, pressed)
         width = rect.width - rect.height // 3
+        size, below = rect.height * 9 // 25, max(theme.SMALLEST, rect.height * 7 // 25)
+        under = [second()]
+        font = theme.font(below)
+        if font.size(under[0])[0] > width:
+            wrapped = theme.wrap(under[0], font, width)
+            room = rect.height - 2 - 2 * font.get_linesize()
+            while size > theme.SMALLEST and theme.font(size, True).get_linesize() > room:
+                size -= 1
+            fits = all(font.size(line)[0] <= width for line in wrapped)
+            if len(wrapped) == 2 and fits and theme.font(size, True).get_linesize() <= room:
+                under = wrapped
+            else:
+                size = rect.height * 9 // 25
         lines = (
-            theme.fitted(first(), rect.height * 9 // 25, ink, width, True),
-            theme.fitted(second(), rect.height * 7 // 25, ink, width),
+            theme.fitted(first(), size, ink, width, True),
+            *(theme.fitted(line, below, ink, width) for line in under),
         )
         top = rect.centery - sum(line.get_height() for line in lines) // 2
         for line in lines:

@@ -93,7 +93,7 @@ class ChooseScene(MenuScene):
         rows = -(-len(games) // columns)
         width = min(size[0] - 4 * u, 44 * u * columns + (columns - 1) * u)
         card_width = (width - (columns - 1) * u) // columns
-        back_height = round(3.4 * u)
+        back_height = theme.row(u, 3.4)
         top = 9 * u
         room = size[1] - top - back_height - 2 * u
         card_height = min(20 * u, (room - (rows - 1) * u) // rows)
@@ -114,7 +114,7 @@ class ChooseScene(MenuScene):
     def _foot(self, card: pygame.Rect) -> pygame.Rect:
         """The band across a card's foot that holds its buttons."""
         u = self.u
-        height = round(3.2 * u)
+        height = max(theme.row(u, 3.2), 4 * theme.SMALLEST)  # three small lines fit
         return pygame.Rect(card.x + u // 2, card.bottom - height - u // 2, card.width - u, height)
 
     def _picture_side(self, card: pygame.Rect) -> int:

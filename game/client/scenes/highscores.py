@@ -56,7 +56,8 @@ class HighScoresScene(Scene):
         area = pygame.Rect((size[0] - width) // 2, 8 * u, width, 0)
         targets, bottom = game_choices(self, area, u, lambda: self.variant, self._show)
         self.boards_top = bottom + u
-        back = pygame.Rect((size[0] - 16 * u) // 2, size[1] - 5 * u, 16 * u, round(3.4 * u))
+        back = pygame.Rect(0, 0, 16 * u, theme.row(u, 3.4))
+        back.midbottom = (size[0] // 2, size[1] - round(1.6 * u))
         targets.append(button(back, lambda: _("Back"), self.app.pop, self.palette, name="back"))
         self.set_targets(targets)
 
@@ -105,7 +106,7 @@ def game_choices(
     per_row = 4 if area.width >= 48 * u else 2
     gap = max(2, u // 4)
     each = (area.width - gap * (per_row - 1)) // per_row
-    height = round(3 * u)
+    height = theme.row(u)
     targets: list[Target] = []
     for n, name in enumerate(games):
         row, column = divmod(n, per_row)

@@ -65,25 +65,53 @@ class MenuScene(Scene):
     def draw_backdrop(self, surface: pygame.Surface) -> None:
         """What shows behind the title and the buttons (by default: the plain background)."""
 
+    def spans(self, name: str) -> bool:
+        """Whether the item ``name`` takes a whole row when the buttons stand in columns."""
+        return False
+
     def layout(self, size: tuple[int, int]) -> None:
+        """The buttons in a column (or the grid of :attr:`columns`) under the title: 3.4
+        units a button and half a unit between, less when that would run off the bottom (a
+        title with matches to resume on a short window), never under :data:`theme.TOUCH`;
+        in more columns where even that does not fit (a 1024x600 panel)."""
         self.u = u = theme.unit(size)
         items = self.items()
-        columns = self.columns
-        width = min(size[0] - 4 * u, 22 * u * columns + (columns - 1) * u)
-        cell_width = (width - (columns - 1) * u) // columns
-        left = (size[0] - width) // 2
         top = 13 * u
-        rows = max(1, -(-len(items) // columns))
-        # 3.4 units a button and half a unit between, less when that would run off the
-        # bottom (a title with matches to resume on a short window), never under 2.6
-        pitch = max(round(3.1 * u), min(round(3.9 * u), (size[1] - top - u // 2) // rows))
-        height = pitch - u // 2
+        gap = u // 2
+        room = size[1] - top - gap
+        least = theme.touch(2.6 * u) + gap
+        columns = self.columns
+        while True:
+            width = min(size[0] - 4 * u, 22 * u * columns + (columns - 1) * u)
+            cell_width = (width - (columns - 1) * u) // columns
+            places, rows = self._places(items, columns)
+            wider = min(size[0] - 4 * u, 22 * u * (columns + 1) + columns * u)
+            if rows * least <= room or (wider - columns * u) // (columns + 1) < 12 * u:
+                break
+            columns += 1
+        left = (size[0] - width) // 2
+        pitch = max(least, min(round(3.9 * u), room // rows))
+        height = pitch - gap
         targets: list[Target] = []
-        for index, (label, action, enabled, name) in enumerate(items):
-            row, col = divmod(index, columns)
-            rect = pygame.Rect(left + col * (cell_width + u), top + row * pitch, cell_width, height)
+        for (label, action, enabled, name), (row, col, span) in zip(items, places, strict=True):
+            rect = pygame.Rect(left + col * (cell_width + u), top + row * pitch,
+                               span * cell_width + (span - 1) * u, height)  # fmt: skip
             targets.append(button(rect, label, action, self.palette, enabled, name))
         self.set_targets(targets)
+
+    def _places(self, items: list[Item], columns: int) -> tuple[list[tuple[int, int, int]], int]:
+        """Where each item stands in ``columns`` columns (its row, its column, how many
+        columns it spans), in reading order, and how many rows that takes."""
+        places, row, col = [], 0, 0
+        for item_ in items:
+            if columns > 1 and self.spans(item_[3]):
+                row += col > 0
+                places.append((row, 0, columns))
+                row, col = row + 1, 0
+            else:
+                places.append((row, col, 1))
+                row, col = (row + 1, 0) if col + 1 == columns else (row, col + 1)
+        return places, row + (col > 0)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(self.palette.background)
@@ -251,7 +279,7 @@ class TitleScene(MenuScene):
             elif entry is None:
                 targets.append(target)
             else:
-                rect = target.rect.inflate(wider - target.rect.width, 0)
+                rect = target.rect.inflate(max(0, wider - target.rect.width), 0)
                 targets += row_targets(rect, self._resume_row(entry, target.name), self.palette)
         self.set_targets(targets)
         u = self.u
@@ -259,6 +287,10 @@ class TitleScene(MenuScene):
         words = pygame.Rect(0, 3 * u, min(title[0], size[0] - 2 * u), 8 * u)  # title, subtitle
         words.centerx = size[0] // 2
         self.backdrop.keep_out = [words] + [t.rect for t in self.targets]
+
+    def spans(self, name: str) -> bool:
+        """The matches to resume and *Play* (which says what it starts) across the grid."""
+        return name == "play" or name in self._resumable()
 
     def _resumable(self) -> dict[str, Unfinished]:
         """The matches to resume from here, by the name of their row ("resume" the newest)."""
@@ -516,13 +548,15 @@ class SetupScene(MenuScene):
         left = (size[0] - width) // 2
         stacked = width < 40 * u
         name_width = 0 if stacked else 13 * u
-        height = round(self.ROW * u)
-        step = height + (round(1.4 * u) if stacked else 0) + u // 2
+        height = theme.row(u, self.ROW)
         top = (11 if stacked else 12) * u
         targets: list[Target] = []
         self.rows = []
         for row in self.setup_rows():
-            label_rect = pygame.Rect(left, top, width, round(1.4 * u))
+            # a seat's name is tapped to pick who plays it: a row of its own when stacked
+            tapped = row.seat is not None and self.picks_players
+            label_height = theme.touch(1.4 * u) if tapped else round(1.4 * u)
+            label_rect = pygame.Rect(left, top, width, label_height)
             if not stacked:  # the name beside its choices
                 label_rect.size = (name_width, height)
             y = top + (label_rect.height if stacked else 0)
@@ -539,12 +573,12 @@ class SetupScene(MenuScene):
                 rect = pygame.Rect(area.x + n * (each + gap), area.y, each, height)
                 targets.append(segment(rect, choice.label, choice.chosen, choice.choose,
                                        self.palette, choice.name))  # fmt: skip
-            top += step
+            top += height + (label_height if stacked else 0) + u // 2
         top += u // 2
         buttons = self.items()
         each = (width - u * (len(buttons) - 1)) // len(buttons)
         for n, (label, action, enabled, name) in enumerate(buttons):
-            rect = pygame.Rect(left + n * (each + u), top, each, round(3.4 * u))
+            rect = pygame.Rect(left + n * (each + u), top, each, theme.row(u, 3.4))
             targets.append(button(rect, label, action, self.palette, enabled, name))
         self.set_targets(targets)
 

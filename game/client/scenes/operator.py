@@ -393,7 +393,7 @@ class InfoScene(MenuScene):
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
-        back = pygame.Rect(0, 0, min(size[0] - 4 * u, 22 * u), 3 * u)
+        back = pygame.Rect(0, 0, min(size[0] - 4 * u, 22 * u), theme.row(u))
         back.midbottom = (size[0] // 2, size[1] - u)
         self.set_targets([button(back, lambda: _("Back"), self.app.pop, self.palette,
                                  name="back")])  # fmt: skip
@@ -542,7 +542,7 @@ class TouchTestScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
-        back = pygame.Rect(0, 0, 12 * u, 3 * u)
+        back = pygame.Rect(0, 0, 12 * u, theme.row(u))
         back.bottomright = (size[0] - u, size[1] - u)
         self.set_targets([button(back, lambda: _("Back"), self.app.pop, self.palette,
                                  name="back")])  # fmt: skip

@@ -73,18 +73,19 @@ class OperatorScoresScene(MenuScene):
         left = (size[0] - width) // 2
         games = pygame.Rect(left, 12 * u, width, 0)
         targets, games_bottom = game_choices(self, games, u, lambda: self.variant, self._choose)
-        bottom_row = size[1] - round(4.6 * u)
-        actions_row = bottom_row - round(3.9 * u)
+        height = theme.row(u, 3.4)
+        bottom_row = size[1] - round(1.2 * u) - height
+        actions_row = bottom_row - height - u // 2
         top = games_bottom + u
         self.entries = self.app.highscores.entries(self.variant)
         targets += self._entry_targets(pygame.Rect(left, top, width, actions_row - u - top), u)
-        targets += self._removals(pygame.Rect(left, actions_row, width, round(3.4 * u)), u)
-        targets += self._paging(pygame.Rect(left, bottom_row, width, round(3.4 * u)), u)
+        targets += self._removals(pygame.Rect(left, actions_row, width, height), u)
+        targets += self._paging(pygame.Rect(left, bottom_row, width, height), u)
         self.set_targets(targets)
 
     def _entry_targets(self, area: pygame.Rect, u: int) -> list[Target]:
         """As many results as fit in ``area`` (at most :data:`MOST_ROWS`), one a row."""
-        pitch = round(3.4 * u)
+        pitch = max(round(3.4 * u), theme.TOUCH + u // 2)
         self.per_page = max(1, min(MOST_ROWS, (area.height + u // 2) // pitch))
         self.page = min(self.page, self.pages() - 1)
         row = pygame.Rect(area.x, area.y, area.width, pitch - u // 2)
