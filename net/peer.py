@@ -140,6 +140,11 @@ class Peer:
         self._history_by = 0.0
         """When the history announced at the welcome must be in (:meth:`_relayed`)."""
         self._probe: asyncio.Task[Any] | None = None
+        self._cut_off_at = 0.0
+        """When this host last found itself cut off from most of the match."""
+        self._answered_at = 0.0
+        """When another peer last answered this one's call (:meth:`_reach`)."""
+        self._told_alone = False
         self._host_address: tuple[str, str] | None = None
         """The address this peer joined its first host at (tried first when it is lost)."""
         """Where this peer's latest join is in the log (a ``leave`` of it after that, relayed
@@ -504,6 +509,7 @@ class Peer:
             majority = self._holds_majority()
             if majority == self.lost_touch:
                 self.lost_touch = not majority
+                self._cut_off_at = time.monotonic()
                 self.observe("touch", {"lost": self.lost_touch})
                 if majority:  # what was refused while cut off is owed again
                     self._resend_after_host_change()
@@ -529,7 +535,52 @@ class Peer:
                 for connection in list(self._clients.values()):
                     await connection.close("this peer is no longer the host")
                 return
+        alone = time.monotonic() - max(self._cut_off_at, self._answered_at)
+        if self.hosting and not self._holds_majority() and alone >= self._alone_limit():
+            self._end_alone(alone)
+            return
         await asyncio.sleep(RETRY_EVERY)
+
+    def _alone_limit(self) -> float:
+        """Seconds a host cut off from most of the match may reach none of the others before
+        it gives up: all the time they give a lost host — trying it, then a new host's
+        grace for the missing — and its drop timeout, after which they decided its seat."""
+        return SAME_HOST_FIRST + REJOIN_GRACE + self.config.drop_timeout
+
+    def _end_alone(self, alone: float) -> None:
+        """As a host cut off from most of the match that has reached none of the others
+        (every address refused or silent) for :meth:`_alone_limit`: they ended the match or
+        went on without this host.  Unless told to wait (``on_drop``), end this peer's copy
+        so that its record says how it ended — every other member gone, the match ended
+        with the reason — and stop.  Nobody else will take these entries: the others moved
+        on, or are gone (docs/PROTOCOL.md §6.4)."""
+        log = self.log
+        assert log is not None
+        reason = f"the host found none of the others for {alone:.0f} s after losing touch"
+        if self.config.on_drop == "wait":
+            if not self._told_alone:
+                self._told_alone = True
+                self._notice(reason)
+            return
+        self._notice(reason)
+        self.agent.forget_unlogged()
+        gone = [m.peer for m in log.members.values() if m.present and m.peer != self.me]
+        entries = [{"k": "leave", "peer": peer, "reason": reason} for peer in gone]
+        own = [*self.agent.dice_requests(log), {"k": "end", "reason": reason}]
+        entries += [{**entry, "peer": self.me} for entry in own]
+        for entry in entries:
+            if log.phase != PLAYING:
+                break
+            try:  # a reveal this host owes goes in before the end, which waits for it
+                self._make(entry)
+            except Rejected as error:
+                self._notice(f"could not log {entry['k']}: {error.reason}")
+        if log.phase in (LOBBY, PLAYING):  # the log cannot say it (the lobby): the peer does
+            self.failure = reason
+            self.observe("error", {"text": reason})
+            self.finished.set()
+            return
+        self._after_change()  # "over", then the end
 
     def _withholders(self) -> None:
         """A connected peer that owes the pending event its commitment or reveal past the
@@ -830,6 +881,7 @@ class Peer:
         for rebase in (False, True):
             try:
                 connection = await Connection.open(address, int(port), timeout=2.0)
+                self._answered_at = time.monotonic()  # somebody is there
                 if vote is not None:
                     self._voted_for = target  # cast once sent: never another candidate
                 await self._handshake(connection, log.keys.get(target), vote, rebase)

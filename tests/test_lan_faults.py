@@ -418,3 +418,35 @@ def test_two_peers_cut_for_15_s_both_pause_and_finish_as_one_match(
     reports = table.records()
     digest = _one_result(table, reports, codes)
     assert all(r["phase"] == "over" and r["digest"] == digest for r in reports.values())
+
+
+@pytest.mark.slow
+def test_a_host_frozen_while_the_others_end_the_match_wakes_ends_and_says_how(
+    lan3: netns.Lan, table: Table
+) -> None:
+    """SIGSTOP on the host; the guests vote one of them in, give the host a second after the
+    new host's grace and end the match (drop timeout 1 s).  When the host wakes nobody
+    answers it: once the others would have decided its seat (6 s + 15 s + its drop timeout)
+    it ends too, its record saying the match was abandoned and why — where before it
+    waited for ever, its record saying "playing"."""
+    first, second, third = lan3.hosts
+    table.drop = ("--drop-timeout", "1", "--on-drop", "end")
+    host = table.host(first, "numeri", 3)
+    anna = table.guest(second, "anna")
+    bert = table.guest(third, "bert")
+    _mid_match(host)
+    host.popen.send_signal(signal.SIGSTOP)
+    assert _stopped(host.popen.pid)
+    for guest in (anna, bert):
+        guest.popen.wait(90)  # they ended the match and left
+    host.popen.send_signal(signal.SIGCONT)
+    woke = time.monotonic()
+    codes = table.ended(45.0)
+    took = time.monotonic() - woke
+    assert codes == {"host": 0, "anna": 0, "bert": 0}, f"not every peer ended: {codes}"
+    reports = table.records()
+    assert {name: r["phase"] for name, r in reports.items()} == dict.fromkeys(codes, "abandoned")
+    assert all(r["ok"] for r in reports.values()), _brief(reports)
+    assert "found none of the others" in reports["host"]["result"], reports["host"]
+    assert "found none of the others" in host.last("over")["result"]
+    assert 21.0 <= took < 40.0, took
