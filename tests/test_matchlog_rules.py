@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from net.identity import Identity
 from net.matchlog import MatchLog, Rejected
 from net.signing import vote_payload
 from tests.net_helpers import MATCH, Table
@@ -160,3 +161,164 @@ def test_a_vote_at_position_zero_alone_cannot_replace_a_lobby_host() -> None:
         "votes": [_vote_at(table, 1, 1, len(table.log)), _vote_at(table, 2, 1, 0)],
     }  # fmt: skip
     _refused_everywhere(table, entry, "a vote holding 0 entries")
+
+
+# -- who is where after a drop or a host change ---------------------------------------------
+
+NEWCOMER = Identity(b"\x73" * 32)
+
+
+def _host_change(table: Table, candidate: int, voters: tuple[int, ...]) -> None:
+    votes = [table.vote(voter, candidate) for voter in voters]
+    addr = "10.0.0.7:5000"
+    table.put({"k": "host", "peer": table.peers[candidate], "addr": addr, "votes": votes})
+    assert all(log.host == table.peers[candidate] for log in table.logs)
+    assert all(log.members[table.peers[candidate]].addr == addr for log in table.logs)
+
+
+def test_a_player_who_drops_in_the_lobby_frees_her_seat_and_only_hers() -> None:
+    table = Table("numeri", 3)
+    gone = table.peers[1]
+    table.put({"k": "leave", "peer": gone, "reason": "connection lost"})
+    log = table.log
+    assert _owners(log) == [table.peers[0], None, table.peers[2]]
+    assert log.free_seats() == 1 and not log.members[gone].ready
+    assert log.start_problem() == "seat 2 is still free"
+    table.put(table.join_entry(NEWCOMER, "new", seat=-1))
+    assert log.seat_of(NEWCOMER.peer) == 1
+
+
+def test_a_host_replaced_in_the_lobby_loses_its_seat_and_only_its_seat() -> None:
+    table = Table("numeri", 3)
+    old = table.peers[0]
+    _host_change(table, 1, (1, 2))
+    log = table.log
+    assert _owners(log) == [None, table.peers[1], table.peers[2]]
+    assert not log.members[old].present and log.dice_group == set()
+    table.put(table.join_entry(NEWCOMER, "new", seat=-1))
+    assert log.seat_of(NEWCOMER.peer) == 0
+
+
+def test_a_seated_host_replaced_in_play_keeps_its_seat_and_its_place_in_the_dice() -> None:
+    """Its seat waits for it (it may come back), so its dice still count."""
+    table = Table("numeri", 3)
+    table.start()
+    _host_change(table, 1, (1, 2))
+    log = table.log
+    assert log.seat_of(table.peers[0]) == 0 and log.dice_group == set(table.peers)
+    assert log.waiting_for() == [table.peers[0]]
+
+
+def _host_without_a_seat() -> Table:
+    """Numeri for three: the host has handed its own seat to the computer; two guests."""
+    table = Table("numeri", 3)
+    table.put({"k": "seat", "peer": table.peers[0], "seat": -1})
+    table.put({"k": "computer", "peer": table.peers[0], "seat": 0, "level": "easy"})
+    table.start()
+    assert table.log.dice_group == set(table.peers)
+    return table
+
+
+def test_a_host_without_a_seat_leaves_the_dice_when_it_is_replaced() -> None:
+    table = _host_without_a_seat()
+    _host_change(table, 1, (1, 2))
+    assert table.log.dice_group == set(table.peers[1:])
+    assert table.log.actor(0) == table.peers[1]  # the new host plays the computer's seat
+
+
+def test_a_new_host_joins_the_dice_only_when_nobody_else_would_roll() -> None:
+    """Both guests gone and their seats the computer's: the old host was the dice group
+    alone, and its replacement takes its place (some peer must reveal for the dice)."""
+    table = _host_without_a_seat()
+    for guest in table.peers[1:]:
+        table.put({"k": "leave", "peer": guest, "reason": "connection lost"})
+    for seat in (1, 2):
+        table.put({"k": "computer", "peer": table.peers[0], "seat": seat, "level": "easy"})
+    assert table.log.dice_group == {table.peers[0]}
+    _host_change(table, 1, (1, 2))
+    assert all(log.dice_group == {table.peers[1]} for log in table.logs)
+
+
+def test_a_new_host_whose_seat_the_computer_plays_does_not_join_a_dice_group_of_others() -> None:
+    table = Table("numeri", 3)
+    table.start()
+    table.put({"k": "leave", "peer": table.peers[1], "reason": "connection lost"})
+    table.put({"k": "computer", "peer": table.peers[0], "seat": 1, "level": "easy"})
+    assert table.log.dice_group == {table.peers[0], table.peers[2]}
+    _host_change(table, 1, (1, 2))  # her vote shows she is back; her seat stays the computer's
+    assert table.log.dice_group == {table.peers[0], table.peers[2]}
+
+
+def test_a_connected_candidate_needs_no_vote_of_her_own() -> None:
+    table = Table("numeri", 3)
+    table.start()
+    _host_change(table, 1, (0, 2))
+
+
+def test_in_the_lobby_a_spectator_has_no_vote() -> None:
+    table = Table("numeri", 3)
+    table.put(table.join_entry(NEWCOMER, "watcher", role="spectator"))
+    table.by_peer[NEWCOMER.peer] = NEWCOMER
+    log = table.log
+    assert log.voters() == frozenset(table.peers)
+    payload = vote_payload(MATCH, log.host, table.peers[1], len(log), log.head_bytes(len(log)))
+    votes = [table.vote(1, 1), [NEWCOMER.peer, len(log), NEWCOMER.sign(payload)]]
+    entry = {"k": "host", "peer": table.peers[1], "addr": "", "votes": votes}
+    _refused_everywhere(
+        table, entry, f"^host: {NEWCOMER.peer[:8]} has no vote here, or voted twice$"
+    )
+
+
+def test_in_the_lobby_a_player_who_dropped_takes_no_seat() -> None:
+    """A dishonest host places a seat request of a guest who is gone (signed before she
+    dropped, or made up with her): a seat for somebody who is not there to play it."""
+    table = Table("numeri", 3)
+    gone = table.peers[2]
+    table.put({"k": "leave", "peer": gone, "reason": "connection lost"})
+    assert table.log.members[gone].role == "player"
+    _refused_everywhere(table, {"k": "seat", "peer": gone, "seat": 2}, "^spectators have no seat$")
+    assert table.log.seat_of(gone) is None
+
+
+def test_a_player_may_move_to_the_first_seat_when_it_is_free() -> None:
+    table = Table("numeri", 3)
+    table.put({"k": "seat", "peer": table.peers[0], "seat": -1})
+    table.put({"k": "seat", "peer": table.peers[2], "seat": 0})
+    assert _owners(table.log) == [table.peers[2], table.peers[1], None]
+
+
+# -- what each peer owes the dice ------------------------------------------------------------
+
+
+def test_who_owes_the_dice_what_and_when() -> None:
+    """A commitment first, from every peer of the event; then, once all are in, a reveal
+    from each; nothing from a spectator, nor from a peer that has revealed."""
+    table = Table("numeri", 3)
+    table.put(table.join_entry(NEWCOMER, "watcher", role="spectator"))
+    table.start()
+    log, (host, anna, bert) = table.log, table.peers
+    assert log.pending_event == 1
+    assert [log.owes_dice(p) for p in (host, anna, bert, NEWCOMER.peer)] == [1, 1, 1, 0]
+    assert log.commitment_of(anna, 1) is None and log.commitment_of(NEWCOMER.peer, 1) is None
+    for request in table.agents[0].dice_requests(log):
+        table.put({**request, "peer": host})
+    # The host has committed and waits for the others before it may reveal.
+    assert [log.owes_dice(p) for p in (host, anna, bert)] == [0, 1, 1]
+    assert not log.needs_reveal(host)
+    assert log.commitment_of(host, 1) == (1, table.log.entries[-1]["c"])
+    table.settle_dice()  # the guests' commitments, then every reveal...
+    assert log.rolls and log.rolls[0].event == 1
+    while not log.state.is_chance():
+        table.put({"k": "act", **_first_move(table)})
+    assert log.pending_event == len(log.rolls) + 1 and log.needs_reveal(anna)
+    # ...until the next event: the host reveals first, the others still owe theirs.
+    for request in table.agents[0].dice_requests(log):
+        table.put({**request, "peer": host})
+    assert log.reveals.keys() == {host}
+    assert [log.owes_dice(p) for p in (host, anna, bert)] == [0, 1, 1]
+
+
+def _first_move(table: Table) -> dict:
+    state = table.log.state
+    entry = table.act_entry(state.action_to_str(state.legal_actions()[0]))
+    return {k: v for k, v in entry.items() if k != "k"}
