@@ -46,7 +46,7 @@ class KeypadScene(Scene):
         self.u = u = theme.unit(size)
         keys = [c for c in "123456789" if c in self.allowed]
         keys += [c for c in ".0:" if c in self.allowed]
-        key = 4 * u
+        key = theme.touch(4 * u)
         left = size[0] // 2 - (3 * key + 2 * u) // 2
         top = 10 * u
         targets: list[Target] = []
@@ -59,13 +59,13 @@ class KeypadScene(Scene):
             )  # fmt: skip
         rows = (len(keys) + 2) // 3
         y = top + rows * (key + u // 2) + u
-        wide = (3 * key + 2 * u - u) // 2
+        wide, high = (3 * key + 2 * u - u) // 2, theme.row(u)
         targets += [
-            button(pygame.Rect(left, y, wide, 3 * u), lambda: _("Delete"), self._delete,
+            button(pygame.Rect(left, y, wide, high), lambda: _("Delete"), self._delete,
                    self.palette, name="delete"),
-            button(pygame.Rect(left + wide + u, y, wide, 3 * u), lambda: _("OK"), self._ok,
+            button(pygame.Rect(left + wide + u, y, wide, high), lambda: _("OK"), self._ok,
                    self.palette, self._can_send, name="ok"),
-            button(pygame.Rect(left, y + 4 * u, 3 * key + 2 * u, 3 * u), lambda: _("Cancel"),
+            button(pygame.Rect(left, y + high + u, 3 * key + 2 * u, high), lambda: _("Cancel"),
                    self.app.pop, self.palette, name="cancel"),
         ]  # fmt: skip
         self.set_targets(targets)

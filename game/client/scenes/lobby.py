@@ -319,32 +319,33 @@ class RoomScene(Scene):
         left = (size[0] - width) // 2
         y = 11 * u  # under four lines: where to join, the host's key, who watches, a notice
         targets: list[Target] = []
+        high, gap = theme.row(u), u // 2
         for index in range(len(view.seats)):
-            rect = pygame.Rect(left, y, width, 3 * u)
+            rect = pygame.Rect(left, y, width, high)
             targets.append(
                 button(rect, lambda i=index: self._seat_label(i), lambda i=index: self._sit(i),
                        self.palette, lambda i=index: self._can_sit(i), f"seat {index + 1}")
             )  # fmt: skip
-            y += 3 * u + u // 2
+            y += high + gap
         y += u
         half = (width - u) // 2
         if view.hosting:
             targets.append(
-                button(pygame.Rect(left, y, half, 3 * u), lambda: _("Start"), self._start,
+                button(pygame.Rect(left, y, half, high), lambda: _("Start"), self._start,
                        self.palette, lambda: self.view.can_start, "start")
             )  # fmt: skip
         else:
             targets.append(
-                button(pygame.Rect(left, y, half, 3 * u), self._ready_label, self._toggle_ready,
+                button(pygame.Rect(left, y, half, high), self._ready_label, self._toggle_ready,
                        self.palette, lambda: self.view.my_seat is not None, "ready")
             )  # fmt: skip
         targets.append(
-            button(pygame.Rect(left + half + u, y, half, 3 * u), lambda: _("Leave"), self.back,
+            button(pygame.Rect(left + half + u, y, half, high), lambda: _("Leave"), self.back,
                    self.palette, name="leave")
         )  # fmt: skip
-        y += 3 * u + u // 2
+        y += high + gap
         targets.append(
-            button(pygame.Rect(left, y, width, 3 * u), self._coach_label, self._toggle_coach,
+            button(pygame.Rect(left, y, width, high), self._coach_label, self._toggle_coach,
                    self.palette, lambda: self.view.my_seat is not None, "coach")
         )  # fmt: skip
         self.set_targets(targets)

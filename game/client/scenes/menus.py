@@ -875,7 +875,7 @@ class RulesScene(Scene):
         self.text = rules_text(self.chosen, self.with_options)
         side = min(size[1] - 9 * u, size[0] * 2 // 5)
         self.picture = board_picture(self.app, self.name, (side, side))
-        back = pygame.Rect(size[0] - 12 * u, size[1] - 4 * u, 10 * u, 3 * u)
+        back = pygame.Rect(size[0] - 12 * u, size[1] - u - theme.row(u), 10 * u, theme.row(u))
         self.targets = [button(back, lambda: _("Back"), self.app.pop, self.palette, name="back")]
         from game.client.tutorial import script_for, start_tutorial
 

@@ -87,7 +87,8 @@ class ProfileScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
-        back = pygame.Rect((size[0] - 16 * u) // 2, size[1] - 5 * u, 16 * u, round(3.4 * u))
+        back = pygame.Rect(0, 0, 16 * u, theme.row(u, 3.4))
+        back.midbottom = (size[0] // 2, size[1] - round(1.6 * u))
         self.set_targets([button(back, lambda: _("Back"), self.app.pop, self.palette,
                                  name="back")])  # fmt: skip
 
@@ -132,14 +133,22 @@ class ProfileScene(Scene):
         if not played:
             words = theme.text(_("No matches yet"), size, palette.muted)
             surface.blit(words, (area.x, y))
+        font = theme.font(size)
         for variant in played:
             surface.blit(theme.fitted(variant_title(variant), size, palette.text, first - u, True),
                          (area.x, y))  # fmt: skip
+            lines = 1
             for n, against in enumerate(OPPOSITIONS):
                 text = tally_text(self.profile.tally(variant, against))
-                words = theme.fitted(text, size, palette.text, column - u // 2)
-                surface.blit(words, (area.x + first + n * column, y))
-            y += round(1.6 * size)
+                # in two lines where one would shrink (a narrow, turned screen)
+                wrapped = theme.wrap(text, font, column - u // 2)[:2]
+                for row, line in enumerate(wrapped):
+                    words = theme.fitted(line, size, palette.text, column - u // 2)
+                    surface.blit(
+                        words, (area.x + first + n * column, y + row * font.get_linesize())
+                    )
+                lines = max(lines, len(wrapped))
+            y += round(1.6 * size) + (lines - 1) * font.get_linesize()
 
 
 class PickPlayerScene(MenuScene):

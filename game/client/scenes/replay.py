@@ -110,7 +110,7 @@ class ReplayScene(Scene):
         tray = pygame.Rect(x, self.panel.y + 8 * u, inner, 5 * u)
         self.view.layout(board, tray)
         self.view.show_last_turn(last_turn(self.match, self.step))
-        w, h = (inner - 3 * u) // 4, 3 * u
+        w, h = (inner - 3 * u) // 4, theme.row(u)
         y = tray.bottom + u
         controls = [
             ("|<", lambda: self.go(0), "start"),
@@ -124,7 +124,7 @@ class ReplayScene(Scene):
             for k, (text, action, name) in enumerate(controls)
         ]  # fmt: skip
         third = (inner - 2 * u) // 3
-        bottom = self.panel.bottom - 4 * u
+        bottom = self.panel.bottom - u - h
         targets += [
             button(pygame.Rect(x, bottom, third, h), lambda: _("Export"),
                    self.export, self.palette, name="export"),

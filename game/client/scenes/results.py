@@ -94,6 +94,7 @@ class ResultsScene(Scene):
         self.u = u = theme.unit(size)
         width, height = size
         self.portrait = width < height
+        gap = max(u // 2, 4 * u - theme.row(u))  # between the buttons, as 4 units a row
         if self.portrait:
             side = min(width - 4 * u, height - 30 * u)
             self.picture_at = ((width - side) // 2, 12 * u)
@@ -101,12 +102,12 @@ class ResultsScene(Scene):
         else:
             side = min(height - 12 * u, width // 2)
             self.picture_at = (2 * u, 10 * u)
-            buttons_at = (width - 16 * u, height - 12 * u)
+            buttons_at = (width - 16 * u, height - u - 3 * theme.row(u) - 2 * gap)
         final = self.match.state.last_position
         shown = len(self.match.record.actions)
         self.picture = draw_position(self.app, final, (side, side), last_turn(self.match, shown))
-        row = pygame.Rect(*buttons_at, 14 * u, 3 * u)
-        step = (15 * u, 0) if self.portrait else (0, 4 * u)
+        row = pygame.Rect(*buttons_at, 14 * u, theme.row(u))
+        step = (15 * u, 0) if self.portrait else (0, row.height + gap)
         entries = [
             (lambda: _("Rematch"), self.rematch, "rematch"),
             (lambda: _("Review the game"), self.review, "review"),
@@ -249,7 +250,7 @@ class ResultsScene(Scene):
                 surface.blit(
                     body.render(label, True, self.palette.text), (x + 7 * u + col * 4 * u, y)
                 )
-                small = theme.font(round(0.6 * u)).render(where, True, self.palette.muted)
+                small = theme.font(theme.small(0.7 * u)).render(where, True, self.palette.muted)
                 surface.blit(small, (x + 7 * u + col * 4 * u, y + u))
             total = body.render(str(sum(cells)), True, self.palette.accent)
             surface.blit(total, (x + 7 * u + 6 * 4 * u, y))

@@ -168,7 +168,7 @@ class MatchListScene(Scene):
         self.u = u = theme.unit(size)
         rows = self.rows()
         self.count = len(rows)
-        height, gap = round(ROW_HEIGHT * u), u // 2
+        height, gap = theme.row(u, ROW_HEIGHT), u // 2
         width = min(size[0] - 4 * u, 44 * u)
         left, top = (size[0] - width) // 2, 12 * u
         bar = pygame.Rect(left, size[1] - u - height, width, height)

@@ -90,7 +90,7 @@ class DiceTray:
 
     @classmethod
     def fit(cls, tray: pygame.Rect) -> DiceTray:
-        margin, label = 0.1, 1.6
+        margin, label = 0.1, 2.2  # room for a name at 12 px or more beside small dice
         band = (label + ROW + 2 * margin, 1 + 2 * margin)  # in die sizes
         stacked = (band[0], 1 + 0.2 + band[1])
         wide = (label + ROW + 0.3 + band[0], band[1])
@@ -389,7 +389,7 @@ class SheetView(BoardView):
     def _draw_dice(self, surface: pygame.Surface, state: AusgeblocktState) -> None:
         geometry, d = self.dice_tray, self.dice_tray.die
         pygame.draw.rect(surface, self.palette.button, geometry.band, border_radius=d // 5)
-        size = max(10, round(0.3 * d))
+        size = theme.small(0.36 * d)
         label = theme.fitted(_("Kept"), size, self.palette.button_text, geometry.label.width, True)
         surface.blit(label, label.get_rect(midleft=geometry.label.midleft))
         if not self.slots:
@@ -422,7 +422,7 @@ class SheetView(BoardView):
         mark = sprite(MARKS[self.thrower], round(0.55 * d), self.seat_colour(self.thrower))
         surface.blit(mark, mark.get_rect(midtop=(box.centerx, box.y)))
         name = seat_names(state)[self.thrower]
-        words = theme.fitted(name, max(9, round(0.26 * d)), self.palette.text, box.width, True)
+        words = theme.fitted(name, theme.small(0.36 * d), self.palette.text, box.width, True)
         surface.blit(words, words.get_rect(midbottom=(box.centerx, box.bottom)))
 
     # -- input ----------------------------------------------------------------------------
