@@ -15,7 +15,7 @@ import pytest
 
 from game.rules.registry import fingerprint
 from net.connection import Closed, Connection
-from net.door import Unproven
+from net.door import Unproven, present
 from net.identity import Identity
 from net.messages import PROTOCOL_VERSION
 from net.peer import Peer, PeerConfig
@@ -88,6 +88,28 @@ def test_a_guest_sends_its_join_code_only_to_a_host_that_proved_the_key_asked_fo
         assert impostor.heard and impostor.heard[0]["t"] == "hello"
         assert [m["t"] for m in impostor.heard] == ["hello"], impostor.heard
         assert not impostor.told(CODE)
+
+    _run(scenario())
+
+
+def test_a_vote_goes_only_to_the_candidate_that_proved_its_key() -> None:
+    """A voter reconnecting to its candidate's address meets an impostor there: the vote,
+    bound to the candidate but still a signed statement against the old host, never leaves
+    the voter (version 3 sent it in the hello)."""
+    candidate, voter = Identity.fresh(), Identity.fresh()
+    vote = voter.sign(b"a vote")  # its bytes are all that matter here
+
+    async def scenario() -> None:
+        impostor = Impostor(candidate.key)
+        port = await impostor.start()
+        line = await Connection.open("127.0.0.1", port)
+        with pytest.raises(Unproven):
+            await present(line, voter, ("bert", "player", 1), 0, None, 0, candidate.key, None, vote)
+        await asyncio.sleep(0.2)
+        impostor.server.close()
+        assert [m["t"] for m in impostor.heard] == ["hello"]
+        assert vote not in repr(impostor.heard).encode() and vote.hex() not in repr(impostor.heard)
+        assert all(m.get("vote") is None for m in impostor.heard)
 
     _run(scenario())
 
