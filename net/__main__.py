@@ -328,7 +328,8 @@ async def _join_first(peer: Peer, places: list[Place]) -> tuple[str, int]:
         try:
             await peer.join(address, port, key)
         except Unproven as unproven:
-            _emit("notice", {"text": f"{address}:{port} passed over: {unproven.reason}"})
+            if len(places) > 1:
+                _emit("notice", {"text": f"{address}:{port} passed over: {unproven.reason}"})
             last = unproven.reason
             continue
         return address, port
