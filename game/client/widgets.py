@@ -110,13 +110,15 @@ def button(
 
 
 def draw_label(surface: pygame.Surface, text: str, rect: pygame.Rect, colour) -> None:
-    """A button's words at 2/5 of its height: on one line if they fit, else on two where
-    two fit (a long Italian or German label stays readable), else shrunk to fit."""
+    """A button's words at 2/5 of its height: on one line if they fit (or nearly: shrunk a
+    tenth at most), else on two balanced lines where two fit (a long Italian or German label
+    stays readable), else shrunk to fit."""
     size = max(theme.SMALLEST, rect.height * 2 // 5)
     room = rect.width - 8
     font = theme.font(size, True)
-    if font.size(text)[0] > room and 2 * font.get_linesize() <= rect.height - 2:
-        lines = theme.wrap(text, font, room)
+    wide = font.size(text)[0]
+    if wide * 9 > room * 10 and 2 * font.get_linesize() <= rect.height - 2:
+        lines = _balanced(text, font)
         if len(lines) == 2 and all(font.size(line)[0] <= room for line in lines):
             step = font.get_linesize()
             for n, line in enumerate(lines):
@@ -126,6 +128,16 @@ def draw_label(surface: pygame.Surface, text: str, rect: pygame.Rect, colour) ->
             return
     words = theme.fitted(text, size, colour, room, True)
     surface.blit(words, words.get_rect(center=rect.center))
+
+
+def _balanced(text: str, font: pygame.font.Font) -> list[str]:
+    """``text`` in two lines as even as its words allow (no word left alone on the second
+    line when the first could give it company), or in one if it is one word."""
+    words = text.split()
+    splits = [(" ".join(words[:n]), " ".join(words[n:])) for n in range(1, len(words))]
+    if not splits:
+        return [text]
+    return list(min(splits, key=lambda pair: max(font.size(line)[0] for line in pair)))
 
 
 def nearest(targets: list[Target], current: Target | None, dx: int, dy: int) -> Target | None:
