@@ -321,4 +321,37 @@ def test_who_owes_the_dice_what_and_when() -> None:
 def _first_move(table: Table) -> dict:
     state = table.log.state
     entry = table.act_entry(state.action_to_str(state.legal_actions()[0]))
+    entry["peer"] = table.log.actor(entry["seat"])  # the host for a computer's seat
     return {k: v for k, v in entry.items() if k != "k"}
+
+
+def test_a_player_back_after_sitting_out_events_reveals_down_her_own_chain() -> None:
+    """Bert reveals the lot and drops before the others do: the dice of the next events open
+    without him (his seat the computer's), and his chain stays where he left it.  Back, he
+    reveals the value for the event of the moment, which hashes down to his last revealed
+    value over every event he sat out — and is accepted by every log."""
+    table = Table("numeri", 3)
+    table.start()
+    host, _, bert = table.peers
+    table.dice()  # the commitments
+    for request in table.agents[2].dice_requests(table.log):
+        table.put({**request, "peer": bert})
+    table.put({"k": "leave", "peer": bert, "reason": "connection lost"})
+    table.put({"k": "computer", "peer": host, "seat": 2, "level": "easy"})
+    table.settle_dice()
+    log = table.log
+    assert log.rolls[0].peers == tuple(sorted(table.peers))
+    while len(log.rolls) < 4:  # events he sits out
+        table.settle_dice()
+        if log.state.to_move >= 0:
+            table.put({"k": "act", **_first_move(table)})
+    assert all(bert not in roll.peers for roll in log.rolls[1:])
+    table.put(table.join_entry(table.identities[2], "p3"))  # back: his seat and his dice
+    rolls = len(log.rolls)
+    while len(log.rolls) == rolls or bert not in log.rolls[-1].peers:
+        table.settle_dice()
+        if log.state.to_move >= 0:
+            table.put({"k": "act", **_first_move(table)})
+    mine = [e for e in log.entries if e["k"] == "reveal" and e["peer"] == bert]
+    assert len(mine) == 2 and mine[1]["event"] - mine[0]["event"] >= 4
+    assert all(lg.heads == log.heads for lg in table.logs)
