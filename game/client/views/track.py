@@ -48,11 +48,12 @@ class TrackView(BoardView):
     # -- geometry -------------------------------------------------------------------------
 
     def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
+        """The track in the board, the die in the tray; the pawns waiting to enter in the
+        tray where a row a seat gives each place :data:`theme.TOUCH` or more, else under
+        the track (a short or narrow tray: a 1024x600 panel, four players)."""
         rows = (self.state.track.length + ROW - 1) // ROW
         # Rows of spaces with a space's height between them, and half a space to spare.
-        self.space = min(board.width // (ROW + 1), board.height * 2 // (4 * rows - 1))
-        self.rect = pygame.Rect(0, 0, self.space * ROW, self.space * (2 * rows - 1))
-        self.rect.center = board.center
+        space = min(board.width // (ROW + 1), board.height * 2 // (4 * rows - 1))
         self.tray = tray
         players = max(2, self.state.players)
         die = min(tray.height * 3 // 5, tray.width // 4)
@@ -61,6 +62,32 @@ class TrackView(BoardView):
         home_width = self.die_rect.x - tray.x - die // 3
         self.home = max(6, min(tray.height // players, home_width * 10 // 75))
         """The size of a waiting pawn's place; each seat's row is its name and five places."""
+        self.homes: pygame.Rect | None = None
+        """Where the waiting pawns are when not in the tray: under the track."""
+        self._home_rows: list[tuple[int, int]] = [(tray.x, tray.y + n * self.home)
+                                                  for n in range(players)]  # fmt: skip
+        if self.home < theme.TOUCH:
+            self.home = home = theme.touch(0.6 * space)
+            block, gap = round(7.5 * home), home // 2
+            per_line = max(1, min(players, (board.width + gap) // (block + gap)))
+            lines = -(-players // per_line)
+            pitch = home + home // 8
+            strip = lines * pitch - home // 8
+            space = min(space, (board.height - strip - gap) * 2 // (4 * rows - 1))
+            track = space * (2 * rows - 1)
+            top = board.centery - (track + space // 2 + strip) // 2
+            self.homes = pygame.Rect(board.x, top + track + space // 2, board.width, strip)
+            self._home_rows = []
+            for seat in range(players):
+                line, col = divmod(seat, per_line)
+                count = min(per_line, players - line * per_line)
+                left = board.centerx - (count * block + (count - 1) * gap) // 2
+                self._home_rows.append((left + col * (block + gap), self.homes.y + line * pitch))
+        self.space = space
+        self.rect = pygame.Rect(0, 0, space * ROW, space * (2 * rows - 1))
+        self.rect.center = board.center
+        if self.homes is not None:
+            self.rect.top = self.homes.y - space // 2 - self.rect.height
         self._background = self._draw_background()
 
     def space_center(self, space: int) -> tuple[int, int]:
@@ -79,12 +106,8 @@ class TrackView(BoardView):
     def home_rect(self, seat: int, pawn: int) -> pygame.Rect:
         """Where pawn ``pawn`` of ``seat`` waits before it enters."""
         size = self.home
-        return pygame.Rect(
-            self.tray.x + round(2.5 * size) + (pawn - 1) * size,
-            self.tray.y + seat * size,
-            size,
-            size,
-        )
+        x, y = self._home_rows[seat]
+        return pygame.Rect(x + round(2.5 * size) + (pawn - 1) * size, y, size, size)
 
     def pawn_rect(self, seat: int, pawn: int) -> pygame.Rect:
         state = self.state
@@ -260,6 +283,9 @@ class TrackView(BoardView):
         after = state.track.barrier(state.players)
         ends = [self.space_center(after), self.space_center(after + 1)]
         spaces.append(("barrier", around(ends, self.space * 0.6), state.unlocked))
+        if self.homes is not None:  # the waiting pawns under the track
+            spaces.append(("homes", self.homes.inflate(self.home // 2, self.home // 2),
+                           (state, self.last_turn, version)))  # fmt: skip
         return spaces + super().elements(version)[1:]  # the tray as by default
 
     def _draw_ends(self, surface: pygame.Surface) -> None:
@@ -285,13 +311,13 @@ class TrackView(BoardView):
         names = seat_names(state)
         size = self.home
         for seat in range(state.players):
-            row = pygame.Rect(self.tray.x, self.tray.y + seat * size, round(7.5 * size), size)
+            row = pygame.Rect(*self._home_rows[seat], round(7.5 * size), size)
             if seat == state.side and not state.is_terminal():
                 pygame.draw.rect(surface, self.palette.button, row, border_radius=size // 4)
             pygame.draw.circle(
                 surface, self.seat_colour(seat), (row.x + size // 3, row.centery), size // 5
             )
-            label = theme.fitted(names[seat], max(9, size * 2 // 5), self.palette.text,
+            label = theme.fitted(names[seat], theme.small(size * 2 / 5), self.palette.text,
                                  round(1.9 * size), True)  # fmt: skip
             surface.blit(label, label.get_rect(midleft=(row.x + size * 3 // 5, row.centery)))
 
@@ -347,15 +373,26 @@ class TrackView(BoardView):
         die = sprite(name, width) if live else ghost(name, width, DIM_ALPHA)
         surface.blit(die, self.die_rect)
         caption = _("Rolled by {name}").format(name=seat_names(state)[roller])
-        beside_homes = self.tray.x + round(7.5 * self.home) + self.home // 4
+        beside_homes = self.tray.x
+        if self.homes is None:
+            beside_homes += round(7.5 * self.home) + self.home // 4
         room = pygame.Rect(beside_homes, self.tray.y, self.tray.right - beside_homes, 0)
-        words = theme.fitted(caption, max(10, self.die_rect.width // 5), self.palette.text,
-                             room.width, True)  # fmt: skip
-        top = self.die_rect.y - words.get_height() - self.die_rect.height // 12
-        place = words.get_rect(midtop=(self.die_rect.centerx, top))
-        place.right = min(place.right, self.tray.right)
-        place.left = max(place.left, room.left)
-        surface.blit(words, place)
+        size = theme.small(self.die_rect.width / 5)
+        font = theme.font(size, True)
+        lines = [caption]
+        if font.size(caption)[0] > room.width:  # in two lines where one would shrink
+            wrapped = theme.wrap(caption, font, room.width)
+            above = self.die_rect.y - self.tray.y - self.die_rect.height // 12
+            if len(wrapped) == 2 and 2 * font.get_linesize() <= above:
+                lines = wrapped
+        bottom = self.die_rect.y - self.die_rect.height // 12
+        for line in reversed(lines):
+            words = theme.fitted(line, size, self.palette.text, room.width, True)
+            place = words.get_rect(midbottom=(self.die_rect.centerx, bottom))
+            place.right = min(place.right, self.tray.right)
+            place.left = max(place.left, room.left)
+            surface.blit(words, place)
+            bottom -= font.get_linesize()
         pygame.draw.rect(
             surface,
             self.seat_colour(roller),
