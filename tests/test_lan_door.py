@@ -16,6 +16,7 @@ import pytest
 from game.rules.registry import fingerprint
 from net.connection import Closed, Connection
 from net.door import Unproven, present
+from net.framing import encode
 from net.identity import Identity
 from net.messages import PROTOCOL_VERSION
 from net.peer import Peer, PeerConfig
@@ -265,3 +266,31 @@ def test_newcomers_claiming_long_histories_cannot_fill_a_hosts_file_table(
     assert len({p.last("over")["digest"] for p in (back, sam, server)}) == 1
     text = server.stderr()
     assert "Traceback" not in text, text[-3000:]
+
+
+@pytest.mark.slow
+def test_an_impostor_that_only_pings_holds_a_joiner_5_s_at_most() -> None:
+    """A fake host that answers a hello with pings alone, never a challenge: the guest gives
+    it up at 5 s after its hello, pings or not, so ``join NAME`` can try the next listing."""
+
+    async def scenario() -> float:
+        async def pinger(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(ConnectionError):
+                for n in range(60):
+                    writer.write(encode({"t": "ping", "n": n}))
+                    await asyncio.sleep(0.3)
+
+        server = await asyncio.start_server(pinger, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        peer = Peer(Identity.fresh(), PeerConfig("anna", code=CODE, interface="127.0.0.1"))
+        began = time.monotonic()
+        try:
+            with pytest.raises(Unproven, match="no answer by the deadline"):
+                await peer.join("127.0.0.1", port, Identity.fresh().key)
+            return time.monotonic() - began
+        finally:
+            await peer.close()
+            server.close()
+
+    took = asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert 4.5 <= took < 6.5, took
