@@ -20,6 +20,8 @@ class Preview:
     state: State
     locked: bool = True
     coach: Silent = field(default_factory=Silent)
+    played_on = False
+    """Nothing is tapped on a picture: its dice and pieces stay where they are drawn small."""
 
     @property
     def palette(self):

@@ -189,12 +189,24 @@ class SheetView(BoardView):
 
     def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
         """The paper holds the 7×7 cells, a margin, and a band for the coordinates left and
-        below (kept when they are hidden, so the sheet does not move)."""
+        below (kept when they are hidden, so the sheet does not move).  In a match, where
+        the tray's dice would be smaller than :data:`theme.TOUCH` (a 1024x600 panel), the
+        dice lie under the sheet instead."""
+        whole, gap = board, 0
+        self.dice_on_board = False
+        if DiceTray.fit(tray).die < theme.TOUCH and getattr(self.play, "played_on", True):
+            tray = self._tray_on_board(board)
+            gap = tray.height // 8
+            board = pygame.Rect(board.x, board.y, board.width, tray.y - gap - board.y)
+            self.dice_on_board = True
         self.cell = max(4, min(board.width, board.height) * 4 // 31)
         self.pad, self.band = self.cell // 4, self.cell // 2
         side = SHEET_SIZE * self.cell + self.pad + self.band
         self.paper = pygame.Rect(0, 0, side, side)
         self.paper.center = board.center
+        if self.dice_on_board:  # the sheet and the dice under it, together in the middle
+            self.paper.top = max(whole.top, whole.centery - (side + gap + tray.height) // 2)
+            tray = tray.move(0, self.paper.bottom + gap - tray.top)
         self.rect = pygame.Rect(
             self.paper.x + self.band,
             self.paper.y + self.pad,
@@ -205,6 +217,17 @@ class SheetView(BoardView):
         self.dice_tray = DiceTray.fit(tray)
         self._background = None
         self._place_dice()
+
+    @staticmethod
+    def _tray_on_board(board: pygame.Rect) -> pygame.Rect:
+        """A band across the foot of ``board`` where the dice are :data:`theme.TOUCH` or
+        more: one row beside the kept band where the board is wide enough, else two."""
+        for rows in (1.2, 2.4):  # DiceTray's heights, in dice
+            height = round(rows * theme.TOUCH) + 2
+            band = pygame.Rect(board.x, board.bottom - height, board.width, height)
+            if DiceTray.fit(band).die >= theme.TOUCH:
+                break
+        return band
 
     def cell_rect(self, cell: int) -> pygame.Rect:
         col, row = cell % SHEET_SIZE, cell // SHEET_SIZE
@@ -380,6 +403,8 @@ class SheetView(BoardView):
         """On the sheet, the paper and the cells each side has washed; in the tray (a hint
         names the dice to keep), the panel and the kept row's band."""
         if not where.colliderect(self.paper):
+            if self.dice_on_board:
+                return self.palette.background, self.palette.button
             return self.palette.panel, self.palette.button
         paper = self.boards.sheet_paper
         colours = [self.seat_colour(seat) for seat in (0, 1)]
