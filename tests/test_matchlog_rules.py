@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import pytest
 
+from net.fairdice import HashChain
 from net.identity import Identity
-from net.matchlog import MatchLog, Rejected
+from net.matchlog import MatchLog, Rejected, placed, replay, signed
+from net.messages import PROTOCOL_VERSION
 from net.signing import vote_payload
 from tests.net_helpers import MATCH, Table
 
@@ -355,3 +357,42 @@ def test_a_player_back_after_sitting_out_events_reveals_down_her_own_chain() -> 
     mine = [e for e in log.entries if e["k"] == "reveal" and e["peer"] == bert]
     assert len(mine) == 2 and mine[1]["event"] - mine[0]["event"] >= 4
     assert all(lg.heads == log.heads for lg in table.logs)
+
+
+# -- a reveal counts under the commitments its author had seen (§7.1, rule 2) ---------------
+
+
+def test_a_reveal_made_before_a_commitment_that_decides_its_event_is_void_from_version_3() -> None:
+    """Anna commits and signs her reveal; the host, holding it, places a commitment of its
+    own and then her reveal.  From protocol version 3 (the first that freezes the dice, as
+    records of version 3 are still read) every log refuses it, naming the commitment; a
+    version 2 log, as its peers ran it, accepts it and notes the doubt on the entry."""
+    table = Table("numeri", 2, chain=32)
+    lobby = table.log.entries
+    table.logs = [replay([dict(e) for e in lobby], v) for v in (2, 3, PROTOCOL_VERSION)]
+    table.start()
+    host, anna = table.identities
+    log = table.log
+    table.put({"k": "commit", "peer": anna.peer, "first": 1, "c": _chain(table, anna).commitment})
+    value = _chain(table, anna).reveal(1)
+    request = {"k": "reveal", "peer": anna.peer, "event": 1, "v": value}
+    made = signed(log, anna, request, log.next_n(anna.peer))  # after len(log) entries
+    seen = len(log)
+    table.put({"k": "commit", "peer": host.peer, "first": 1, "c": _chain(table, host).commitment})
+    reveal = placed(log, host, made)
+    reason = (
+        "a reveal counts only under the commitments its author had seen: p1's commitment to "
+        f"event 1 (entry {seen + 1}) came after the {seen} entries this reveal was made after"
+    )
+    for later in table.logs[1:]:
+        with pytest.raises(Rejected) as refused:
+            later.apply(dict(reveal))
+        assert refused.value.reason == reason and not later.doubts
+    old = table.logs[0]
+    old.apply(dict(reveal))
+    assert old.reveals == {anna.peer: value}
+    assert old.doubts == [f"entry {seen + 2} (reveal): {reason}"]
+
+
+def _chain(table: Table, identity: Identity) -> HashChain:
+    return identity.chain(table.log.match_id, 1, table.log.chain_length)
