@@ -140,3 +140,26 @@ def test_a_kiosk_reads_the_layout_from_its_file_and_survives_a_typo(tmp_path: Pa
     config = KioskConfig.load(tmp_path)
     assert config.table_layout == "facing", "a typo keeps the last good value"
     assert [problem.key for problem in config.problems] == ["table_layout"]
+
+
+def test_the_menu_faces_the_side_that_opened_it(driver: Driver) -> None:
+    """Menu on the far panel turns the whole picture half round while the menu is up (a
+    tap lands where the far player sees the button); back in the match it turns back."""
+    app = driver.app
+    scene = _table(driver, "mulino:classic")
+    driver.touch(driver.target("far menu").rect.center)
+    driver.settle()
+    menu = app.scene
+    assert menu is not scene and app.rotation == 180
+    width, height = app.size
+    seen = next(t for t in menu.targets if t.enabled())
+    where = (width - 1 - seen.rect.centerx, height - 1 - seen.rect.centery)
+    assert app._upright(where) == seen.rect.center
+    drawn = pygame.transform.rotate(app.display, 180)
+    assert pygame.image.tobytes(drawn, "RGB") == pygame.image.tobytes(app.screen, "RGB")
+    app.pop()
+    driver.settle()
+    assert app.scene is scene and app.rotation == 0 and app.screen is app.display
+    driver.touch(driver.target("menu").rect.center)
+    driver.settle()
+    assert app.rotation == 0, "the near side's menu is upright"

@@ -254,9 +254,12 @@ class App:
 
     @property
     def rotation(self) -> int:
-        """Degrees clockwise the picture is turned on the glass (a kiosk's table mounted
-        either way); 0 outside kiosk mode."""
-        return self.kiosk.rotation if self.kiosk is not None else 0
+        """Degrees clockwise the picture is turned on the glass: a kiosk's table mounted
+        either way, and the top screen's :attr:`~Scene.facing` (a menu opened from the far
+        side of a face-to-face table faces that side)."""
+        mounted = self.kiosk.rotation if self.kiosk is not None else 0
+        facing = next((s.facing for s in reversed(self.scenes) if s.facing is not None), 0)
+        return (mounted + facing) % 360
 
     @property
     def table_layout(self) -> str:
@@ -270,6 +273,7 @@ class App:
         width, height = self.display.get_size()
         if self.rotation in (90, 270):
             width, height = height, width
+        self._turned_to = self.rotation
         if self.rotation == 0:
             self.screen = self.display
         elif self.screen is self.display or self.screen.get_size() != (width, height):
@@ -367,7 +371,8 @@ class App:
     def push(self, scene: Scene) -> None:
         self._wipe_in(-1)
         self.scenes.append(scene)
-        scene.layout(self.size)
+        if not self._turn_to_face():
+            scene.layout(self.size)
 
     def replace(self, scene: Scene) -> None:
         if self.scenes:
@@ -385,7 +390,16 @@ class App:
         if len(self.scenes) > 1:
             self._wipe_in(+1)
             self.scenes.pop().discard()
-            self.scene.layout(self.size)
+            if not self._turn_to_face():
+                self.scene.layout(self.size)
+
+    def _turn_to_face(self) -> bool:
+        """Turn the picture if the top screen faces another way than the last (every
+        screen is laid out again then); True if it did."""
+        if self.rotation == self._turned_to:
+            return False
+        self.apply_rotation()
+        return True
 
     @property
     def transitioning(self) -> bool:

@@ -23,6 +23,10 @@ class Scene:
     draws_changes_only = False
     """True for screens whose :meth:`draw` draws only what changed and says where
     (:meth:`updated_areas`); the others draw everything each time."""
+    facing: int | None = None
+    """Degrees the picture is turned while this screen is on top — 180 for a menu opened
+    from the far side of a face-to-face table, so that side reads it; None: as the screen
+    under it (0 at the bottom)."""
 
     def __init__(self, app: App) -> None:
         self.app = app

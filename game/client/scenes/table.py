@@ -5,7 +5,8 @@ Seats sit round the table in turn: the first seat's side is the near edge (the b
 the picture), the second's the far edge, the third's the near edge again…  Both panels say
 whose turn it is; the side whose seat acts reads what to do and gets the seat's colour along
 its edge; each side has every button, so nobody reaches across the table.  The dice tray
-lies on the table beside the board.  A lesson keeps the usual screen (it is one learner's).
+lies on the table beside the board.  The pause menu faces the side that opened it (the
+whole picture turns while it is up).  A lesson keeps the usual screen (it is one learner's).
 
 Chosen in Settings (*Layout*) and by a kiosk's ``table_layout`` in ``kiosk.toml``; the
 factory :func:`match_scene` is what the other screens call to start a match.
@@ -140,12 +141,21 @@ class FaceToFaceScene(PlayScene):
             offer = Control("offer draw", lambda: _("Offer draw"), self._offer_draw,
                             lambda: self._can_offer_draw() and self.draw_offer is None)  # fmt: skip
             entries.append(self._when_acting(side, offer))
+
         def can_resign() -> bool:
             return self._can_resign() and self._side_seat(side) is not None
 
         resign = Control("resign", lambda: _("Resign"), lambda: self._ask_resign_side(side),
                          can_resign)  # fmt: skip
-        return [*entries, resign, Control("menu", lambda: _("Menu"), self.open_menu)]
+        menu = Control("menu", lambda: _("Menu"), lambda: self._open_menu_facing(side))
+        return [*entries, resign, menu]
+
+    def _open_menu_facing(self, side: Side) -> None:
+        """The pause menu, turned to face the side that asked for it (and the screens it
+        opens with it)."""
+        menu = self.control.pause_menu(self.app, self)
+        menu.facing = 180 if side.turned else 0
+        self.app.push(menu)
 
     def _when_acting(self, side: Side, control: Control) -> Control:
         """``control``, live only on the side whose seat acts (on the near side for a lot):
