@@ -115,6 +115,15 @@ class TrackView(BoardView):
         at = state.pawns[seat][pawn - 1]
         return self.home_rect(seat, pawn) if at == OFF else self.space_rect(at)
 
+    def _tap_rect(self, seat: int, pawn: int) -> pygame.Rect:
+        """Where a tap takes pawn ``pawn``: its place, on the track as wide as the space
+        where that reaches :data:`theme.TOUCH` (a space's place is a tenth smaller)."""
+        rect = self.pawn_rect(seat, pawn)
+        if rect.width < theme.TOUCH and rect.width < self.space:
+            side = min(self.space, theme.TOUCH)
+            rect = rect.inflate(side - rect.width, side - rect.height)
+        return rect
+
     def _draw_background(self) -> tuple[pygame.Surface, pygame.Surface]:
         """The links between the spaces, and the spaces over them: two layers, so that the
         last turn's path can colour the links it took."""
@@ -416,7 +425,7 @@ class TrackView(BoardView):
             for s in range(state.track.length)
         ]
         pawns = [
-            Target(self.pawn_rect(state.side, p), lambda p=p: self.tap_pawn(p), name=f"pawn {p}")
+            Target(self._tap_rect(state.side, p), lambda p=p: self.tap_pawn(p), name=f"pawn {p}")
             for p in PAWNS
         ]
         return spaces + pawns
