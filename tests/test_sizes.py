@@ -209,6 +209,19 @@ def _play(name: str, players: int) -> Show:
     return show
 
 
+def _facing(name: str, players: int) -> Show:
+    """The match on a touch table, people on two opposite sides."""
+
+    def show(app: App) -> None:
+        from game.client.scenes.table import FaceToFaceScene
+
+        seats = [Seat(), Seat(), *_seats(players)[2:]]
+        played = _played(name, players, 14)
+        app.push(FaceToFaceScene(app, Match(played.record, seats, 7)))
+
+    return show
+
+
 def _lesson(name: str) -> Show:
     def show(app: App) -> None:
         from game.client.scenes.play import PlayScene
@@ -454,7 +467,14 @@ PLAY_SCREENS: dict[str, Show] = {
     "play-numeri-4": _play("numeri", 4),
     "play-numeri-3": _play("numeri", 3),
     **{f"lesson-{name}": _lesson(name) for name in VARIANTS},
+    **{
+        f"facing-{name}": _facing(name, 2)
+        for name in ("ausgeblockt", "dama:classic", "mulino:ceylonese")
+    },
+    "facing-numeri-4": _facing("numeri", 4),
 }
+IN_PROGRESS = "play.py and table.py in progress"
+"""Why the match screens may fail here for now (another engineer is changing them)."""
 QUICK = {"title", "setup-numeri-4", "settings", "review", "keypad", "results-numeri-4",
          "kiosk-operator"}  # fmt: skip
 """Screens measured at 1024x600 in the quick loop; the rest (and every size) in the slow."""
@@ -554,7 +574,7 @@ def _params(screens: dict[str, Show], play: bool) -> list:
         for name in screens:
             marks = []
             if play:
-                marks.append(pytest.mark.xfail(strict=False, reason="play.py in progress"))
+                marks.append(pytest.mark.xfail(strict=False, reason=IN_PROGRESS))
             if play or size != (1024, 600) or name not in QUICK:
                 marks.append(pytest.mark.slow)
             params.append(pytest.param(size, name, marks=marks, id=f"{name}-{size[0]}x{size[1]}"))
