@@ -535,11 +535,32 @@ class Peer:
                 for connection in list(self._clients.values()):
                     await connection.close("this peer is no longer the host")
                 return
-        alone = time.monotonic() - max(self._cut_off_at, self._answered_at)
+        alone = self._alone_for(self._cut_off_at)
         if self.hosting and not self._holds_majority() and alone >= self._alone_limit():
             self._end_alone(alone)
             return
         await asyncio.sleep(RETRY_EVERY)
+
+    def _alone_for(self, since: float) -> float:
+        """Seconds for which nobody of the match was heard: since ``since``, the last answer
+        to this peer's call (:meth:`_reach`) or the last byte on a voter's line."""
+        heard = [since, self._answered_at, *(c.heard_at for c in self._voters.values())]
+        return time.monotonic() - max(heard)
+
+    def _give_up(self, alone: float, after: str) -> bool:
+        """Stop, with the reason, as a peer that found none of the others for ``alone``
+        seconds after ``after`` — unless told to wait (``on_drop``): then say so, once, and
+        go on waiting (False).  A guest's record stays as it was: only a host can log."""
+        reason = f"found none of the others for {alone:.0f} s after {after}"
+        if self.config.on_drop == "wait":
+            if not self._told_alone:
+                self._told_alone = True
+                self._notice(reason)
+            return False
+        self.failure = reason
+        self.observe("error", {"text": reason})
+        self.finished.set()
+        return True
 
     def _alone_limit(self) -> float:
         """Seconds a host cut off from most of the match may reach none of the others before
@@ -558,9 +579,7 @@ class Peer:
         assert log is not None
         reason = f"the host found none of the others for {alone:.0f} s after losing touch"
         if self.config.on_drop == "wait":
-            if not self._told_alone:
-                self._told_alone = True
-                self._notice(reason)
+            self._give_up(alone, "losing touch")  # says so once, and waits
             return
         self._notice(reason)
         self.agent.forget_unlogged()
@@ -576,9 +595,7 @@ class Peer:
             except Rejected as error:
                 self._notice(f"could not log {entry['k']}: {error.reason}")
         if log.phase in (LOBBY, PLAYING):  # the log cannot say it (the lobby): the peer does
-            self.failure = reason
-            self.observe("error", {"text": reason})
-            self.finished.set()
+            self._give_up(alone, "losing touch")
             return
         self._after_change()  # "over", then the end
 
@@ -822,7 +839,8 @@ class Peer:
         old = log.host
         self.lost_touch = True
         self._after_change()
-        deadline = time.monotonic() + SAME_HOST_FIRST
+        began = time.monotonic()
+        deadline = began + SAME_HOST_FIRST
         while time.monotonic() < deadline and not self.finished.is_set():
             if await self._reach(old):
                 return
@@ -847,6 +865,9 @@ class Peer:
                     return
                 if self._voted_for is None and await self._reach(old):
                     return
+            alone = self._alone_for(began)
+            if alone >= self._alone_limit() and self._give_up(alone, "losing the host"):
+                return
             await asyncio.sleep(RETRY_EVERY)
 
     def _candidate(self, old: str) -> str | None:

@@ -65,3 +65,23 @@ def test_a_host_that_nobody_answers_ends_its_match_unless_told_to_wait(
     report = _verify(tmp_path / "host.rec")
     assert report["ok"] and report["phase"] == "abandoned", report
     assert "found none of the others" in report["result"], report
+
+
+@pytest.mark.slow
+def test_a_guest_that_nobody_answers_stops_and_says_why(tmp_path: Path) -> None:
+    """The host and the other guest die at once: the last guest tries the host, votes or
+    stands, and once nobody has answered for as long as a host would wait it stops with
+    the reason (a guest cannot log, so its record stays as it was)."""
+    drop = ("--drop-timeout", str(DROP), "--on-drop", "end", "--ai", "easy", "--pace", "0.05")
+    server, port = host(tmp_path, "numeri", "--players", "3", *drop)
+    anna = guest(tmp_path, port, "anna", *drop)
+    bert = guest(tmp_path, port, "bert", *drop)
+    anna.wait_for("action", ply=4)
+    for process in (server, bert):
+        process.popen.send_signal(signal.SIGKILL)
+    killed = time.monotonic()
+    assert anna.finish(ALONE + 20) == 1, anna.tail()
+    assert ALONE - 1 <= time.monotonic() - killed < ALONE + 10
+    error = anna.last("error")["text"]
+    assert error.startswith("found none of the others for ") and "losing the host" in error
+    assert _verify(tmp_path / "anna.rec")["ok"]
