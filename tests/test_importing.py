@@ -73,7 +73,7 @@ def test_a_mulino_move_list_in_a1_g7_notation() -> None:
     ("text", "line", "reason"),
     [
         ("", 0, "empty"),
-        ('[GameType "21"]\n\n1. 11-15 *', 1, "not a game of Tavolo"),
+        ('[GameType "Chess"]\n\n1. 11-15 *', 1, "not a game of Tavolo"),
         ('[GameType "Dama"\n\n1. 22-18', 1, "a tag must read"),
         ('[GameType "Dama"]\n\n1. 22-18 11-15\n2. 18-14 *', 4, "'18-14'"),
         ('[GameType "Dama"]\n\n1. 22-18 {never closed\n2. 11-15', 3, "never closed"),

@@ -59,7 +59,7 @@ class Engine:
         if not args:
             raise RulesError("position needs a game, e.g. position dama:classic moves 22-18")
         name, rest = args[0], args[1:]
-        players, options, moves = None, {}, []
+        players, options, moves, setup = None, {}, [], None
         while rest:
             word = rest.pop(0)
             if word == "players" and rest:
@@ -69,11 +69,14 @@ class Engine:
             elif word == "option" and rest and "=" in rest[0]:
                 key, _, value = rest.pop(0).partition("=")
                 options[key] = value
+            elif word == "fen" and rest:
+                setup = rest.pop(0)
             elif word == "moves":
                 moves, rest = rest, []
             else:
                 raise RulesError(f"position: unexpected {word!r}")
-        record = MatchRecord.from_notation(variant(name, players, options), tuple(moves))
+        chosen = variant(name, players, options)
+        record = MatchRecord.from_notation(chosen, tuple(moves), setup)
         self.state = record.replay()
 
     def _cmd_seed(self, args: list[str]) -> None:

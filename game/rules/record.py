@@ -27,11 +27,15 @@ import msgpack
 
 from game.rules.codec import action_field, action_from_field, unpack
 from game.rules.core import Action, ActionError, DecodeError, RulesError, State
+from game.rules.fen import FenError, position_from_fen
 from game.rules.registry import VARIANTS, start, variant
 from game.rules.variants import Variant, variant_from_fields
 
-RECORD_VERSION = 2
-"""Version 2 keeps action numbers; version 1, read still, kept their notation."""
+RECORD_VERSION = 3
+"""Version 3 adds the set-up start position (written only for a match that has one: a record
+from the variant's start is written as version 2, byte for byte as before, so its digest and
+the reviews kept for it stay); version 2 keeps action numbers; version 1, read still, kept
+their notation."""
 
 
 class ReplayError(RulesError):
@@ -42,17 +46,30 @@ class ReplayError(RulesError):
 class MatchRecord:
     variant: Variant
     actions: tuple[Action, ...] = ()
+    setup: str | None = None
+    """The FEN of the position the match started from (:mod:`game.rules.fen`); None: the
+    variant's own start."""
+
+    def __post_init__(self) -> None:
+        if self.setup is not None:
+            position_from_fen(self.variant, self.setup)  # raises FenError for a bad one
 
     @classmethod
-    def start(cls, chosen: Variant) -> MatchRecord:
-        return cls(chosen)
+    def start(cls, chosen: Variant, setup: str | None = None) -> MatchRecord:
+        return cls(chosen, (), setup)
 
     def initial_state(self) -> State:
+        if self.setup is not None:
+            return position_from_fen(self.variant, self.setup)
         return start(self.variant)
 
     def then(self, action: Action) -> MatchRecord:
         """This record with ``action`` played next."""
-        return MatchRecord(self.variant, (*self.actions, action))
+        return MatchRecord(self.variant, (*self.actions, action), self.setup)
+
+    def first(self, count: int) -> MatchRecord:
+        """This record up to its first ``count`` actions, from the same start."""
+        return MatchRecord(self.variant, self.actions[:count], self.setup)
 
     def states(self) -> Iterator[State]:
         """Every state of the match, from the start to the last action."""
@@ -78,10 +95,13 @@ class MatchRecord:
         )
 
     @classmethod
-    def from_notation(cls, chosen: Variant, texts: Iterable[str]) -> MatchRecord:
-        """The record of ``texts`` played from ``chosen``'s start, each read in its state;
-        a :class:`ReplayError` names the first that cannot be played and why."""
-        state, actions = start(chosen), []
+    def from_notation(
+        cls, chosen: Variant, texts: Iterable[str], setup: str | None = None
+    ) -> MatchRecord:
+        """The record of ``texts`` played from ``chosen``'s start (or the position ``setup``),
+        each read in its state; a :class:`ReplayError` names the first that cannot be played
+        and why."""
+        state, actions = cls.start(chosen, setup).initial_state(), []
         for number, text in enumerate(texts, 1):
             try:
                 action = state.parse_action(text)
@@ -89,13 +109,15 @@ class MatchRecord:
             except ActionError as error:
                 raise ReplayError(f"action {number} ({text!r}): {error.reason}") from error
             actions.append(action)
-        return cls(chosen, tuple(actions))
+        return cls(chosen, tuple(actions), setup)
 
     # -- text -----------------------------------------------------------------------------
 
     def to_text(self) -> str:
         headers = [f'[Variant "{self.variant.name}"]', f'[Players "{self.variant.players}"]']
         headers += [f'[Option "{k}={str(v).lower()}"]' for k, v in self.variant.options]
+        if self.setup is not None:
+            headers += ['[SetUp "1"]', f'[FEN "{self.setup}"]']
         texts = self.notation()
         lines = [" ".join(texts[i : i + 12]) for i in range(0, len(texts), 12)]
         return "\n".join([*headers, "", *lines]) + "\n"
@@ -105,6 +127,7 @@ class MatchRecord:
         """The record written by :meth:`to_text`, its actions read along the match (a
         :class:`ReplayError` for one that cannot be played)."""
         name, players, options, actions = None, None, {}, []
+        setup: str | None = None
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
             if line.startswith("["):
@@ -117,28 +140,38 @@ class MatchRecord:
                 elif key == "Option" and "=" in value:
                     k, _, v = value.partition("=")
                     options[k] = v
+                elif key == "FEN":
+                    setup = value
+                elif key == "SetUp":
+                    continue
                 else:
                     raise RulesError(f"record line {number}: unknown header {line!r}")
             elif line and not line.startswith("#"):
                 actions += line.split()
         if name is None:
             raise RulesError('a record starts with a [Variant "..."] header')
-        return cls.from_notation(variant(name, players, options), tuple(actions))
+        return cls.from_notation(variant(name, players, options), tuple(actions), setup)
 
     # -- binary ---------------------------------------------------------------------------
 
     def encode(self) -> bytes:
         actions = [action_field(a) for a in self.actions]
-        return msgpack.packb([RECORD_VERSION, self.variant.to_fields(), actions])
+        if self.setup is None:
+            return msgpack.packb([2, self.variant.to_fields(), actions])
+        return msgpack.packb([RECORD_VERSION, self.variant.to_fields(), actions, self.setup])
 
     @classmethod
     def decode(cls, data: bytes) -> MatchRecord:
         """The record :meth:`encode` wrote (or a version 1 record, its notation read along
         the match); its actions are checked when it is replayed."""
         fields = unpack(data, "record")
-        if not isinstance(fields, list) or len(fields) != 3 or fields[0] not in (1, 2):
-            raise DecodeError(f"record: not a version 1 or {RECORD_VERSION} record")
+        sizes = {1: 3, 2: 3, RECORD_VERSION: 4}
+        if not isinstance(fields, list) or not fields or sizes.get(fields[0]) != len(fields):
+            raise DecodeError(f"record: not a record of version 1 to {RECORD_VERSION}")
         chosen = variant_from_fields(fields[1], VARIANTS)
+        setup = fields[3] if fields[0] == RECORD_VERSION else None
+        if fields[0] == RECORD_VERSION and not isinstance(setup, str):
+            raise DecodeError("record: the set-up position is a FEN")
         actions = fields[2]
         if not isinstance(actions, list):
             raise DecodeError("record: the actions are a list")
@@ -149,4 +182,7 @@ class MatchRecord:
                 return cls.from_notation(chosen, tuple(actions))
             except ReplayError as error:
                 raise DecodeError(f"record: {error}") from error
-        return cls(chosen, tuple(action_from_field(a) for a in actions))
+        try:
+            return cls(chosen, tuple(action_from_field(a) for a in actions), setup)
+        except FenError as error:
+            raise DecodeError(f"record: {error}") from error

@@ -79,6 +79,8 @@ def _pdn(match: Match, when: float | None) -> str:
         f'[GameType "{PDN_GAME_TYPE[match.variant.name]}"]',
         *(f'[Option "{k}={str(v).lower()}"]' for k, v in match.variant.options),
     ]
+    if match.record.setup is not None:  # a set-up start: PDN's way of saying where
+        headers += ['[SetUp "1"]', f'[FEN "{match.record.setup}"]']
     moves, number = [], 1
     # A draw by agreement or a resignation shows in the result, not among the moves.
     actions = [
@@ -86,6 +88,9 @@ def _pdn(match: Match, when: float | None) -> str:
     ]
     while actions and actions[0].startswith(("wolf", "@")):  # Lupo: lot and placing, as notes
         moves.append(f"{{{actions.pop(0)}}}")
+    if actions and match.state_at(0).to_move == 1:  # a set-up position with Black to move
+        moves.append(f"{number}... {actions.pop(0)}")
+        number += 1
     for index in range(0, len(actions), 2):
         pair = " ".join(actions[index : index + 2])
         moves.append(f"{number}. {pair}")

@@ -2,34 +2,127 @@
 list in the a1–g7 notation, or a Tavolo record (docs/NOTATION.md) — each read back into the
 record it was exported from (``export.py``), or refused with the line and the reason.
 
-**PDN** (Dama, Mangia la dama, Lupo e pecore): tag pairs (``[GameType "Dama"]``, Tavolo's
-``[Option "…"]``; other tags are kept out of the way), then move numbers (``12.``, ``12...``),
-moves (``22-18``, ``22x15x6``), comments in braces — Lupo's lot and placing, which PDN has no
-moves for, are exported as the comments ``{wolf1}`` ``{@18}`` and read back as actions — and
-the result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``).  A result the moves do not reach is a
-resignation (``1-0``: Black's) or a draw agreed.  A ``GameType`` that is not one of
-Tavolo's (English checkers is 21, Italian draughts 22: other rules) is refused.
+**Text**: files are read as UTF-8 (a byte-order mark, as Windows editors write one, is
+skipped), else as CP-1252 or Latin-1, as older draughts programs write them
+(:func:`decode_text`).
 
-**Mulino move lists**: optional ``[Variant …]`` / ``[Option …]`` headers, then placings
-(``d2``), moves (``a1-a4``) and removals (``xd7``, also written straight after the move that
-closed the mill: ``a1-a4xd7``), with or without move numbers; ``#`` starts a comment.
+**PDN** (Dama, Mangia la dama, Lupo e pecore), read as the PDN 3.0 standard writes it and as
+players write it: tag pairs (``[GameType "Dama"]``, Tavolo's ``[Option "…"]``; other tags are
+kept out of the way), then move numbers (``12.``, ``12...``), moves (``22-18``, ``22x15x6``,
+``22x6``; ``c3-d4`` in the algebraic names of the squares), comments in braces or after ``;``,
+variations in parentheses (skipped: the main line is the game), move marks (``22-18!?``) and
+NAGs (``$1``), kept with their move (:class:`Imported`), and the result (``1-0``, ``0-1``,
+``1/2-1/2``, ``*``; ``2-0``, ``0-2``, ``1-1`` as 10×10 players write them).  Lupo's lot and
+placing, which PDN has no moves for, are exported as the comments ``{wolf1}`` ``{@18}`` and
+read back as actions.  A result the moves do not reach is a resignation (``1-0``: Black's) or
+a draw agreed; a result the moves contradict is said (:attr:`Imported.notices`), the moves
+are kept.  ``[SetUp "1"]`` with ``[FEN "W:W18,22:B11,15"]`` starts the match from that
+position (:mod:`game.rules.fen`).
+
+``GameType`` names the game: Tavolo's own by their names, any other draughts game by its
+number, refused by name where it is not played on 8×8 ("international draughts 10×10 —
+Tavolo plays Dama on 8×8"); an 8×8 game of other rules is read as Dama only if every move is
+legal in Dama, and said so.  A PDN without GameType is international draughts by the
+standard: it is tried as Dama, and if the moves do not fit, it is said to be probably that.
+A file holding several games gives its first.
+
+**Mulino move lists**: optional ``[Variant …]`` (``mulino:misto``, ``misto`` or ``Mulino
+misto``) / ``[Option …]`` headers, then placings (``d2``), moves (``a1-a4``) and removals
+(``xd7``, also written straight after the move that closed the mill: ``a1-a4xd7``), with or
+without move numbers; ``#`` starts a comment.  Without a header the screen asks which
+Mulino when the moves fit more than one (:func:`mills_that_fit`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from game.rules import ActionError, MatchRecord, RulesError, State, resign_action, variant
+from game.i18n import _
+from game.rules import (
+    VARIANTS,
+    ActionError,
+    MatchRecord,
+    Outcome,
+    RulesError,
+    State,
+    resign_action,
+    variant,
+)
+from game.rules.checkerboard import parse_square
+from game.rules.fen import FenError, fen_of, fen_squares, position_from_fen
 from game.session.export import PDN_GAME_TYPE
 
 GAME_OF_PDN_TYPE = {game_type: name for name, game_type in PDN_GAME_TYPE.items()}
 _RESULTS = {"1-0": 1, "0-1": 0, "1/2-1/2": None, "*": None}
 """PDN results, with the seat that resigned when the moves do not end the game."""
-_MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$")
-_NUMBERED = re.compile(r"^(\d+\.(?:\.\.)?)(\S+)$")
+_SAME_RESULT = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2", "½-½": "1/2-1/2"}
+"""Results as 10×10 players write them (two points a game), and the PDN result they mean."""
+_MOVE_NUMBER = re.compile(r"^\d+\.(\.\.|…)?$")
+_NUMBERED = re.compile(r"^(\d+\.(?:\.\.|…)?)(\S+)$")
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]$')
+_TAGS_ON_A_LINE = re.compile(r'\[\w+\s+"[^"]*"\]')
 _MILL_CAPTURE = re.compile(r"^([a-g][1-7](?:-[a-g][1-7])?)x([a-g][1-7])$")
+_PDN_WORD = re.compile(r"\{[^}]*\}|[{}()]|;[^\n]*|\$\d+|[^\s{}();$]+")
+_MARK = re.compile(r"^(.+?)([!?]{1,2})$")
+_ALGEBRAIC = re.compile(r"^[a-h][1-8](?:[-x:][a-h][1-8])+$")
+NAG_MARKS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
+"""The NAGs that are move marks, and the marks they stand for; others are shown as ``$n``."""
+FOREIGN_GAMES = {
+    20: ("international draughts", 10),
+    21: ("English checkers", 8),
+    22: ("Italian draughts", 8),
+    23: ("American pool checkers", 8),
+    24: ("Spanish draughts", 8),
+    25: ("Russian draughts", 8),
+    26: ("Brazilian draughts", 8),
+    27: ("Canadian draughts", 12),
+    28: ("Portuguese draughts", 8),
+    29: ("Czech draughts", 8),
+    30: ("Turkish draughts", 8),
+    31: ("Thai draughts", 8),
+    40: ("Frisian draughts", 10),
+    41: ("Spantsiretti", 10),
+}
+"""PDN's GameType numbers of other draughts games: their names and the side of their board."""
+
+
+def game_name(number: int) -> str:
+    """The name of the draughts game of PDN GameType ``number``, in the player's language."""
+    names = {
+        20: _("international draughts"),
+        21: _("English checkers"),
+        22: _("Italian draughts"),
+        23: _("American pool checkers"),
+        24: _("Spanish draughts"),
+        25: _("Russian draughts"),
+        26: _("Brazilian draughts"),
+        27: _("Canadian draughts"),
+        28: _("Portuguese draughts"),
+        29: _("Czech draughts"),
+        30: _("Turkish draughts"),
+        31: _("Thai draughts"),
+        40: _("Frisian draughts"),
+        41: _("Spantsiretti"),
+    }
+    return names.get(number, FOREIGN_GAMES.get(number, (str(number), 0))[0])
+
+
+def decode_text(data: bytes) -> str:
+    """The text of a file: UTF-8 (without its byte-order mark), else CP-1252, else Latin-1.
+    Raises :class:`ValueError` for data that is not text (a zero byte, control characters)."""
+    if b"\x00" in data:
+        raise ValueError("a zero byte: not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:  # bytes CP-1252 leaves undefined: Latin-1 has them all
+            text = data.decode("latin-1")
+    if any((ord(c) < 32 and c not in "\t\n\r\f\v") or 0x7F <= ord(c) < 0xA0 for c in text):
+        raise ValueError("control characters: not text")
+    return text
 
 
 class RecordImportError(RulesError):
@@ -45,6 +138,20 @@ class RecordImportError(RulesError):
 class _Token:
     text: str
     line: int
+    marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """A game read from a file: its record, the marks written with its moves and what the
+    reading has to say."""
+
+    record: MatchRecord
+    marks: dict[int, str] = field(default_factory=dict)
+    """The move marks and NAGs of action ``i`` of the record (``"!?"``, ``"$14"``)."""
+    notices: tuple[str, ...] = ()
+    """What the player should know about the reading (a result the moves contradict, a game
+    of other rules read as Dama, more games in the file), in the player's language."""
 
 
 MILLS = ("mulino:classic", "mulino:misto", "mulino:ceylonese")
@@ -55,19 +162,26 @@ def import_record(text: str, mill: str = "mulino:classic") -> MatchRecord:
     """The record of the game written in ``text``: PDN for the Dama games, a Tavolo record
     or a Mulino move list otherwise (read as ``mill`` when no header names the variant: see
     :func:`mills_that_fit`).  Raises :class:`RecordImportError`."""
+    return read_game(text, mill).record
+
+
+def read_game(text: str, mill: str = "mulino:classic") -> Imported:
+    """The game written in ``text`` with its marks and notices (see :func:`import_record`)."""
+    text = text.removeprefix("\ufeff")
     if not text.strip():
-        raise RecordImportError(0, "the text is empty")
+        raise RecordImportError(0, _("the text is empty"))
     tags = _tags(text)
     if "Variant" in tags:
-        return _tavolo(text, tags)
+        return Imported(_tavolo(text, tags))
     if _is_pdn(text, tags):
         return _pdn(text, tags)
-    return _mill_list(text, tags, mill)
+    return Imported(_mill_list(text, tags, mill))
 
 
 def mills_that_fit(text: str) -> list[str]:
     """For a Mulino move list that does not say its variant: the variants whose rules its
     moves follow (the screen asks which when more than one does); [] for any other text."""
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         return []
     tags = _tags(text)
@@ -86,31 +200,38 @@ def mills_that_fit(text: str) -> list[str]:
 def player_names(text: str, players: int) -> list[str]:
     """The players' names a PDN gives (``[White "…"]``, ``[Black "…"]``), by seat; "" where
     it gives none.  White is the first seat, as on Tavolo's boards."""
-    tags = _tags(text)
+    tags = _tags(text.removeprefix("\ufeff"))
     names = [tags.get(tag, ("", 0))[0].strip()[:40] for tag in ("White", "Black")]
     return [names[seat] if seat < 2 and names[seat] != "?" else "" for seat in range(players)]
 
 
 def _is_pdn(text: str, tags: dict) -> bool:
-    return "GameType" in tags or bool(re.search(r"\d+-\d+|\d+x\d+", text))
+    return "GameType" in tags or "FEN" in tags or bool(re.search(r"\d+-\d+|\d+x\d+", text))
 
 
 def _tags(text: str) -> dict[str, tuple[str, int]]:
-    """The tag pairs at the head of ``text``, with their lines."""
+    """The tag pairs at the head of ``text``, with their lines (several may share a line)."""
     tags: dict[str, tuple[str, int]] = {}
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
+        if line.startswith("%"):  # PDN's escape: a line for other programs
+            continue
         if not line.startswith("["):
             if line:
                 break
             continue
-        found = _TAG.match(line)
-        if found is None:
-            raise RecordImportError(number, f'a tag must read [Name "value"], not {line!r}')
-        key, value = found.groups()
-        if key == "Option":
-            value = f"{tags.get('Option', ('', 0))[0]}\n{value}".strip()
-        tags[key] = (value, number)
+        pairs = _TAGS_ON_A_LINE.findall(line)
+        if len(pairs) < 2 or _TAGS_ON_A_LINE.sub("", line).strip():
+            pairs = [line]
+        for pair in pairs:
+            found = _TAG.match(pair)
+            if found is None:
+                raise RecordImportError(number, f'a tag must read [Name "value"], not {line!r}')
+            key, value = found.groups()
+            value = value.replace('\\"', '"')
+            if key == "Option":
+                value = f"{tags.get('Option', ('', 0))[0]}\n{value}".strip()
+            tags[key] = (value, number)
     return tags
 
 
@@ -136,34 +257,138 @@ def _variant(name: str, players: int | None, tags: dict, line: int):
         raise RecordImportError(line, str(error)) from error
 
 
+def _variant_named(name: str) -> str:
+    """A variant by its name (``mulino:misto``), its name in its game (``misto``) or its
+    title (``Mulino misto``); the name as given if none is."""
+    key = name.strip().lower()
+    for full, spec in VARIANTS.items():
+        if key in (full, full.partition(":")[2], spec.title.lower()):
+            return full
+    return name
+
+
 def _tavolo(text: str, tags: dict) -> MatchRecord:
     name, line = tags["Variant"]
     players = tags.get("Players", ("", 0))[0]
     if players and not players.isdigit():
         raise RecordImportError(tags["Players"][1], f"Players must be a number, not {players!r}")
-    game = _variant(name, int(players) if players else None, tags, line)
-    return _replayed(game, _body_tokens(text), None)
+    game = _variant(_variant_named(name), int(players) if players else None, tags, line)
+    setup = _setup(game, tags)
+    return _replayed(game, _body_tokens(text), None, setup)[0]
 
 
-def _pdn(text: str, tags: dict) -> MatchRecord:
-    game_type, line = tags.get("GameType", ("Dama", 0))
-    name = GAME_OF_PDN_TYPE.get(game_type)
-    if name is None:
+def _game_type(tags: dict) -> tuple[str, int | None]:
+    """The variant a PDN's GameType names, and the number of the other draughts game it is
+    (None for Tavolo's own games; 20, international draughts, without a GameType)."""
+    game_type, line = tags.get("GameType", ("", 0))
+    if not game_type.strip():
+        return "dama:classic", 20
+    name = GAME_OF_PDN_TYPE.get(game_type.strip())
+    if name is not None:
+        return name, None
+    number = re.match(r"\s*(\d+)", game_type)
+    if number is None or int(number[1]) not in FOREIGN_GAMES:
         known = ", ".join(f'"{t}"' for t in GAME_OF_PDN_TYPE)
         raise RecordImportError(line, f'GameType "{game_type}" is not a game of Tavolo ({known})')
+    found = int(number[1])
+    size = FOREIGN_GAMES[found][1]
+    if size != 8:
+        raise RecordImportError(line, _not_eight(found, size))
+    return "dama:classic", found
+
+
+def _not_eight(number: int, size: int) -> str:
+    return _("{game} {size}×{size} — Tavolo plays Dama on 8×8").format(
+        game=game_name(number), size=size
+    )
+
+
+def _setup(game, tags: dict) -> str | None:
+    """The set-up start position a PDN's ``FEN`` tag gives (unless ``SetUp`` is 0), as a
+    FEN the way Tavolo writes it; None for the variant's start."""
+    if "FEN" not in tags or tags.get("SetUp", ("1", 0))[0].strip() == "0":
+        return None
+    fen, line = tags["FEN"]
+    try:
+        return fen_of(position_from_fen(game, fen))
+    except FenError as error:
+        if any(n > 32 for n in fen_squares(fen)):
+            raise RecordImportError(line, _not_eight(20, 10)) from error
+        raise RecordImportError(
+            line, _("the FEN tag is not a position of {game}: {reason}").format(
+                game=game.spec.title, reason=error.reason)
+        ) from error  # fmt: skip
+
+
+def _pdn(text: str, tags: dict) -> Imported:
+    name, foreign = _game_type(tags)
+    line = tags.get("GameType", ("", 0))[1]
     game = _variant(name, None, tags, line)
-    tokens, result = [], None
-    for token in _body_tokens(text, comments_as_moves=True):
+    tokens: list[_Token] = []
+    result: _Token | None = None
+    notices: list[str] = []
+    words, more_games = _pdn_body(text)
+    for token in words:
         if token.text in _RESULTS:
             result = token
             continue
         if result is not None:
             raise RecordImportError(token.line, f"{token.text!r} after the result {result.text}")
         tokens.append(token)
-    declared = tags.get("Result", (None, 0))[0]
+    if more_games:
+        notices.append(_("The file holds more than one game: the first is shown."))
+    declared, declared_line = tags.get("Result", ("", 0))
+    declared = _SAME_RESULT.get(declared.strip(), declared.strip())
     if result is None and declared in _RESULTS:
-        result = _Token(declared, tags["Result"][1])
-    return _replayed(game, tokens, result)
+        result = _Token(declared, declared_line)
+    elif result is not None and declared in _RESULTS and declared != result.text != "*" != declared:
+        said = _("The Result tag says {tag}, the moves end with {moves}: the moves are kept.")
+        notices.append(said.format(tag=declared, moves=result.text))
+    try:
+        setup = _setup(game, tags)
+        record, state, marks = _replayed(game, tokens, result, setup)
+    except RecordImportError as error:
+        if foreign is None:
+            raise
+        squares = [int(n) for t in tokens for n in re.findall(r"\d+", t.text)]
+        if foreign == 20 and "GameType" not in tags:
+            if any(n > 32 for n in squares) or error.line == tags.get("FEN", ("", -1))[1]:
+                raise RecordImportError(error.line, _not_eight(20, 10)) from error
+            probably = _(
+                "{reason} — without a GameType tag this is probably international draughts "
+                "10×10: Tavolo plays Dama on 8×8"
+            )
+            raise RecordImportError(error.line, probably.format(reason=error.reason)) from error
+        other = _(
+            "{game} (GameType {number}) has other rules than Tavolo's Dama, and its moves do "
+            "not fit them: {reason}"
+        )
+        why = other.format(game=game_name(foreign), number=foreign, reason=error.reason)
+        raise RecordImportError(error.line, why) from error
+    if foreign is not None and "GameType" in tags:
+        fits = _(
+            "{game} (GameType {number}) has other rules than Tavolo's Dama; these moves are "
+            "all legal in Dama, and the game is shown as Dama."
+        )
+        notices.append(fits.format(game=game_name(foreign), number=foreign))
+    if result is not None and result.text != "*" and state.is_terminal():
+        ended = _score(state)
+        if ended != result.text:
+            notices.append(
+                _("The file gives the result {given}, but the moves end {ended}: the moves are "
+                  "kept.").format(given=result.text, ended=ended)
+            )  # fmt: skip
+    return Imported(record, marks, tuple(notices))
+
+
+def _score(state: State) -> str:
+    """The PDN result of a finished Dama state."""
+    outcomes = state.result().outcomes  # type: ignore[union-attr]
+    if outcomes == (Outcome.WIN, Outcome.LOSS):
+        return "1-0"
+    if outcomes == (Outcome.LOSS, Outcome.WIN):
+        return "0-1"
+    return "1/2-1/2"
 
 
 def _mill_list(text: str, tags: dict, mill: str = "mulino:classic") -> MatchRecord:
@@ -175,32 +400,98 @@ def _mill_list(text: str, tags: dict, mill: str = "mulino:classic") -> MatchReco
             tokens += [_Token(found[1], token.line), _Token(f"x{found[2]}", token.line)]
         else:
             tokens.append(token)
-    return _replayed(game, tokens, None)
+    return _replayed(game, tokens, None, None)[0]
 
 
-def _body_tokens(text: str, comments_as_moves: bool = False) -> list[_Token]:
-    """The words after the tags, without move numbers and comments (``{…}`` in PDN; a
-    comment holding one of Lupo's actions is that action if ``comments_as_moves``)."""
+def _pdn_body(text: str) -> tuple[list[_Token], bool]:
+    """The moves, Lupo notes and result of a PDN's main line, each with its marks and NAGs;
+    and whether another game follows the first in the text.  Comments (``{…}``, ``; …``),
+    variations (``( … )``, nested) and escape lines (``%…``) are skipped."""
+    lines = text.splitlines()
+    head = 0
+    while head < len(lines) and (
+        not lines[head].strip() or lines[head].lstrip().startswith(("[", "%"))
+    ):
+        head += 1
+    body = "\n".join("" if line.lstrip().startswith("%") else line for line in lines[head:])
     tokens: list[_Token] = []
-    in_comment, comment, comment_line = False, "", 0
+    depth, opened = 0, [0]
+    more = False
+    for found in _PDN_WORD.finditer(body):
+        word = found[0]
+        number = head + 1 + body.count("\n", 0, found.start())
+        if word == "(":
+            depth += 1
+            opened.append(number)
+            continue
+        if word == ")":
+            if not depth:
+                raise RecordImportError(number, _("a variation closed that was never opened"))
+            depth -= 1
+            opened.pop()
+            continue
+        if word == "{":
+            raise RecordImportError(number, "a comment opened here is never closed")
+        if word == "}":
+            raise RecordImportError(number, "a comment closed that was never opened")
+        if depth or word.startswith(";"):
+            continue
+        if word.startswith("{"):
+            note = word[1:-1].strip()
+            if re.fullmatch(r"wolf[12]|@\d+", note):
+                tokens.append(_Token(note, number))
+            continue
+        if word.startswith("["):  # the tags of the next game
+            more = True
+            break
+        if word.startswith("$"):
+            if tokens:
+                mark = NAG_MARKS.get(int(word[1:]), word)
+                tokens[-1] = _Token(tokens[-1].text, tokens[-1].line, (*tokens[-1].marks, mark))
+            continue
+        if _MOVE_NUMBER.match(word):
+            continue
+        numbered = _NUMBERED.match(word)
+        word = numbered[2] if numbered else word
+        word = _SAME_RESULT.get(word, word)
+        marked = _MARK.match(word)
+        marks: tuple[str, ...] = ()
+        if marked and word not in _RESULTS:
+            word, marks = marked[1], (marked[2],)
+        if _ALGEBRAIC.match(word):
+            word = _numbered_squares(word)
+        tokens.append(_Token(word, number, marks))
+    if depth:
+        raise RecordImportError(opened[-1], _("a variation opened here is never closed"))
+    return tokens, more
+
+
+def _numbered_squares(move: str) -> str:
+    """``c3-d4`` (``c3:e5``, ``c3xe5``) in square numbers: ``21-17``, ``21x14``."""
+    capture = bool(re.search("[x:]", move))
+    squares = re.split("[-x:]", move)
+    numbers = [parse_square(square) for square in squares]
+    if any(n is None for n in numbers):
+        return move  # a light square: let the rules say why
+    return ("x" if capture else "-").join(str(n + 1) for n in numbers if n is not None)
+
+
+def _body_tokens(text: str) -> list[_Token]:
+    """The words of a Tavolo record or a Mulino list after the tags, without move numbers
+    and comments (``{…}``, ``#…``)."""
+    tokens: list[_Token] = []
+    in_comment, comment_line = False, 0
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("[") and not tokens and not in_comment:
             continue
-        if not comments_as_moves:
-            line = line.split("#", 1)[0]
+        line = line.split("#", 1)[0]
         for word in re.findall(r"\{|\}|[^\s{}]+", line):
             if in_comment:
-                if word == "}":
-                    in_comment = False
-                    note = comment.strip()
-                    if re.fullmatch(r"wolf[12]|@\d+", note):
-                        tokens.append(_Token(note, comment_line))
-                else:
-                    comment += " " + word
+                in_comment = word != "}"
                 continue
             if word == "{":
-                in_comment, comment, comment_line = True, "", number
+                in_comment, comment_line = True, number
                 continue
             if word == "}":
                 raise RecordImportError(number, "a comment closed that was never opened")
@@ -213,12 +504,16 @@ def _body_tokens(text: str, comments_as_moves: bool = False) -> list[_Token]:
     return tokens
 
 
-def _replayed(game, tokens: list[_Token], result: _Token | None) -> MatchRecord:
-    """The record of ``tokens`` played from the start of ``game``, each checked by the
-    rules; ``result`` adds the resignation or agreed draw the moves do not show."""
-    record = MatchRecord(game)
+def _replayed(
+    game, tokens: list[_Token], result: _Token | None, setup: str | None
+) -> tuple[MatchRecord, State, dict[int, str]]:
+    """The record of ``tokens`` played from the start of ``game`` (or the position
+    ``setup``), each checked by the rules, with its final state and the marks of its
+    actions; ``result`` adds the resignation or agreed draw the moves do not show."""
+    record = MatchRecord(game, (), setup)
     state: State = record.initial_state()
     actions: list[int] = []
+    marks: dict[int, str] = {}
     for token in tokens:
         if state.is_terminal():
             raise RecordImportError(token.line, f"{token.text!r} after the end of the game")
@@ -227,6 +522,8 @@ def _replayed(game, tokens: list[_Token], result: _Token | None) -> MatchRecord:
             after = state.apply(action)
         except ActionError as error:
             raise RecordImportError(token.line, f"{token.text!r}: {error.reason}") from error
+        if token.marks:
+            marks[len(actions)] = " ".join(token.marks)
         actions.append(action)
         state = after
     if result is not None and not state.is_terminal() and result.text != "*":
@@ -239,10 +536,4 @@ def _replayed(game, tokens: list[_Token], result: _Token | None) -> MatchRecord:
         except RulesError as error:
             raise RecordImportError(result.line, f"the result {result.text}: {error}") from error
         actions.append(concluding)
-    elif result is not None and state.is_terminal() and result.text in ("1-0", "0-1"):
-        winners = state.result().winners()
-        if winners != (1 - _RESULTS[result.text],):
-            raise RecordImportError(
-                result.line, f"the result {result.text} is not how the moves end the game"
-            )
-    return MatchRecord(game, tuple(actions))
+    return MatchRecord(game, tuple(actions), setup), state, marks

@@ -165,7 +165,7 @@ class Match:
         if point is None:
             return False
         del self._states[point + 1 :]
-        self.record = MatchRecord(self.variant, self.record.actions[:point])
+        self.record = self.record.first(point)
         self.hints = [Hint(min(h.decision, point), h.seat) for h in self.hints]
         self._changed()
         return True
@@ -207,9 +207,12 @@ class Match:
         state and the result), the seats, the seed and the hints."""
         if not isinstance(other, Match):
             return NotImplemented
-        return (self.record.variant, self.record.actions, self.seats, self.seed, self.hints) == (
-            other.record.variant, other.record.actions, other.seats, other.seed, other.hints
-        )  # fmt: skip
+        return (self.record, self.seats, self.seed, self.hints) == (
+            other.record,
+            other.seats,
+            other.seed,
+            other.hints,
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 

@@ -15,9 +15,10 @@ from game.i18n import _
 from game.names import variant_subtitle, variant_title
 from game.session.importing import (
     RecordImportError,
-    import_record,
+    decode_text,
     mills_that_fit,
     player_names,
+    read_game,
 )
 from game.session.match import Match
 from game.session.saves import plain
@@ -86,8 +87,8 @@ class ImportScene(MenuScene):
             if path.stat().st_size > LARGEST:
                 self._refused(_("{name} is too large to be a game.").format(name=path.name))
                 return
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
+            text = decode_text(path.read_bytes())
+        except ValueError:
             self._refused(_("{name} is not text.").format(name=path.name))
             return
         except OSError as error:
@@ -106,16 +107,17 @@ class ImportScene(MenuScene):
             self.app.push(WhichMillScene(self.app, fits, lambda chosen: self._read(text, chosen)))
             return
         try:
-            record = import_record(text, *fits)
+            imported = read_game(text, *fits)
         except RecordImportError as error:
             where = _("line {line}: ").format(line=error.line) if error.line else ""
             self._refused(_("This game cannot be read — {where}{reason}").format(
                 where=where, reason=error.reason))  # fmt: skip
             return
-        names = player_names(text, record.variant.players)
-        match = Match(record, [Seat(name=name) for name in names], 0)
+        names = player_names(text, imported.record.variant.players)
+        match = Match(imported.record, [Seat(name=name) for name in names], 0)
         self.problem = ""
-        self.app.push(ReplayScene.of_match(self.app, match))
+        replay = ReplayScene.of_match(self.app, match, imported.marks, imported.notices)
+        self.app.push(replay)
 
     def _refused(self, problem: str) -> None:
         self.problem = problem

@@ -86,14 +86,27 @@ class ReplayScene(Scene):
         self.step = len(self.match.record.actions)
         self.turns = self.match.turn_numbers()
         self.notice = ""
+        self.marks: dict[int, str] = {}
+        """The marks an imported game's moves were written with (``!?``, ``$14``), by action."""
         self.preview = Preview(app, self.match.state_at(self.step))
         self.view = view_for(self.match.variant.name, self.preview)
 
     @classmethod
-    def of_match(cls, app, match: Match) -> ReplayScene:
-        """The replay of a match just finished (from the results screen)."""
+    def of_match(
+        cls,
+        app,
+        match: Match,
+        marks: dict[int, str] | None = None,
+        notices: tuple[str, ...] = (),
+    ) -> ReplayScene:
+        """The replay of a match just finished (from the results screen) or imported (with
+        the marks of its moves, and what the reading said, shown over the moves)."""
         name = f"{match.seed:016x}-{len(match.record.actions)}.tavolo"
-        return cls(app, Finished(app.saves.store.directory / FINISHED / name, match, time.time()))
+        entry = Finished(app.saves.store.directory / FINISHED / name, match, time.time())
+        scene = cls(app, entry)
+        scene.marks = dict(marks or {})
+        scene.notice = " ".join(notices)
+        return scene
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -171,6 +184,8 @@ class ReplayScene(Scene):
         before anyone's turn has no number), marked where a person saw a hint."""
         step = step_at(self.match, index)
         text = action_text(step.before, step.action)
+        if index in self.marks:
+            text = f"{text} {self.marks[index]}"
         hints = sum(1 for hint in self.match.hints if hint.decision == index)
         if hints:
             text = f"{text} · " + ngettext("hint seen", "{n} hints seen", hints).format(n=hints)

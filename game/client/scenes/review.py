@@ -24,7 +24,6 @@ from game.client.widgets import button
 from game.files import atomic_write
 from game.i18n import _, ngettext
 from game.names import seat_names
-from game.rules import MatchRecord
 from game.session.match import Match
 from game.session.saves import Finished
 from game.session.seats import Seat, SeatKind
@@ -224,7 +223,7 @@ class ReviewScene(ReplayScene):
         if judged is None:
             self.gentle_cue()
             return
-        record = MatchRecord(self.match.variant, self.match.record.actions[: self.step])
+        record = self.match.record.first(self.step)
         level = self.app.settings.last_level
         seats = [Seat() if seat == judged.seat else Seat(SeatKind.COMPUTER, level)
                  for seat in range(self.match.variant.players)]  # fmt: skip
