@@ -78,6 +78,19 @@ def test_missing_fields_are_named_and_optional_ones_may_be_left_out() -> None:
     assert validate(hello) == hello
 
 
+def test_a_proof_carries_the_code_and_the_vote_since_version_4() -> None:
+    """Version 4 moved them from the hello, sent to whoever answers, into the proof, sent
+    once the host proved its key: optional, nil, or of the hello's old kinds."""
+    bare = {"t": "proof", "sig": bytes(64)}
+    full = {**bare, "code": "4711", "vote": bytes(64)}
+    for proof in (bare, {**bare, "code": None, "vote": None}, full):
+        assert validate(proof) == proof
+    with pytest.raises(MessageError, match="field 'code' must be text of at most 32"):
+        validate({**full, "code": "4" * 33})
+    with pytest.raises(MessageError, match="field 'vote' must be 64 bytes or nil"):
+        validate({**full, "vote": bytes(63)})
+
+
 def test_every_type_has_a_schema_of_checked_fields() -> None:
     assert {"hello", "welcome", "entry", "request", "reject", "bye"} <= set(SCHEMAS)
     assert {"match", "commit", "reveal", "act", "join", "leave", "host"} <= set(ENTRY_SCHEMAS)
