@@ -112,25 +112,34 @@ def button(
 def draw_label(surface: pygame.Surface, text: str, rect: pygame.Rect, colour) -> None:
     """A button's words at 2/5 of its height: on one line if they fit (or nearly: shrunk a
     tenth at most), else on two balanced lines where two fit (a long Italian or German label
-    stays readable), else shrunk to fit."""
+    stays readable) — a little smaller if need be, never under :data:`theme.SMALLEST` nor
+    under the size one line would shrink to —, else on one line shrunk to fit."""
     size = max(theme.SMALLEST, rect.height * 2 // 5)
     room = rect.width - 8
-    font = theme.font(size, True)
-    wide = font.size(text)[0]
-    if wide * 9 > room * 10 and 2 * font.get_linesize() <= rect.height - 2:
-        lines = _balanced(text, font)
-        if len(lines) == 2 and all(font.size(line)[0] <= room for line in lines):
-            step = font.get_linesize()
-            for n, line in enumerate(lines):
-                words = theme.text(line, size, colour, True)
-                centre = (rect.centerx, rect.centery + (n - 0.5) * step)
-                surface.blit(words, words.get_rect(center=centre))
-            return
+    wide = theme.font(size, True).size(text)[0]
+    one_line = size * min(1.0, room / max(1, wide))  # the size one line shrinks to
+    if one_line * 10 < size * 9:
+        for smaller in range(size, theme.SMALLEST - 1, -1):
+            if smaller <= one_line:
+                break
+            font = theme.font(smaller, True)
+            if 2 * font.get_linesize() > rect.height - 2:
+                continue
+            lines = balanced(text, font)
+            if len(lines) != 2:
+                break
+            if all(font.size(line)[0] <= room for line in lines):
+                step = font.get_linesize()
+                for n, line in enumerate(lines):
+                    words = theme.text(line, smaller, colour, True)
+                    centre = (rect.centerx, rect.centery + (n - 0.5) * step)
+                    surface.blit(words, words.get_rect(center=centre))
+                return
     words = theme.fitted(text, size, colour, room, True)
     surface.blit(words, words.get_rect(center=rect.center))
 
 
-def _balanced(text: str, font: pygame.font.Font) -> list[str]:
+def balanced(text: str, font: pygame.font.Font) -> list[str]:
     """``text`` in two lines as even as its words allow (no word left alone on the second
     line when the first could give it company), or in one if it is one word."""
     words = text.split()

@@ -22,7 +22,7 @@ from game.client.settings import (
     stepped_volume,
 )
 from game.client.title_backdrop import TitleBackdrop
-from game.client.widgets import Target, button, draw_face, segment, two_lines
+from game.client.widgets import Target, balanced, button, draw_face, segment, two_lines
 from game.i18n import _
 from game.levels import LEVELS
 from game.names import seat_names, variant_subtitle, variant_title
@@ -607,8 +607,17 @@ class SetupScene(MenuScene):
                                    round(0.5 * u), 1)  # fmt: skip
                 x += round(1.4 * u)
             room = rect.right - x - u // 2
-            words = theme.fitted(row.label(), size, self.palette.text, room, True)
-            surface.blit(words, words.get_rect(midleft=(x, middle)))
+            font = theme.font(size, True)
+            lines = [row.label()]
+            if font.size(lines[0])[0] > room and 2 * font.get_linesize() <= rect.height:
+                lines = balanced(lines[0], font)  # two lines where one would shrink
+                if not all(font.size(line)[0] <= room for line in lines):
+                    lines = [row.label()]
+            step = font.get_linesize()
+            for n, line in enumerate(lines):
+                words = theme.fitted(line, size, self.palette.text, room, True)
+                centre = middle + round((n - (len(lines) - 1) / 2) * step)
+                surface.blit(words, words.get_rect(midleft=(x, centre)))
 
 
 class SettingsScene(MenuScene):

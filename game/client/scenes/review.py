@@ -141,15 +141,20 @@ class ReviewScene(ReplayScene):
         targets = [t for t in self.targets if t.name not in ("export", "review", "back")]
         bottom = back.rect
         x, inner = self.panel.x + u, self.panel.width - 2 * u
-        quarter = (inner - 3 * u // 2) // 4
+        # the mistake arrows as narrow as a finger allows, the words wider (German's
+        # "Noch einmal" in two lines of 12 px or more at 1024x600)
+        arrow = min(theme.touch(2.6 * u), (inner - 3 * u // 2) // 4)
+        wide = (inner - 3 * u // 2 - 2 * arrow) // 2
         row = [
             ("◀ ?", lambda: self.go_to_mistake(-1), "previous mistake", self._has_mistake(-1)),
             ("? ▶", lambda: self.go_to_mistake(+1), "next mistake", self._has_mistake(+1)),
             (_("Try again"), self.try_again, "try again", self.can_try_again),
             (_("Back"), self._leave, "back", lambda: True),
         ]
+        left = x
         for k, (label, action, name, enabled) in enumerate(row):
-            rect = pygame.Rect(x + k * (quarter + u // 2), bottom.y, quarter, bottom.height)
+            rect = pygame.Rect(left, bottom.y, arrow if k < 2 else wide, bottom.height)
+            left = rect.right + u // 2
             targets.append(button(rect, lambda t=label: t, action, self.palette, enabled, name))
         if size[0] < size[1]:  # portrait: beside the title, where the panel has room
             half = self.panel.width // 2

@@ -90,7 +90,7 @@ class DiceTray:
 
     @classmethod
     def fit(cls, tray: pygame.Rect) -> DiceTray:
-        margin, label = 0.1, 2.2  # room for a name at 12 px or more beside small dice
+        margin, label = 0.1, 3.0  # room for a name or "Kept" (Behalten) at 12 px by small dice
         band = (label + ROW + 2 * margin, 1 + 2 * margin)  # in die sizes
         stacked = (band[0], 1 + 0.2 + band[1])
         wide = (label + ROW + 0.3 + band[0], band[1])
