@@ -23,7 +23,7 @@ from game.ai.review import FORCED
 from game.rules import State, variant
 from game.rules.checkerboard import squares_of
 from game.rules.dama import DamaState
-from game.rules.mulino import MulinoState
+from game.rules.mulino import MOVE_BASE, NORMAL, POINTS, MulinoState
 
 
 def _after(state: State, action: int) -> Verdict:
@@ -276,12 +276,99 @@ def test_table_indices_cover_every_entry_once() -> None:
 
 
 def test_a_result_the_quiet_ply_rule_could_overturn_is_left_to_the_search() -> None:
+    """Dama: the last ply of a win (a capture, or a move that leaves no reply) decides the
+    game before any draw is called, so a win whose last ply is the 80th quiet one stands; one
+    ply later the rule could overturn it, and the search is asked instead."""
     rng = random.Random("quiet")
     state = _longest_win([random_dama("dama:classic", rng, (0, 3, 0, 1)) for _ in range(200)], 9)
     distance = probe(state).plies
     fields = state.to_fields()
-    fields[4] = 80 - distance  # the quiet plies so far: the win would end on the 80th
+    fields[4] = 81 - distance  # the win would end on the 81st quiet ply
     late = DamaState.from_fields(state.variant, fields)
     assert probe(late) is None
-    fields[4] = 79 - distance
-    assert probe(DamaState.from_fields(state.variant, fields)) == probe(state)
+    fields[4] = 80 - distance  # on the 80th: the 79th is the last one judged
+    in_time = DamaState.from_fields(state.variant, fields)
+    assert probe(in_time) == probe(state)
+    end, plies = _play_out(in_time, {0, 1})
+    assert end.result().winners() == (state.to_move,) and plies == distance
+
+
+def test_a_three_piece_mulino_win_may_close_its_last_mill_on_the_hundredth_quiet_ply() -> None:
+    """RULES.md rev. 3: the quiet plies are judged at the end of a turn.  A win over three
+    pieces (which fly, so are never blocked) ends with a removal, and the mill closed just
+    before it may be the 100th quiet ply: the tables' verdict stands until then, and the
+    game played out from there is won in the tables' distance."""
+    rng = random.Random("quiet mulino")
+    state = _longest_win([random_mulino("mulino:classic", rng, 3, 3) for _ in range(400)], 9)
+    distance = probe(state).plies
+    fields = state.to_fields()
+    fields[4] = 101 - distance  # the last mill closes on the 100th quiet ply
+    in_time = MulinoState.from_fields(state.variant, fields)
+    assert probe(in_time) == probe(state)
+    end, plies = _play_out(in_time, {0, 1})
+    assert end.result().winners() == (state.to_move,) and plies == distance
+    assert end.result().reason == "pieces"
+    fields[4] = 102 - distance  # now a quiet ply before that mill would end a turn on 100
+    assert probe(MulinoState.from_fields(state.variant, fields)) is None
+
+
+def _reversed(action: int) -> int:
+    """A Mulino move played backwards."""
+    start, to = divmod(action - MOVE_BASE, 24)
+    return MOVE_BASE + 24 * to + start
+
+
+def _win_through_a_position_seen_twice() -> tuple[MulinoState, int]:
+    """A real match, 3 against 3 after placing: from a set-up position ``P`` both sides
+    move and move back, twice, so that ``P`` stands in the history twice when the match
+    reaches ``S``, which the tables call won in at least 5 plies, with the fastest win
+    ``move`` — after which the loser goes back to ``P`` (its third time): a draw.  Returns
+    ``S`` and ``move``."""
+    rng = random.Random("repeat")
+    for _ in range(2000):
+        state = random_mulino("mulino:classic", rng, 3, 3)
+        won = probe(state)
+        if won.outcome != WIN or won.plies < 5:
+            continue
+        for move in state.legal_actions():
+            after = state.apply(move)
+            if after.stage != NORMAL or probe(after) != Verdict(LOSS, won.plies - 1):
+                continue
+            for reply in after.legal_actions():
+                seen = after.apply(reply)
+                if seen.stage != NORMAL or seen.is_terminal():
+                    continue
+                white, black = (
+                    " ".join(POINTS[p] for p in range(24) if men >> p & 1) for men in seen.men
+                )
+                match = MulinoState.setup(state.variant, white, black, side=seen.side)
+                back, forth = [_reversed(move), _reversed(reply)], [move, reply]
+                for action in back + forth + back:
+                    if action not in match.legal_actions():
+                        break
+                    match = match.apply(action)
+                    if match.stage != NORMAL or match.is_terminal():
+                        break
+                else:
+                    assert match.men == state.men and match.side == state.side
+                    return match, move
+    raise AssertionError("no such position in the sample")
+
+
+def test_a_table_win_whose_line_repeats_a_position_seen_twice_is_not_reported() -> None:
+    """RULES.md rev. 3: repetition counts the whole match, table verdicts included.  The
+    tables' fastest win lets the loser repeat a position the match has seen twice: neither
+    the analysis nor the hint may call that move (or the position, unless the search plays
+    a win out) a forced win."""
+    state, move = _win_through_a_position_seen_twice()
+    after = state.apply(move)
+    escape = [a for a in after.legal_actions() if after.apply(a).result() is not None]
+    assert escape and after.apply(escape[0]).result().reason == "repetition"
+    assert probe(after) is None  # the tables' loss there is no loss: the search decides
+    scores = {scored.action: scored.score for scored in analyse(state)}
+    assert scores[move] < FORCED
+    hint = choose(state, "hard", seed=1)
+    assert hint.action != move
+    if hint.score >= FORCED:  # a win the search found past the repetition: it must be real
+        end, _ = _play_out(state.apply(hint.action), {0, 1})
+        assert end.result().winners() == (state.to_move,)

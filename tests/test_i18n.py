@@ -116,6 +116,7 @@ def test_rules_texts_say_what_rules_md_says() -> None:
     assert "no pieces left or no legal move wins" in mangia and "loses" not in mangia
     assert "Sheep that cannot move lose: the wolf wins" in rules_text(variant("dama:lupo"))
     assert "any one may be removed" in rules_text(variant("mulino:classic"))
+    assert "a mill closed with the 100th move still removes" in rules_text(variant("mulino"))
     assert "no flying while you still have pieces" in rules_text(variant("mulino:misto"))
     ceylonese = rules_text(variant("mulino:ceylonese"))
     assert "move one more if your hand is empty" in ceylonese

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from game.rules import IllegalActionError, Outcome, decode_state, new_game, perft, variant
@@ -159,6 +161,45 @@ def test_hundred_plies_without_removal_draw() -> None:
     fields[4] = 99
     state = MulinoState.from_fields(CLASSIC, fields)
     assert play(state, "b4-b6").result().reason == "quiet_plies"
+
+
+def _ninety_nine_quiet_plies() -> MulinoState:
+    """A real match from a set-up position after placing: 99 plies without a removal (no
+    mill closed, no position a third time), chosen by a seeded walk, leaving the side to
+    move a mill to close with the 100th."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = MulinoState.setup(CLASSIC, "a1 d1 a4 b6 f4 e3", "g7 d7 d6 c4 e5 f2")
+        for _ in range(99):
+            quiet = [
+                a
+                for a in state.legal_actions()
+                if state.apply(a).stage == NORMAL and not state.apply(a).is_terminal()
+            ]
+            if not quiet:
+                break
+            state = state.apply(rng.choice(quiet))
+        else:
+            if any(state.apply(a).stage == REMOVE for a in state.legal_actions()):
+                return state
+    raise AssertionError("no walk of 99 quiet plies ending before a mill")
+
+
+def test_a_mill_closed_on_the_hundredth_quiet_ply_still_removes() -> None:
+    """RULES.md rev. 3: the quiet-ply draw is judged when a turn ends, so the mill closed
+    on the 100th ply without a removal takes its removal, which resets the count."""
+    state = _ninety_nine_quiet_plies()
+    assert state.quiet == 99 and not state.is_terminal()
+    closing = next(a for a in state.legal_actions() if state.apply(a).stage == REMOVE)
+    closed = state.apply(closing)
+    assert not closed.is_terminal() and closed.quiet == 100
+    assert closed.to_move == state.to_move and legal(closed)
+    removed = closed.apply(closed.legal_actions()[0])
+    assert not removed.is_terminal() and removed.quiet == 0
+    assert removed.to_move == 1 - state.to_move
+    # The same 100th ply without a mill ends the game in a draw.
+    quiet = next(a for a in state.legal_actions() if state.apply(a).stage == NORMAL)
+    assert state.apply(quiet).result().reason == "quiet_plies"
 
 
 def test_misto_places_or_moves_while_pieces_remain() -> None:

@@ -172,7 +172,8 @@ def _mulino(chosen: Variant) -> list[str]:
         _("A player left with two pieces, or unable to move, loses."),
         _(
             "The same position for the third time, or 100 moves in a row, counting both "
-            "players' moves, without a removal once every piece is placed, is a draw."
+            "players' moves, without a removal once every piece is placed, is a draw; a mill "
+            "closed with the 100th move still removes a piece."
         ),
     ]
 

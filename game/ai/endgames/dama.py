@@ -73,8 +73,28 @@ def probe(state: DamaState) -> Verdict | None:
     asset = ASSETS.get(state.variant.name)
     if asset is None or state.huffing or state.huff or state.result() is not None:
         return None
+    return _lookup(asset, side, pieces)
+
+
+def probe_key(name: str, key: int) -> tuple[int, Verdict | None]:
+    """The side to move and the tables' verdict for it at the position of a repetition
+    history's ``key`` (``game.rules.dama._key``), None outside the tables."""
+    mask = (1 << 32) - 1
+    men = (key & mask, key >> 32 & mask)
+    kings = (key >> 64 & mask, key >> 96 & mask)
+    side, huff = key >> 128 & 1, key >> 129
+    asset = ASSETS.get(name)
+    pieces = (men[side], kings[side], men[1 - side], kings[1 - side])
+    if asset is None or huff or sum(p.bit_count() for p in pieces) > MOST_PIECES:
+        return side, None
+    return side, _lookup(asset, side, pieces)
+
+
+def _lookup(asset: str, side: int, pieces: tuple[int, int, int, int]) -> Verdict | None:
+    """The verdict of the position ``pieces`` (mover's men and kings, the other's) with
+    ``side`` to move."""
     if side == 1:
-        pieces = tuple(rotate(p) for p in pieces)
+        pieces = (rotate(pieces[0]), rotate(pieces[1]), rotate(pieces[2]), rotate(pieces[3]))
     data = load(asset, TOTAL)
     if data is None:
         return None

@@ -17,7 +17,7 @@ from math import comb
 
 from game.ai.endgames.codes import Verdict, decode, verdict_of
 from game.ai.endgames.store import load, mask_rank
-from game.rules.mulino import NORMAL, MulinoState
+from game.rules.mulino import FULL, NORMAL, MulinoState
 
 SIZES = ((3, 3), (4, 3), (3, 4))
 """The tables, in the order they are stored: (mover pieces, other pieces)."""
@@ -53,10 +53,26 @@ def probe(state: MulinoState) -> Verdict | None:
         return None
     if state.stage != NORMAL:
         return _after_one_action(state)
-    data = load(ASSETS[state.variant.name], TOTAL)
+    return _lookup(state.variant.name, mover, other)
+
+
+def probe_key(name: str, key: int) -> tuple[int, Verdict | None]:
+    """The side to move and the tables' verdict for it at the position of a repetition
+    history's ``key`` (:func:`game.rules.mulino.position_key`), None outside the tables."""
+    men, side = (key & FULL, key >> 24 & FULL), key >> 48 & 1
+    if key >> 49 or name not in ASSETS:  # pieces in hand
+        return side, None
+    mover, other = men[side], men[1 - side]
+    if (mover.bit_count(), other.bit_count()) not in OFFSETS:
+        return side, None
+    return side, _lookup(name, mover, other)
+
+
+def _lookup(name: str, mover: int, other: int) -> Verdict | None:
+    data = load(ASSETS[name], TOTAL)
     if data is None:
         return None
-    return decode(data[OFFSETS[size] + index(mover, other)])
+    return decode(data[OFFSETS[(mover.bit_count(), other.bit_count())] + index(mover, other)])
 
 
 def _after_one_action(state: MulinoState) -> Verdict | None:
