@@ -33,7 +33,7 @@ from game.rules.variants import options_from_text
 from net import records
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
-from net.door import Unproven
+from net.door import Expected, Unproven
 from net.identity import Identity, IdentityError
 from net.identity import fingerprint as fingerprint_of
 from net.matchlog import MatchLog
@@ -269,12 +269,13 @@ async def _host(peer: Peer, args: argparse.Namespace) -> int:
         raise _UsageError(f"cannot listen on port {args.port}: {error.strerror}") from error
 
 
-Place = tuple[str, int, bytes | None]
-"""Where a match may be joined: address, port, and the key its host must prove (or None)."""
+Place = tuple[str, int, Expected]
+"""Where a match may be joined: address, port, and the key its host must prove."""
 
 
 async def _resolve(target: str, interface: str, timeout: float, fingerprint: str) -> list[Place]:
-    """Where to join, and the key the host there must prove: an ``ADDRESS:PORT``, or every
+    """Where to join, and the key the host there must prove: an ``ADDRESS:PORT`` (with
+    ``fingerprint``, only a host whose key has that fingerprint), or every
     listing of the announced match whose name, host or id starts with ``target`` —
     refused when matches under different keys answer to it, unless ``fingerprint`` says
     which.  Several listings under the one key are all returned, in address order: anyone
@@ -282,8 +283,8 @@ async def _resolve(target: str, interface: str, timeout: float, fingerprint: str
     heard is not to be believed; :func:`_join_first` tries each until one proves the key."""
     wanted_key = fingerprint.strip().upper()
     address, sep, port = target.rpartition(":")
-    if sep and port.isdigit():
-        return [(address, int(port), None)]
+    if sep and port.isdigit():  # with --key, only a host whose key has that fingerprint
+        return [(address, int(port), wanted_key or None)]
     heard: dict[str, dict[tuple[str, int], Listing]] = {}
 
     def match(change: str, listing: Listing) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from game.rules.registry import fingerprint
 from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
 from net.identity import Identity, peer_id, verify
+from net.identity import fingerprint as key_fingerprint
 from net.matchlog import MatchLog, Rejected
 from net.messages import PROTOCOL_VERSION
 from net.signing import host_payload, join_payload
@@ -39,6 +40,19 @@ DIVERGED = "this peer's match log differs from the host's"
 class Unproven(Closed):
     """The peer at the other end did not prove the key it was asked for (or did not answer
     at all): nothing that needs trust was sent to it, and another address may be tried."""
+
+
+Expected = bytes | str | None
+"""The key a guest asks its host to prove: that key, a key whose fingerprint begins with the
+text given (``python -m net join ADDRESS:PORT --key 6C2C-751B``), or None for any key."""
+
+
+def is_expected(key: bytes, expected: Expected) -> bool:
+    """Whether a host's proven ``key`` is the one asked for."""
+    if isinstance(expected, str):
+        wanted = expected.strip().upper()
+        return bool(wanted) and key_fingerprint(key).startswith(wanted)
+    return expected is None or key == expected
 
 
 def catch_up_deadline(entries: int) -> float:
@@ -144,14 +158,14 @@ async def present(
     listen: int,
     log: MatchLog | None,
     have: int,
-    host_key: bytes | None = None,
+    host_key: Expected = None,
     code: str | None = None,
     vote: bytes | None = None,
 ) -> None:
     """Hello, the host's proof checked, this peer's proof with ``code`` and ``vote``: the
     guest's half of the handshake up to the host's answer (raises :class:`Closed`).
     ``wish`` is (name, role, seat); ``have`` the entries of ``log`` this peer offers;
-    ``host_key``, if given, the only key the host may prove."""
+    ``host_key``, if given, the only key the host may prove (:data:`Expected`)."""
     name, role, seat = wish
     nonce = secrets.token_bytes(32)
     connection.send(
@@ -176,9 +190,9 @@ async def present(
     if not verify(key, host_payload(match, identity.key, nonce), challenge["sig"]):
         await connection.close("the host's proof of identity does not check out")
         raise Unproven("that host cannot prove who it is")
-    if host_key is not None and key != host_key:
+    if not is_expected(key, host_key):
         await connection.close("not the host expected")
-        raise Unproven("that host's key is not the one announced or known: an impostor?")
+        raise Unproven("that host's key is not the one announced, known or given: an impostor?")
     if log is not None and match != log.match_id:
         await connection.close("a different match")
         raise Closed("that peer hosts a different match")

@@ -32,6 +32,7 @@ from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
 from net.discovery import lan_addresses
 from net.door import (
     DIVERGED,
+    Expected,
     Unproven,
     catch_up_deadline,
     catch_up_from,
@@ -217,9 +218,10 @@ class Peer:
             wish = {"name": name, "role": role, "seat": seat, "proof": proof}
         return {"k": "join", "peer": peer, "key": key, "addr": addr, "nonce": nonce, **wish}
 
-    async def join(self, address: str, port: int, host_key: bytes | None = None) -> None:
+    async def join(self, address: str, port: int, host_key: Expected = None) -> None:
         """Join the match hosted at ``address:port`` (raises :class:`Closed` if refused);
-        with ``host_key``, only if the host there proves it holds that key
+        with ``host_key``, only if the host there proves it holds that key (or, given as
+        text, a key of that fingerprint)
         (:class:`net.door.Unproven` if it does not, or does not answer: nothing needing
         trust, the join code among it, was sent)."""
         if self._server is None:
@@ -695,7 +697,7 @@ class Peer:
     # -- the guest's side ----------------------------------------------------------------
 
     async def _handshake(
-        self, connection: Connection, host_key: bytes | None = None, vote: bytes | None = None,
+        self, connection: Connection, host_key: Expected = None, vote: bytes | None = None,
         rebase: bool = False,
     ) -> None:  # fmt: skip
         """Hello, the host's proof, this peer's proof; then welcome (or wait, as a voter)."""

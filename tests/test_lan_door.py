@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import sys
 import time
@@ -21,7 +22,7 @@ from net.identity import Identity
 from net.messages import PROTOCOL_VERSION
 from net.peer import Peer, PeerConfig
 from net.signing import host_payload, join_payload
-from net.testing.peer_process import PeerProcess
+from net.testing.peer_process import ROOT, PeerProcess
 from tests.lan import RawGuest, guest, host
 
 CODE = "4711"
@@ -91,6 +92,54 @@ def test_a_guest_sends_its_join_code_only_to_a_host_that_proved_the_key_asked_fo
         assert not impostor.told(CODE)
 
     _run(scenario())
+
+
+def test_joining_an_address_with_a_key_fingerprint_sends_the_code_to_no_other_key(
+    tmp_path: Path,
+) -> None:
+    """``python -m net join ADDRESS:PORT --key FINGERPRINT --code …``: an impostor at that
+    address proves a key of its own; the guest hangs up before its proof and says why, and
+    the code stays with it (``--key`` was ignored for an address before, and the code went
+    in the hello anyway)."""
+    real = Identity.fresh()
+
+    async def scenario() -> tuple[int | None, str]:
+        impostor = Impostor(None)
+        port = await impostor.start()
+        try:
+            guest = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "net", "join", f"127.0.0.1:{port}", "--key",
+                real.fingerprint, "--code", CODE, "--interface", "127.0.0.1",
+                "--identity", str(tmp_path / "g.id"), cwd=tmp_path,
+                env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+            out, _ = await guest.communicate()
+            await asyncio.sleep(0.2)
+        finally:
+            impostor.server.close()
+        assert [m["t"] for m in impostor.heard] == ["hello"] and not impostor.told(CODE)
+        return guest.returncode, out.decode()
+
+    code, out = asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert code == 1 and "not the one announced, known or given" in out, out
+
+
+def test_joining_an_address_with_the_hosts_fingerprint_gets_in(tmp_path: Path) -> None:
+    server, port = host(tmp_path, "dama", "--code", CODE)
+    real = Identity.load(tmp_path / "host.id")
+
+    async def scenario() -> None:
+        peer = Peer(Identity.fresh(), PeerConfig("anna", code=CODE, interface="127.0.0.1"))
+        try:
+            await peer.join("127.0.0.1", port, real.fingerprint)
+            while peer.log is None or peer.catching_up:
+                await asyncio.sleep(0.05)
+            assert peer.log.keys[peer.log.host] == real.key
+        finally:
+            await peer.close()
+
+    _run(scenario())
+    server.kill()
 
 
 def test_a_vote_goes_only_to_the_candidate_that_proved_its_key() -> None:
