@@ -459,6 +459,9 @@ SCREENS: dict[str, Show] = {
     "kiosk-health": _operator_page("health"),
     "kiosk-scores": _scored(_operator_page("scores")),
     "kiosk-set-aside": _operator_page("set aside"),
+    "kiosk-games": _kiosk(_scene_of("game.client.scenes.operator", "GamesScene")),
+    "kiosk-language-test": _kiosk(_scene_of("game.client.scenes.operator", "LanguageTestScene")),
+    "kiosk-attract": _kiosk(_scene_of("game.client.scenes.kiosk", "AttractScene")),
     "kiosk-touch-test": _kiosk(_scene_of("game.client.scenes.operator", "TouchTestScene")),
     "kiosk-closed": _closed,
 }
