@@ -396,3 +396,69 @@ def test_a_reveal_made_before_a_commitment_that_decides_its_event_is_void_from_v
 
 def _chain(table: Table, identity: Identity) -> HashChain:
     return identity.chain(table.log.match_id, 1, table.log.chain_length)
+
+
+# -- when each peer commits ----------------------------------------------------------------------
+
+
+def test_in_the_lobby_the_host_and_the_seated_players_commit_once_and_nobody_else() -> None:
+    table = Table("numeri", 3)
+    table.put({"k": "seat", "peer": table.peers[2], "seat": -1})
+    table.put(table.join_entry(NEWCOMER, "watcher", role="spectator"))
+    log, (host, anna, bert) = table.log, table.peers
+    assert [log.commit_due(p) for p in (host, anna, bert, NEWCOMER.peer)] == [1, 1, None, None]
+    table.put(
+        {
+            "k": "commit",
+            "peer": anna,
+            "first": 1,
+            "c": _chain(table, table.identities[1]).commitment,
+        }
+    )
+    assert [log.commit_due(p) for p in (host, anna, bert, NEWCOMER.peer)] == [1, None, None, None]
+
+
+def test_a_chain_is_renewed_when_fewer_than_sixteen_of_its_values_are_left() -> None:
+    table = Table("numeri", 2, chain=32)
+    table.start()
+    log, host = table.log, table.peers[0]
+    seen: dict[int, int | None] = {}
+    while log.next_event < 20:
+        seen.setdefault(log.next_event, log.commit_due(host))
+        table.settle_dice()
+        if log.state.to_move >= 0:
+            table.put({"k": "act", **_first_move(table)})
+    assert seen[17] is None  # 17 … 32 left: sixteen
+    assert seen[18] == 33  # 18 … 32: fifteen, and the next chain begins where this one ends
+
+
+def test_a_player_back_in_the_middle_of_an_event_holds_up_nobody() -> None:
+    """Bert drops (his seat the computer's, so he leaves the dice) and his chain of 32 runs
+    out while he is away.  He comes back while event 33 or later is open, decided by the
+    host and Anna: their reveals need no commitment of his, and his new chain begins after
+    every event already revealed."""
+    table = Table("numeri", 3, chain=32)
+    table.start()
+    log, (host, anna, bert) = table.log, table.peers
+    table.settle_dice()
+    table.put({"k": "leave", "peer": bert, "reason": "connection lost"})
+    table.put({"k": "computer", "peer": host, "seat": 2, "level": "easy"})
+    while not (log.next_event > 33 and log.pending_event is not None and not log.reveals):
+        table.settle_dice()
+        if log.state.to_move >= 0:
+            table.put({"k": "act", **_first_move(table)})
+    event = log.next_event
+    assert log.commitment_of(bert, event) is None
+    table.put(table.join_entry(table.identities[2], "p3"))
+    assert bert in log.dice_group and log.event_group == {host, anna}
+    assert log.needs_reveal(host) and log.needs_reveal(anna) and not log.owes_dice(bert)
+    assert log.commit_due(bert) == event
+    for request in table.agents[0].dice_requests(log):
+        table.put({**request, "peer": host})
+    assert log.commit_due(bert) == event + 1  # the host has shown its value of this event
+    for request in table.agents[1].dice_requests(log):
+        table.put({**request, "peer": anna})
+    assert log.rolls[-1].event == event and log.rolls[-1].peers == tuple(sorted((host, anna)))
+    (commit,) = table.agents[2].dice_requests(log)
+    assert commit["first"] == log.next_event
+    table.put({**commit, "peer": bert})
