@@ -302,13 +302,16 @@ def test_who_owes_the_dice_what_and_when() -> None:
     assert log.pending_event == 1
     assert [log.owes_dice(p) for p in (host, anna, bert, NEWCOMER.peer)] == [1, 1, 1, 0]
     assert log.commitment_of(anna, 1) is None and log.commitment_of(NEWCOMER.peer, 1) is None
+    assert not log.committed_to(1) and log.committed_to(1, [])  # the dice group by default
     for request in table.agents[0].dice_requests(log):
         table.put({**request, "peer": host})
     # The host has committed and waits for the others before it may reveal.
     assert [log.owes_dice(p) for p in (host, anna, bert)] == [0, 1, 1]
     assert not log.needs_reveal(host)
     assert log.commitment_of(host, 1) == (1, table.log.entries[-1]["c"])
+    assert not log.committed_to(1) and log.committed_to(1, [host])
     table.settle_dice()  # the guests' commitments, then every reveal...
+    assert log.committed_to(1) and log.committed_to(2, table.peers)
     assert log.rolls and log.rolls[0].event == 1
     while not log.state.is_chance():
         table.put({"k": "act", **_first_move(table)})
