@@ -11,7 +11,13 @@ import pytest
 
 from game.rules import VARIANTS, resign_action, variant
 from game.session.export import export_text
-from game.session.importing import RecordImportError, import_record
+from game.session.importing import (
+    RecordImportError,
+    import_record,
+    mills_that_fit,
+    player_names,
+    read_game,
+)
 from game.session.match import Match
 from game.session.seats import Seat
 
@@ -136,4 +142,169 @@ def test_a_game_imported_by_paste_or_file_opens_in_the_replay(
     drive.press("file club.pdn")
     assert drive.scene.match.record.notation() == ("22-18", "11-15", "18x11", "8x15", "resign2")
     assert drive.scene.players() == "White: Anna Rossi · Black: Ben"  # the PDN's names
+    drive.app.close()
+
+
+# -- PDN as draughts players write it (issue 29) ------------------------------------------
+
+
+def test_a_set_up_position_is_where_the_game_starts() -> None:
+    from game.rules.fen import fen_of
+
+    text = '[SetUp "1"]\n[FEN "W:W18,22:B11,15"]\n\n1. 22-17 *\n'
+    record = import_record(text)
+    assert record.setup == "W:W18,22:B11,15" and record.notation() == ("22-17",)
+    assert fen_of(record.initial_state()) == "W:W18,22:B11,15"
+    assert fen_of(record.replay()) == "B:W17,18:B11,15"
+    assert import_record(text.replace('"1"]', '"0"]', 1)).setup is None  # SetUp 0: no set-up
+    with pytest.raises(RecordImportError) as refused:
+        import_record('[GameType "Dama"]\n[FEN "W:W18,18:B11"]\n\n1. 18-14 *')
+    assert refused.value.line == 2 and "two pieces on square 18" in refused.value.reason
+
+
+def test_a_byte_order_mark_and_several_tags_on_a_line_are_read() -> None:
+    text = '\ufeff[Event "Club"] [GameType "Dama"]\r\n[White "Ada"]\r\n\r\n1. 22-18 11-15 *\r\n'
+    assert import_record(text).notation() == ("22-18", "11-15")
+    assert player_names(text, 2) == ["Ada", ""]
+    assert mills_that_fit("\ufeffa1 d7 g1\n") == [
+        "mulino:classic",
+        "mulino:misto",
+        "mulino:ceylonese",
+    ]
+
+
+def test_variations_and_comments_are_skipped_and_marks_and_nags_kept() -> None:
+    text = """[GameType "Dama"]
+% an escape line, for another program
+1. 22-18! (1. 21-17 {another start} 9-13 (1... 10-14 2. 17x10) 2. 25-21) 11-15 $2
+2. 18x11 ; a comment to the end of the line, 8x15 is not played here
+8x15!? $18 3. 21-17 (3. 24-20?? ; never mind
+) 9-13?! *
+"""
+    imported = read_game(text)
+    assert imported.record.notation() == ("22-18", "11-15", "18x11", "8x15", "21-17", "9-13")
+    assert imported.marks == {0: "!", 1: "?", 3: "!? $18", 5: "?!"}
+    with pytest.raises(RecordImportError) as refused:
+        import_record('[GameType "Dama"]\n\n1. 22-18 11-15 )\n')
+    assert refused.value.line == 3 and refused.value.reason == (
+        "a variation closed that was never opened"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ('[GameType "20"]\n\n1. 32-28 18-23 *', 1,
+         "international draughts 10×10 — Tavolo plays Dama on 8×8"),
+        ('[GameType "40"]\n\n1. 32-28 *', 1, "Frisian draughts 10×10 — Tavolo plays Dama on 8×8"),
+        ('[Event "Open"]\n\n1. 32-28 18-23 2. 37-32 *', 3,
+         "international draughts 10×10 — Tavolo plays Dama on 8×8"),
+        ('[Event "Open"]\n\n1. 23-18 10-15 2. 18x11 *', 3,
+         "without a GameType tag this is probably international draughts 10×10"),
+        ('[FEN "W:W31,46:B5"]\n\n1. 46-41 *', 1,
+         "international draughts 10×10 — Tavolo plays Dama on 8×8"),
+        ('[GameType "21"]\n\n1. 11-15 23-19 *', 3,
+         "English checkers (GameType 21) has other rules than Tavolo's Dama"),
+        ('[GameType "Lupo e pecore"]\n[FEN "W:W29:B1"]\n\n1. 29-25 *', 2,
+         "the FEN tag is not a position of Lupo e pecore"),
+    ],
+)  # fmt: skip
+def test_a_game_of_other_rules_is_refused_by_name(text: str, line: int, reason: str) -> None:
+    with pytest.raises(RecordImportError) as refused:
+        import_record(text)
+    assert refused.value.line == line, str(refused.value)
+    assert reason in refused.value.reason
+
+
+def test_an_eight_by_eight_game_of_other_rules_is_read_when_every_move_is_dama() -> None:
+    imported = read_game('[GameType "25"]\n\n1. c3-d4 f6-g5 2. b2-c3 *')
+    assert imported.record.notation() == ("22-18", "11-16", "25-22")
+    assert imported.notices == (
+        "Russian draughts (GameType 25) has other rules than Tavolo's Dama; these moves are all "
+        "legal in Dama, and the game is shown as Dama.",
+    )
+
+
+def test_a_result_the_moves_contradict_is_said() -> None:
+    fen = '[FEN "W:W18:B15"]\n[Result "{tag}"]\n\n1. 18x11 {moves}\n'
+    assert read_game(fen.format(tag="1-0", moves="1-0")).notices == ()
+    assert read_game(fen.format(tag="1-0", moves="*")).notices == ()
+    said = read_game(fen.format(tag="1/2-1/2", moves="")).notices
+    assert said == (
+        "The file gives the result 1/2-1/2, but the moves end 1-0: the moves are kept.",
+    )
+    said = read_game(fen.format(tag="0-1", moves="1-0")).notices
+    assert said == ("The Result tag says 0-1, the moves end with 1-0: the moves are kept.",)
+    going = read_game('[GameType "Dama"]\n[Result "1-0"]\n\n1. 22-18 0-1\n')
+    assert (
+        going.record.notation()[-1] == "resign1" and "The Result tag says 1-0" in going.notices[0]
+    )
+
+
+def test_latin_1_and_cp_1252_files_are_text_and_binary_files_are_not() -> None:
+    from game.session.importing import decode_text
+
+    text = '[White "José Müller"]\n[Event "“Coppa” 5 €"]\n'
+    assert decode_text(text.encode("cp1252")) == text
+    assert decode_text(text.replace("“", '"').replace("”", '"').replace(" €", "").encode(
+        "latin-1")) == text.replace("“", '"').replace("”", '"').replace(" €", "")  # fmt: skip
+    assert decode_text(("\ufeff" + text).encode("utf-8")) == text
+    for binary in (b"\xff\xfe\x00garbage", b"[Event \x01\x02]", b"[Event \x81]"):
+        with pytest.raises(ValueError):
+            decode_text(binary)
+
+
+def test_a_mulino_list_names_its_variant_as_players_do() -> None:
+    moves = "\n1. a1 d7 2. g1 d6 3. d1xd7\n"
+    for name in ("mulino:misto", "misto", "Mulino misto"):
+        assert import_record(f'[Variant "{name}"]{moves}').variant.name == "mulino:misto"
+    assert mills_that_fit(moves) == ["mulino:classic", "mulino:misto"]  # else asked
+
+
+@pytest.mark.parametrize("name", ["dama:classic", "dama:mangia"])
+def test_a_match_from_a_set_up_position_reads_back_as_the_same_record(name: str) -> None:
+    from game.rules import MatchRecord
+    from game.rules.fen import SET_UP_GAMES, fen_of, position_from_fen
+
+    assert name in SET_UP_GAMES
+    game = variant(name)
+    for seed in range(20):
+        rng = random.Random(seed)
+        squares = rng.sample(range(1, 33), rng.randint(2, 12))
+        half = len(squares) // 2
+        white = [f"{'K' if rng.random() < 0.3 or s <= 4 else ''}{s}" for s in squares[:half]]
+        black = [f"{'K' if rng.random() < 0.3 or s >= 29 else ''}{s}" for s in squares[half:]]
+        fen = f"{rng.choice('WB')}:W{','.join(white)}:B{','.join(black)}"
+        setup = fen_of(position_from_fen(game, fen))
+        match = Match(MatchRecord(game, (), setup), [Seat(), Seat()], seed)
+        match.play_randomly(rng, None if seed % 3 == 0 else rng.randrange(0, 30))
+        if not match.state.is_terminal() and seed % 3 == 1:
+            match.play(resign_action(match.state.to_move))
+        exported = export_text(match)
+        assert import_record(exported) == match.record, exported
+        assert MatchRecord.from_text(match.record.to_text()) == match.record
+
+
+def test_an_imported_game_shows_its_marks_its_set_up_start_and_what_the_reading_said(
+    tmp_path,
+) -> None:
+    from game.rules.fen import fen_of
+    from tests.client_driver import Driver
+
+    drive = Driver(tmp_path)
+    folder = drive.app.paths.data / "import"
+    folder.mkdir(parents=True)
+    (folder / "study.pdn").write_bytes(
+        '\ufeff[White "Niccolò"]\n[FEN "W:W18,22:B11,15"]\n[Result "0-1"]\n\n'
+        "1. 22-17!? 15x22 $4 (1... 11-16) 1-0\n".encode()
+    )
+    drive.press("finished")
+    drive.press("import")
+    drive.press("file study.pdn")
+    scene = drive.scene
+    assert type(scene).__name__ == "ReplayScene", getattr(scene, "problem", "")
+    assert fen_of(scene.match.state_at(0)) == "W:W18,22:B11,15"
+    assert scene.marks == {0: "!?", 1: "??"}
+    assert scene._move_line(0).endswith("!?") and "??" in scene._move_line(1)
+    assert scene.notice == "The Result tag says 0-1, the moves end with 1-0: the moves are kept."
     drive.app.close()

@@ -106,14 +106,14 @@ def parse_path(text: str) -> tuple[list[int], bool] | None:
     parts = text.lower().split("x" if capture else "-")
     if len(parts) < 2 or (not capture and len(parts) != 2):
         return None
-    if not all(p.isdigit() and 1 <= int(p) <= SQUARES for p in parts):
+    if not all(p.isdecimal() and len(p) < 4 and 1 <= int(p) <= SQUARES for p in parts):
         return None
     return [int(p) - 1 for p in parts], capture
 
 
 def parse_square(text: str) -> int | None:
     """Square index from its number (``18``) or its name (``c5``)."""
-    if text.isdigit():
+    if text.isdecimal() and len(text) < 4:
         return int(text) - 1 if 1 <= int(text) <= SQUARES else None
     if len(text) == 2 and text[0] in "abcdefgh" and text[1] in "12345678":
         return square_at("abcdefgh".index(text[0]), int(text[1]) - 1)

@@ -406,7 +406,7 @@ class State:
 def _parse_meta(word: str, players: int) -> Action | None:
     if word == "draw":
         return AGREED_DRAW
-    if word.startswith("resign") and word[6:].isdigit():
+    if word.startswith("resign") and word[6:].isdecimal() and len(word) < 10:
         seat = int(word[6:]) - 1
         if not 0 <= seat < players:
             raise IllegalActionError(word, f"there is no seat {seat + 1} in this game")

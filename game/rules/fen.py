@@ -42,7 +42,7 @@ class FenError(RulesError):
 def fen_squares(fen: str) -> list[int]:
     """Every square number a FEN names (1-based, as written; ranges spelled out): how a reader
     tells a 10×10 position (squares up to 50) from an 8×8 one."""
-    return [int(n) for n in re.findall(r"\d+", fen.split(":H", 1)[0].split(":F", 1)[0])]
+    return [int(n) for n in re.findall(r"\d{1,4}", fen.split(":H", 1)[0].split(":F", 1)[0])]
 
 
 def position_from_fen(chosen: Variant, fen: str) -> State:
@@ -59,7 +59,7 @@ def position_from_fen(chosen: Variant, fen: str) -> State:
         if not section:
             continue
         letter = section[0].upper()
-        if letter in "HF" and section[1:].isdigit():  # move clock and number: not kept
+        if letter in "HF" and section[1:].isdecimal():  # move clock and number: not kept
             continue
         if letter not in _SIDES:
             raise FenError(fen, f"{section!r}: a side's pieces begin with W or B")
@@ -86,16 +86,16 @@ def position_from_fen(chosen: Variant, fen: str) -> State:
 def _squares(fen: str, item: str) -> list[int]:
     """The squares (0-based) of one item of a side's list: ``18``, ``c5`` or ``21-32``."""
     first, dash, last = item.partition("-")
-    if dash and first.isdigit() and last.isdigit():
-        low, high = int(first), int(last)
+    if dash and first.isdecimal() and last.isdecimal():
+        low, high = int(first[:4]), int(last[:4])
         if low > high:
             raise FenError(fen, f"the range {item!r} runs backwards")
         for number in (low, high):
             if not 1 <= number <= SQUARES:
                 raise FenError(fen, f"square {number} is not on the 8×8 board (1–{SQUARES})")
         return list(range(low - 1, high))
-    if item.isdigit() and not 1 <= int(item) <= SQUARES:
-        raise FenError(fen, f"square {int(item)} is not on the 8×8 board (1–{SQUARES})")
+    if item.isdecimal() and not 1 <= int(item[:4]) <= SQUARES:
+        raise FenError(fen, f"square {item[:4]} is not on the 8×8 board (1–{SQUARES})")
     square = parse_square(item.lower())
     if square is None:
         raise FenError(fen, f"{item!r} is not a square")

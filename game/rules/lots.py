@@ -40,6 +40,6 @@ def parse_lot(word: str, text: str) -> Seat | None:
     """The seat ``text`` names as the lot's outcome (whether the table has that seat is the
     engine's check), or None if it is not a lot's notation."""
     number = text[len(word) :]
-    if not text.startswith(word) or not number.isdigit() or int(number) < 1:
+    if not text.startswith(word) or not number.isdecimal() or len(number) > 3 or int(number) < 1:
         return None
     return int(number) - 1

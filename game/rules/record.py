@@ -135,7 +135,7 @@ class MatchRecord:
                 value = rest.strip().strip('"')
                 if key == "Variant":
                     name = value
-                elif key == "Players" and value.isdigit():
+                elif key == "Players" and value.isdecimal() and len(value) < 4:
                     players = int(value)
                 elif key == "Option" and "=" in value:
                     k, _, v = value.partition("=")

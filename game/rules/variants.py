@@ -42,7 +42,7 @@ _BOOL_WORDS = {"on": True, "true": True, "yes": True, "off": False, "false": Fal
 def _read_option_text(text: str, default: OptionValue) -> OptionValue:
     if isinstance(default, bool) and text in _BOOL_WORDS:
         return _BOOL_WORDS[text]
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isdecimal() and len(text) < 10 else text
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,11 @@ class _Token:
     text: str
     line: int
     marks: tuple[str, ...] = ()
+    written: str = ""
+    """The move as the file writes it, where it is read otherwise (``c3-d4`` is 22-18)."""
+
+    def __str__(self) -> str:
+        return repr(self.written or self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +275,7 @@ def _variant_named(name: str) -> str:
 def _tavolo(text: str, tags: dict) -> MatchRecord:
     name, line = tags["Variant"]
     players = tags.get("Players", ("", 0))[0]
-    if players and not players.isdigit():
+    if players and not (players.isdecimal() and len(players) < 4):
         raise RecordImportError(tags["Players"][1], f"Players must be a number, not {players!r}")
     game = _variant(_variant_named(name), int(players) if players else None, tags, line)
     setup = _setup(game, tags)
@@ -286,7 +291,7 @@ def _game_type(tags: dict) -> tuple[str, int | None]:
     name = GAME_OF_PDN_TYPE.get(game_type.strip())
     if name is not None:
         return name, None
-    number = re.match(r"\s*(\d+)", game_type)
+    number = re.match(r"\s*(\d{1,4})\b", game_type)
     if number is None or int(number[1]) not in FOREIGN_GAMES:
         known = ", ".join(f'"{t}"' for t in GAME_OF_PDN_TYPE)
         raise RecordImportError(line, f'GameType "{game_type}" is not a game of Tavolo ({known})')
@@ -333,7 +338,7 @@ def _pdn(text: str, tags: dict) -> Imported:
             result = token
             continue
         if result is not None:
-            raise RecordImportError(token.line, f"{token.text!r} after the result {result.text}")
+            raise RecordImportError(token.line, f"{token} after the result {result.text}")
         tokens.append(token)
     if more_games:
         notices.append(_("The file holds more than one game: the first is shown."))
@@ -350,7 +355,7 @@ def _pdn(text: str, tags: dict) -> Imported:
     except RecordImportError as error:
         if foreign is None:
             raise
-        squares = [int(n) for t in tokens for n in re.findall(r"\d+", t.text)]
+        squares = [int(n) for t in tokens for n in re.findall(r"\d{1,4}", t.text)]
         if foreign == 20 and "GameType" not in tags:
             if any(n > 32 for n in squares) or error.line == tags.get("FEN", ("", -1))[1]:
                 raise RecordImportError(error.line, _not_eight(20, 10)) from error
@@ -393,14 +398,7 @@ def _score(state: State) -> str:
 
 def _mill_list(text: str, tags: dict, mill: str = "mulino:classic") -> MatchRecord:
     game = _variant(mill, None, tags, 0)
-    tokens = []
-    for token in _body_tokens(text):
-        found = _MILL_CAPTURE.match(token.text)
-        if found:  # a move and the removal it earned, written as one
-            tokens += [_Token(found[1], token.line), _Token(f"x{found[2]}", token.line)]
-        else:
-            tokens.append(token)
-    return _replayed(game, tokens, None, None)[0]
+    return _replayed(game, _body_tokens(text), None, None)[0]
 
 
 def _pdn_body(text: str) -> tuple[list[_Token], bool]:
@@ -416,10 +414,11 @@ def _pdn_body(text: str) -> tuple[list[_Token], bool]:
     body = "\n".join("" if line.lstrip().startswith("%") else line for line in lines[head:])
     tokens: list[_Token] = []
     depth, opened = 0, [0]
-    more = False
+    more, number, counted = False, head + 1, 0
     for found in _PDN_WORD.finditer(body):
         word = found[0]
-        number = head + 1 + body.count("\n", 0, found.start())
+        number += body.count("\n", counted, found.start())
+        counted = found.start()
         if word == "(":
             depth += 1
             opened.append(number)
@@ -446,7 +445,7 @@ def _pdn_body(text: str) -> tuple[list[_Token], bool]:
             break
         if word.startswith("$"):
             if tokens:
-                mark = NAG_MARKS.get(int(word[1:]), word)
+                mark = NAG_MARKS.get(int(word[1:]), word) if len(word) < 6 else word
                 tokens[-1] = _Token(tokens[-1].text, tokens[-1].line, (*tokens[-1].marks, mark))
             continue
         if _MOVE_NUMBER.match(word):
@@ -458,9 +457,10 @@ def _pdn_body(text: str) -> tuple[list[_Token], bool]:
         marks: tuple[str, ...] = ()
         if marked and word not in _RESULTS:
             word, marks = marked[1], (marked[2],)
-        if _ALGEBRAIC.match(word):
+        written = word if _ALGEBRAIC.match(word) else ""
+        if written:
             word = _numbered_squares(word)
-        tokens.append(_Token(word, number, marks))
+        tokens.append(_Token(word, number, marks, written))
     if depth:
         raise RecordImportError(opened[-1], _("a variation opened here is never closed"))
     return tokens, more
@@ -498,7 +498,12 @@ def _body_tokens(text: str) -> list[_Token]:
             if _MOVE_NUMBER.match(word):
                 continue
             numbered = _NUMBERED.match(word)
-            tokens.append(_Token(numbered[2] if numbered else word, number))
+            word = numbered[2] if numbered else word
+            found = _MILL_CAPTURE.match(word)
+            if found:  # a Mulino move and the removal it earned, written as one
+                tokens += [_Token(found[1], number), _Token(f"x{found[2]}", number)]
+            else:
+                tokens.append(_Token(word, number))
     if in_comment:
         raise RecordImportError(comment_line, "a comment opened here is never closed")
     return tokens
@@ -516,12 +521,12 @@ def _replayed(
     marks: dict[int, str] = {}
     for token in tokens:
         if state.is_terminal():
-            raise RecordImportError(token.line, f"{token.text!r} after the end of the game")
+            raise RecordImportError(token.line, f"{token} after the end of the game")
         try:
             action = state.parse_action(token.text)
             after = state.apply(action)
         except ActionError as error:
-            raise RecordImportError(token.line, f"{token.text!r}: {error.reason}") from error
+            raise RecordImportError(token.line, f"{token}: {error.reason}") from error
         if token.marks:
             marks[len(actions)] = " ".join(token.marks)
         actions.append(action)

@@ -1,0 +1,185 @@
+"""Real-world PDN, as draughts players and their programs write it (tests/data/pdn: English
+checkers, Italian and Russian 8×8, international 10×10 with and without GameType, Tavolo's
+Dama and Mangia with a byte-order mark and CRLF, variations, NAGs, move marks, comments, an
+escape line, FEN set-ups, Latin-1 and CP-1252): each file is read, or refused by name; and
+no variation of them, however mangled, crashes the reader — it reads or it refuses."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from pathlib import Path
+
+import pytest
+
+from game.session.importing import (
+    Imported,
+    RecordImportError,
+    decode_text,
+    player_names,
+    read_game,
+)
+
+CORPUS = Path(__file__).resolve().parent / "data" / "pdn"
+
+READ = {
+    # file: variant, set-up FEN, last action, marks by action, what the reader says
+    "dama_club_bom_crlf.pdn": (
+        "dama:classic", None, "resign2",
+        {3: "!?", 4: "!", 8: "!", 10: "!!", 13: "?!", 20: "$14"}, [],
+    ),
+    "dama_problem_fen_latin1.pdn": (
+        "dama:classic", "W:W19,22,K30:B6,11,12", "7x14", {0: "!", 2: "!!"}, [],
+    ),
+    "mangia_cp1252.pdn": ("dama:mangia", None, "1x10", {}, []),
+    "dama_no_gametype.pdn": ("dama:classic", None, "6x13", {}, []),
+    "dama_two_games.pdn": ("dama:classic", None, "6x13", {}, ["more than one game"]),
+    "dama_result_contradicted.pdn": (
+        "dama:classic", "W:W18:B15", "18x11", {},
+        ["The Result tag says 1/2-1/2, the moves end with 0-1",
+         "The file gives the result 0-1, but the moves end 1-0"],
+    ),
+    "russian_opening_algebraic.pdn": (
+        "dama:classic", None, "9-13", {},
+        ["Russian draughts (GameType 25) has other rules than Tavolo's Dama; these moves are "
+         "all legal in Dama"],
+    ),
+    "mulino_misto_variant_line.txt": ("mulino:misto", None, "a7", {}, []),
+}  # fmt: skip
+
+REFUSED = {
+    # file: line, the reason (naming the game where it is another game)
+    "english_old_fourteenth.pdn": (
+        7, "English checkers (GameType 21) has other rules than Tavolo's Dama, and its moves do "
+        "not fit them: '11-15': no White piece on 11",
+    ),
+    "italian_gametype22.pdn": (
+        7, "Italian draughts (GameType 22) has other rules than Tavolo's Dama, and its moves do "
+        "not fit them: '22-19'",
+    ),
+    "russian_backward_capture_fen.pdn": (
+        7, "Russian draughts (GameType 25) has other rules than Tavolo's Dama, and its moves do "
+        "not fit them: 'e5:c3'",
+    ),
+    "international_gametype20.pdn": (5, "international draughts 10×10 — Tavolo plays Dama on 8×8"),
+    "international_no_gametype.pdn": (
+        6, "international draughts 10×10 — Tavolo plays Dama on 8×8"
+    ),
+    "dama_unclosed_variation.pdn": (4, "a variation opened here is never closed"),
+}  # fmt: skip
+
+
+def _read(path: Path) -> Imported:
+    return read_game(decode_text(path.read_bytes()))
+
+
+def test_the_corpus_is_all_here() -> None:
+    assert sorted(p.name for p in CORPUS.iterdir()) == sorted([*READ, *REFUSED])
+
+
+@pytest.mark.parametrize("name", sorted(READ))
+def test_a_corpus_file_is_read(name: str) -> None:
+    game, setup, last, marks, notices = READ[name]
+    imported = _read(CORPUS / name)
+    assert imported.record.variant.name == game
+    assert imported.record.setup == setup
+    assert imported.record.notation()[-1] == last
+    assert imported.marks == marks
+    assert len(imported.notices) == len(notices)
+    for said, expected in zip(imported.notices, notices, strict=True):
+        assert expected in said
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_corpus_file_is_refused_by_name(name: str) -> None:
+    line, reason = REFUSED[name]
+    with pytest.raises(RecordImportError) as refused:
+        _read(CORPUS / name)
+    assert refused.value.line == line
+    assert reason in refused.value.reason
+
+
+def test_names_in_latin_1_and_cp_1252_read_as_written() -> None:
+    latin = decode_text((CORPUS / "dama_problem_fen_latin1.pdn").read_bytes())
+    assert player_names(latin, 2) == ["José Müller", "Ægidius Østergård"]
+    windows = decode_text((CORPUS / "mangia_cp1252.pdn").read_bytes())
+    assert player_names(windows, 2) == ["Renée", "Jürgen"]
+    assert "Torneo “Primavera” – Mangia la dama" in windows and "5 €" in windows
+    bom = decode_text((CORPUS / "dama_club_bom_crlf.pdn").read_bytes())
+    assert player_names(bom, 2) == ["Niccolò Rossi", "Giulia Bianchi"]
+
+
+# -- fuzzing -----------------------------------------------------------------------------
+
+_PIECES = [
+    "(", ")", "{", "}", ";", "$1", "$256", "!?", "??", "*", "1-0", "0-1", "2-0", "1/2-1/2", "x",
+    "-", ":", "99", "0", "33", "\ufeff", "%", "[", "]", '"', "K", "W", "B", "\n", "\r\n", " ",
+    '[FEN "W:W1:B2"]', '[FEN "B:WK9,c5:B1-4"]', '[SetUp "1"]', '[GameType "20"]',
+    '[GameType "25"]', '[GameType "Lupo e pecore"]', '[GameType "Mangia la dama"]',
+    '[Variant "mulino:ceylonese"]', '[Result "0-1"]', "c3-d4", "e5:c3", "22x15x6", "12...",
+    "{wolf1}", "{@18}", "h22", "resign1", "draw", "a1-a4xd7", "\x00", "\x85", "é", "²", "٣",
+    "9" * 5000, '[Players "3"]', '[Option "huffing=on"]', "first1", "wolf2",
+]  # fmt: skip
+
+
+def mutated(rng: random.Random, data: bytes) -> bytes:
+    """``data`` changed one to four times: a piece of PDN (or of trouble) put in, a span cut,
+    doubled or moved, a byte flipped, the tail cut off, the text re-encoded."""
+    for _ in range(rng.randint(1, 4)):
+        size = len(data)
+        at, span = rng.randrange(size + 1), rng.randint(1, 40)
+        kind = rng.randrange(7)
+        if kind == 0:
+            piece = rng.choice(_PIECES).encode(rng.choice(["utf-8", "utf-8", "utf-16-le"]))
+            data = data[:at] + piece + data[at:]
+        elif kind == 1:
+            data = data[:at] + data[at + span :]
+        elif kind == 2:
+            data = data[:at] + data[at : at + span] * rng.randint(2, 5) + data[at:]
+        elif kind == 3 and size:
+            where = rng.randrange(size)
+            data = data[:where] + bytes([rng.randrange(256)]) + data[where + 1 :]
+        elif kind == 4:
+            data = data[: rng.randrange(size + 1)]
+        elif kind == 5:
+            other = rng.randrange(size + 1)
+            chunk = data[at : at + span]
+            rest = data[:at] + data[at + span :]
+            data = rest[:other] + chunk + rest[other:]
+        else:
+            with contextlib.suppress(UnicodeDecodeError):
+                data = data.decode("utf-8").encode(rng.choice(["latin-1", "cp1252"]), "replace")
+    return data
+
+
+def _fuzz(count: int, seed: int) -> int:
+    """Read ``count`` variations of the corpus: each is read or refused, never a crash;
+    returns how many were read."""
+    files = sorted(CORPUS.iterdir())
+    originals = [path.read_bytes() for path in files]
+    rng = random.Random(seed)
+    read = 0
+    for number in range(count):
+        data = mutated(rng, rng.choice(originals))
+        try:
+            text = decode_text(data)
+        except ValueError:
+            continue
+        try:
+            read_game(text)
+            player_names(text, 2)
+        except RecordImportError:
+            continue
+        except Exception as error:  # a crash: say which variation
+            raise AssertionError(f"variation {number} (seed {seed}) crashed: {data!r}") from error
+        read += 1
+    return read
+
+
+def test_a_quick_share_of_fuzzed_variations_reads_or_is_refused() -> None:
+    assert _fuzz(1000, seed=29) > 100
+
+
+@pytest.mark.slow
+def test_ten_thousand_fuzzed_variations_read_or_are_refused() -> None:
+    assert _fuzz(10_000, seed=2026) > 1000
