@@ -465,3 +465,33 @@ def test_a_player_back_in_the_middle_of_an_event_holds_up_nobody() -> None:
     (commit,) = table.agents[2].dice_requests(log)
     assert commit["first"] == log.next_event
     table.put({**commit, "peer": bert})
+
+
+def test_a_commitment_that_would_replace_another_is_refused_from_version_3() -> None:
+    """The host, having seen the dice of event 2 open, commits afresh from event 2: a log of
+    version 3 (records of version 3 are still read) refuses it as today's does; version 2's
+    rules took it."""
+    table = Table("numeri", 2, chain=32)
+    lobby = table.log.entries
+    table.logs = [replay([dict(e) for e in lobby], v) for v in (3, PROTOCOL_VERSION)]
+    table.start()
+    table.dice()
+    table.dice()  # the commitments, then the lot: event 2 is open
+    host = table.identities[0]
+    fresh = Identity(bytes([7]) * 32).chain(table.log.match_id, 2, 32)
+    entry = {"k": "commit", "peer": host.peer, "first": 2, "c": fresh.commitment}
+    reason = (
+        "^a commitment never replaces another: this peer's chain from event 1 covers the "
+        "events up to 32; a new one begins at 33 or later$"
+    )
+    _refused_everywhere(table, entry, reason)
+    old = replay([dict(e) for e in table.log.entries], 2)
+    old.apply(table.seal(entry, old))
+    assert old.chain_start(host.peer, 2) == 2
+
+
+def test_a_match_started_cannot_be_started_again() -> None:
+    table = Table("dama")
+    assert table.log.start_problem() is None
+    table.start()
+    assert table.log.start_problem() == "the match has already started"
