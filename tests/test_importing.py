@@ -203,6 +203,8 @@ def test_variations_and_comments_are_skipped_and_marks_and_nags_kept() -> None:
          "without a GameType tag this is probably international draughts 10×10"),
         ('[FEN "W:W31,46:B5"]\n\n1. 46-41 *', 1,
          "international draughts 10×10 — Tavolo plays Dama on 8×8"),
+        ('[Event "ACF"]\n\n1. 11-15 23-19 *', 3,
+         "without a GameType tag, a game Black begins from 9–12 is probably English checkers"),
         ('[GameType "21"]\n\n1. 11-15 23-19 *', 3,
          "English checkers (GameType 21) has other rules than Tavolo's Dama"),
         ('[GameType "Lupo e pecore"]\n[FEN "W:W29:B1"]\n\n1. 29-25 *', 2,
@@ -229,6 +231,7 @@ def test_a_result_the_moves_contradict_is_said() -> None:
     fen = '[FEN "W:W18:B15"]\n[Result "{tag}"]\n\n1. 18x11 {moves}\n'
     assert read_game(fen.format(tag="1-0", moves="1-0")).notices == ()
     assert read_game(fen.format(tag="1-0", moves="*")).notices == ()
+    assert read_game(fen.format(tag="0-0", moves="0-0")).notices == ()  # a double forfeit
     said = read_game(fen.format(tag="1/2-1/2", moves="")).notices
     assert said == (
         "The file gives the result 1/2-1/2, but the moves end 1-0: the moves are kept.",

@@ -1,8 +1,9 @@
 """Real-world PDN, as draughts players and their programs write it (tests/data/pdn: English
-checkers, Italian and Russian 8×8, international 10×10 with and without GameType, Tavolo's
-Dama and Mangia with a byte-order mark and CRLF, variations, NAGs, move marks, comments, an
-escape line, FEN set-ups, Latin-1 and CP-1252): each file is read, or refused by name; and
-no variation of them, however mangled, crashes the reader — it reads or it refuses."""
+checkers with GameType 21 and without any, Italian and Russian 8×8, international 10×10 with
+and without GameType, Tavolo's Dama and Mangia with a byte-order mark and CRLF, variations,
+NAGs, move marks, comments, an escape line, FEN set-ups, Latin-1 and CP-1252): each file is
+read, or refused by name; and no variation of them, however mangled, crashes the reader — it
+reads or it refuses."""
 
 from __future__ import annotations
 
@@ -52,6 +53,10 @@ REFUSED = {
     "english_old_fourteenth.pdn": (
         7, "English checkers (GameType 21) has other rules than Tavolo's Dama, and its moves do "
         "not fit them: '11-15': no White piece on 11",
+    ),
+    "english_single_corner_no_gametype.pdn": (
+        7, "'11-15': no White piece on 11 — without a GameType tag, a game Black begins from "
+        "9–12 is probably English checkers",
     ),
     "italian_gametype22.pdn": (
         7, "Italian draughts (GameType 22) has other rules than Tavolo's Dama, and its moves do "

@@ -56,8 +56,9 @@ from game.session.export import PDN_GAME_TYPE
 GAME_OF_PDN_TYPE = {game_type: name for name, game_type in PDN_GAME_TYPE.items()}
 _RESULTS = {"1-0": 1, "0-1": 0, "1/2-1/2": None, "*": None}
 """PDN results, with the seat that resigned when the moves do not end the game."""
-_SAME_RESULT = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2", "½-½": "1/2-1/2"}
-"""Results as 10×10 players write them (two points a game), and the PDN result they mean."""
+_SAME_RESULT = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2", "½-½": "1/2-1/2", "0-0": "*"}
+"""Results as 10×10 players write them (two points a game), and the PDN result they mean
+(``0-0``, both players lost by forfeit, is no result a game of Tavolo can end in)."""
 _MOVE_NUMBER = re.compile(r"^\d+\.(\.\.|…)?$")
 _NUMBERED = re.compile(r"^(\d+\.(?:\.\.|…)?)(\S+)$")
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]$')
@@ -349,6 +350,7 @@ def _pdn(text: str, tags: dict) -> Imported:
     elif result is not None and declared in _RESULTS and declared != result.text != "*" != declared:
         said = _("The Result tag says {tag}, the moves end with {moves}: the moves are kept.")
         notices.append(said.format(tag=declared, moves=result.text))
+    setup_given = tags.get("FEN")
     try:
         setup = _setup(game, tags)
         record, state, marks = _replayed(game, tokens, result, setup)
@@ -363,6 +365,13 @@ def _pdn(text: str, tags: dict) -> Imported:
                 "{reason} — without a GameType tag this is probably international draughts "
                 "10×10: Tavolo plays Dama on 8×8"
             )
+            first = re.match(r"(\d+)[-x]", tokens[0].text) if tokens else None
+            if first and 9 <= int(first[1]) <= 12 and setup_given is None:
+                probably = _(
+                    "{reason} — without a GameType tag, a game Black begins from 9–12 is "
+                    "probably English checkers: other rules than Tavolo's Dama, where White "
+                    "begins"
+                )
             raise RecordImportError(error.line, probably.format(reason=error.reason)) from error
         other = _(
             "{game} (GameType {number}) has other rules than Tavolo's Dama, and its moves do "
