@@ -665,7 +665,17 @@ def _opening(**change: object) -> dict:
 
 
 def test_a_log_begins_with_a_match_entry_of_a_known_setup_and_its_hosts_key() -> None:
-    assert len(MatchLog(_opening())) == 1
+    log = MatchLog(_opening())
+    assert (len(log), log.name, log.code_required, log.chain_length) == (1, "table", False, 64)
+    assert MatchLog(_opening(name="Corner table", code=True)).code_required
+    assert MatchLog(_opening(name="Corner table", code=True)).name == "Corner table"
+    for field, reason in [
+        ("sig", "forged entry: the match's signature is not its author's"),
+        ("hs", "forged entry: the match was not placed here by the host"),
+    ]:
+        with pytest.raises(Rejected) as refused:
+            MatchLog({**_opening(), field: bytes(64)})
+        assert refused.value.reason == reason
     table = Table("dama")
     for opening, reason in [
         (dict(table.log.entries[1]), "a match log begins with a match entry"),
