@@ -188,3 +188,42 @@ def test_a_quick_share_of_fuzzed_variations_reads_or_is_refused() -> None:
 @pytest.mark.slow
 def test_ten_thousand_fuzzed_variations_read_or_are_refused() -> None:
     assert _fuzz(10_000, seed=2026) > 1000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[GameType "Dama"]\n\n1. 22-18 2\u00b9-18 *',
+        '[GameType "Dama"]\n\n1. 22-18 resign\u00b9 *',
+        '[GameType "Dama"]\n\n1. 22-18 22-' + "1" * 5000 + " *",
+        '[Variant "numeri"]\n\nfirst\u00b2',
+        '[Variant "numeri"]\n[Players "' + "2" * 5000 + '"]\n\nfirst1',
+    ],
+)
+def test_what_fuzzing_found_crashing_the_engine_is_refused(text: str) -> None:
+    """Superscript digits and numbers longer than int() reads raised ValueError from the
+    engine's parse_action (and the record's Players) instead of a refusal that says why."""
+    with pytest.raises(RecordImportError):
+        read_game(text)
+
+
+def test_every_game_refuses_superscripts_and_endless_numbers_by_its_notation() -> None:
+    from game.rules import RulesError, every_setup, start
+
+    words = [
+        "2\u00b9-18",
+        "resign\u00b9",
+        "first\u00b2",
+        "wolf\u00b2",
+        "1" * 5000,
+        "1-" + "2" * 5000,
+    ]
+    for setup in every_setup():
+        for word in words:
+            with pytest.raises(RulesError):
+                start(setup).parse_action(word)
+
+
+def test_a_nag_of_any_length_is_kept() -> None:
+    nag = "$" + "1" * 5000
+    assert read_game(f'[GameType "Dama"]\n\n1. 22-18 {nag} *').marks == {0: nag}
