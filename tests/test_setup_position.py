@@ -117,3 +117,17 @@ def test_the_engine_protocol_sets_up_a_position_by_fen() -> None:
     engine.handle("position mulino fen W:W1")
     lines = out.getvalue().splitlines()
     assert lines == ["legal 15x22", "error FEN 'W:W1': mulino:classic has no set-up positions"]
+
+
+def test_a_match_from_a_set_up_position_is_reviewed_from_it() -> None:
+    from game.ai.review import review, review_from_bytes, review_to_bytes
+
+    game = variant("dama")
+    record = MatchRecord.from_notation(game, ("22-17", "15x22"), FEN)
+    found = review(record, {0, 1})
+    assert found is not None and len(found.advantage) == 3
+    assert [j.played for j in found.decisions] == ["22-17", "15x22"]
+    assert found.advantage[-1] < 0  # White's last man is about to fall: Black is ahead
+    kept = review_to_bytes(found, record)
+    assert review_from_bytes(kept, record) == found
+    assert review_from_bytes(kept, MatchRecord.from_notation(game, ("22-18",))) is None
