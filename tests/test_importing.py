@@ -286,6 +286,7 @@ def test_a_match_from_a_set_up_position_reads_back_as_the_same_record(name: str)
         exported = export_text(match)
         assert import_record(exported) == match.record, exported
         assert MatchRecord.from_text(match.record.to_text()) == match.record
+        assert import_record(match.record.to_text()) == match.record
 
 
 def test_an_imported_game_shows_its_marks_its_set_up_start_and_what_the_reading_said(
