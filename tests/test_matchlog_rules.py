@@ -17,6 +17,7 @@ from net.fairdice import HashChain
 from net.identity import Identity
 from net.matchlog import MatchLog, Rejected, placed, replay, signed
 from net.messages import PROTOCOL_VERSION
+from net.records import verify
 from net.signing import vote_payload
 from tests.net_helpers import MATCH, Table
 
@@ -495,3 +496,16 @@ def test_a_match_started_cannot_be_started_again() -> None:
     assert table.log.start_problem() is None
     table.start()
     assert table.log.start_problem() == "the match has already started"
+
+
+def test_the_report_of_a_record_of_a_match_still_playing_has_no_result_yet() -> None:
+    """``python -m net verify`` on a record saved mid-match (a peer that crashed): its
+    result is the empty text, as a string for the report's readers, until the match ends."""
+    table = Table("dama")
+    table.start()
+    table.act("22-18")
+    report = verify(table.log.entries)
+    assert report["ok"] and report["phase"] == "playing" and report["result"] == ""
+    table.put({"k": "leave", "peer": table.peers[1], "reason": "connection lost"})
+    table.put({"k": "end", "peer": table.peers[0], "reason": "p2 left"})
+    assert verify(table.log.entries)["result"] == "p2 left"
