@@ -51,8 +51,11 @@ from game.rules import (
 )
 from game.rules.checkerboard import parse_square
 from game.rules.fen import FenError, fen_of, fen_squares, position_from_fen
+from game.rules.variants import Variant
 from game.session.export import PDN_GAME_TYPE
 
+Tags = dict[str, tuple[str, int]]
+"""A record's tag pairs: each value with its line."""
 GAME_OF_PDN_TYPE = {game_type: name for name, game_type in PDN_GAME_TYPE.items()}
 _RESULTS = {"1-0": 1, "0-1": 0, "1/2-1/2": None, "*": None}
 """PDN results, with the seat that resigned when the moves do not end the game."""
@@ -211,13 +214,13 @@ def player_names(text: str, players: int) -> list[str]:
     return [names[seat] if seat < 2 and names[seat] != "?" else "" for seat in range(players)]
 
 
-def _is_pdn(text: str, tags: dict) -> bool:
+def _is_pdn(text: str, tags: Tags) -> bool:
     return "GameType" in tags or "FEN" in tags or bool(re.search(r"\d+-\d+|\d+x\d+", text))
 
 
-def _tags(text: str) -> dict[str, tuple[str, int]]:
+def _tags(text: str) -> Tags:
     """The tag pairs at the head of ``text``, with their lines (several may share a line)."""
-    tags: dict[str, tuple[str, int]] = {}
+    tags: Tags = {}
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if line.startswith("%"):  # PDN's escape: a line for other programs
@@ -241,7 +244,7 @@ def _tags(text: str) -> dict[str, tuple[str, int]]:
     return tags
 
 
-def _options(tags: dict[str, tuple[str, int]]) -> dict[str, str]:
+def _options(tags: Tags) -> dict[str, str]:
     options = {}
     text, line = tags.get("Option", ("", 0))
     for option in filter(None, text.split("\n")):
@@ -252,7 +255,7 @@ def _options(tags: dict[str, tuple[str, int]]) -> dict[str, str]:
     return options
 
 
-def _variant(name: str, players: int | None, tags: dict, line: int):
+def _variant(name: str, players: int | None, tags: Tags, line: int) -> Variant:
     try:
         return variant(name, players, _options(tags))
     except RecordImportError:
@@ -273,7 +276,7 @@ def _variant_named(name: str) -> str:
     return name
 
 
-def _tavolo(text: str, tags: dict) -> MatchRecord:
+def _tavolo(text: str, tags: Tags) -> MatchRecord:
     name, line = tags["Variant"]
     players = tags.get("Players", ("", 0))[0]
     if players and not (players.isdecimal() and len(players) < 4):
@@ -283,7 +286,7 @@ def _tavolo(text: str, tags: dict) -> MatchRecord:
     return _replayed(game, _body_tokens(text), None, setup)[0]
 
 
-def _game_type(tags: dict) -> tuple[str, int | None]:
+def _game_type(tags: Tags) -> tuple[str, int | None]:
     """The variant a PDN's GameType names, and the number of the other draughts game it is
     (None for Tavolo's own games; 20, international draughts, without a GameType)."""
     game_type, line = tags.get("GameType", ("", 0))
@@ -309,7 +312,7 @@ def _not_eight(number: int, size: int) -> str:
     )
 
 
-def _setup(game, tags: dict) -> str | None:
+def _setup(game: Variant, tags: Tags) -> str | None:
     """The set-up start position a PDN's ``FEN`` tag gives (unless ``SetUp`` is 0), as a
     FEN the way Tavolo writes it; None for the variant's start."""
     if "FEN" not in tags or tags.get("SetUp", ("1", 0))[0].strip() == "0":
@@ -326,7 +329,7 @@ def _setup(game, tags: dict) -> str | None:
         ) from error  # fmt: skip
 
 
-def _pdn(text: str, tags: dict) -> Imported:
+def _pdn(text: str, tags: Tags) -> Imported:
     name, foreign = _game_type(tags)
     line = tags.get("GameType", ("", 0))[1]
     game = _variant(name, None, tags, line)
@@ -405,7 +408,7 @@ def _score(state: State) -> str:
     return "1/2-1/2"
 
 
-def _mill_list(text: str, tags: dict, mill: str = "mulino:classic") -> MatchRecord:
+def _mill_list(text: str, tags: Tags, mill: str = "mulino:classic") -> MatchRecord:
     game = _variant(mill, None, tags, 0)
     return _replayed(game, _body_tokens(text), None, None)[0]
 
@@ -519,7 +522,7 @@ def _body_tokens(text: str) -> list[_Token]:
 
 
 def _replayed(
-    game, tokens: list[_Token], result: _Token | None, setup: str | None
+    game: Variant, tokens: list[_Token], result: _Token | None, setup: str | None
 ) -> tuple[MatchRecord, State, dict[int, str]]:
     """The record of ``tokens`` played from the start of ``game`` (or the position
     ``setup``), each checked by the rules, with its final state and the marks of its
