@@ -194,7 +194,9 @@ class SheetView(BoardView):
         dice lie under the sheet instead."""
         whole, gap = board, 0
         self.dice_on_board = False
-        if DiceTray.fit(tray).die < theme.TOUCH and getattr(self.play, "played_on", True):
+        # a match screen is played on; a picture, a replay or a review (Preview) is not
+        played_on = getattr(self.play, "played_on", True)
+        if DiceTray.fit(tray).die < theme.TOUCH and played_on:
             tray = self._tray_on_board(board)
             gap = tray.height // 8
             board = pygame.Rect(board.x, board.y, board.width, tray.y - gap - board.y)
