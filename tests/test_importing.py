@@ -157,6 +157,8 @@ def test_a_set_up_position_is_where_the_game_starts() -> None:
     assert fen_of(record.initial_state()) == "W:W18,22:B11,15"
     assert fen_of(record.replay()) == "B:W17,18:B11,15"
     assert import_record(text.replace('"1"]', '"0"]', 1)).setup is None  # SetUp 0: no set-up
+    usual = '[FEN "W:W21-32:B1-12"]\n\n1. 22-18 *'  # the usual start, written out
+    assert import_record(usual) == import_record("1. 22-18 *")
     with pytest.raises(RecordImportError) as refused:
         import_record('[GameType "Dama"]\n[FEN "W:W18,18:B11"]\n\n1. 18-14 *')
     assert refused.value.line == 2 and "two pieces on square 18" in refused.value.reason

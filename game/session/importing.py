@@ -47,6 +47,7 @@ from game.rules import (
     RulesError,
     State,
     resign_action,
+    start,
     variant,
 )
 from game.rules.checkerboard import parse_square
@@ -314,12 +315,13 @@ def _not_eight(number: int, size: int) -> str:
 
 def _setup(game: Variant, tags: Tags) -> str | None:
     """The set-up start position a PDN's ``FEN`` tag gives (unless ``SetUp`` is 0), as a
-    FEN the way Tavolo writes it; None for the variant's start."""
+    FEN the way Tavolo writes it; None for the variant's start (written out or not)."""
     if "FEN" not in tags or tags.get("SetUp", ("1", 0))[0].strip() == "0":
         return None
     fen, line = tags["FEN"]
     try:
-        return fen_of(position_from_fen(game, fen))
+        setup = fen_of(position_from_fen(game, fen))
+        return None if setup == fen_of(start(game)) else setup
     except FenError as error:
         if any(n > 32 for n in fen_squares(fen)):
             raise RecordImportError(line, _not_eight(20, 10)) from error
