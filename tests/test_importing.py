@@ -314,3 +314,26 @@ def test_an_imported_game_shows_its_marks_its_set_up_start_and_what_the_reading_
     assert scene._move_line(0).endswith("!?") and "??" in scene._move_line(1)
     assert scene.notice == "The Result tag says 0-1, the moves end with 1-0: the moves are kept."
     drive.app.close()
+
+
+def test_refusals_and_notices_are_in_the_players_language() -> None:
+    from game import i18n
+
+    try:
+        assert i18n.set_language("it") == "it"
+        with pytest.raises(RecordImportError) as refused:
+            import_record('[GameType "20"]\n\n1. 32-28 *')
+        assert refused.value.reason == "dama internazionale 10×10 — Tavolo gioca a Dama su 8×8"
+        with pytest.raises(RecordImportError) as refused:
+            import_record('[GameType "Dama"]\n\n1. 22-18 {mai chiuso\n')
+        assert refused.value.reason == "un commento aperto qui non viene mai chiuso"
+        said = read_game('[FEN "W:W18:B15"]\n[Result "0-1"]\n\n1. 18x11\n').notices
+        assert said == (
+            "Il file dà il risultato 0-1, ma le mosse finiscono 1-0: si tengono le mosse.",
+        )
+        assert i18n.set_language("de") == "de"
+        with pytest.raises(RecordImportError) as refused:
+            import_record('[GameType "25"]\n\n1. c3-b2 *')
+        assert refused.value.reason.startswith("russische Dame (GameType 25) hat andere Regeln")
+    finally:
+        i18n.set_language("en")

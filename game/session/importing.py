@@ -236,7 +236,8 @@ def _tags(text: str) -> Tags:
         for pair in pairs:
             found = _TAG.match(pair)
             if found is None:
-                raise RecordImportError(number, f'a tag must read [Name "value"], not {line!r}')
+                must = _('a tag must read [Name "value"], not {line}')
+                raise RecordImportError(number, must.format(line=repr(line)))
             key, value = found.groups()
             value = value.replace('\\"', '"')
             if key == "Option":
@@ -251,7 +252,8 @@ def _options(tags: Tags) -> dict[str, str]:
     for option in filter(None, text.split("\n")):
         key, equals, value = option.partition("=")
         if not equals:
-            raise RecordImportError(line, f"an option must read key=value, not {option!r}")
+            must = _("an option must read key=value, not {option}")
+            raise RecordImportError(line, must.format(option=repr(option)))
         options[key] = value
     return options
 
@@ -281,7 +283,8 @@ def _tavolo(text: str, tags: Tags) -> MatchRecord:
     name, line = tags["Variant"]
     players = tags.get("Players", ("", 0))[0]
     if players and not (players.isdecimal() and len(players) < 4):
-        raise RecordImportError(tags["Players"][1], f"Players must be a number, not {players!r}")
+        must = _("Players must be a number, not {players}")
+        raise RecordImportError(tags["Players"][1], must.format(players=repr(players)))
     game = _variant(_variant_named(name), int(players) if players else None, tags, line)
     setup = _setup(game, tags)
     return _replayed(game, _body_tokens(text), None, setup)[0]
@@ -299,7 +302,8 @@ def _game_type(tags: Tags) -> tuple[str, int | None]:
     number = re.match(r"\s*(\d{1,4})\b", game_type)
     if number is None or int(number[1]) not in FOREIGN_GAMES:
         known = ", ".join(f'"{t}"' for t in GAME_OF_PDN_TYPE)
-        raise RecordImportError(line, f'GameType "{game_type}" is not a game of Tavolo ({known})')
+        unknown = _('GameType "{game_type}" is not a game of Tavolo ({known})')
+        raise RecordImportError(line, unknown.format(game_type=game_type, known=known))
     found = int(number[1])
     size = FOREIGN_GAMES[found][1]
     if size != 8:
@@ -344,7 +348,8 @@ def _pdn(text: str, tags: Tags) -> Imported:
             result = token
             continue
         if result is not None:
-            raise RecordImportError(token.line, f"{token} after the result {result.text}")
+            after = _("{move} after the result {result}")
+            raise RecordImportError(token.line, after.format(move=token, result=result.text))
         tokens.append(token)
     if more_games:
         notices.append(_("The file holds more than one game: the first is shown."))
@@ -444,9 +449,9 @@ def _pdn_body(text: str) -> tuple[list[_Token], bool]:
             opened.pop()
             continue
         if word == "{":
-            raise RecordImportError(number, "a comment opened here is never closed")
+            raise RecordImportError(number, _("a comment opened here is never closed"))
         if word == "}":
-            raise RecordImportError(number, "a comment closed that was never opened")
+            raise RecordImportError(number, _("a comment closed that was never opened"))
         if depth or word.startswith(";"):
             continue
         if word.startswith("{"):
@@ -508,7 +513,7 @@ def _body_tokens(text: str) -> list[_Token]:
                 in_comment, comment_line = True, number
                 continue
             if word == "}":
-                raise RecordImportError(number, "a comment closed that was never opened")
+                raise RecordImportError(number, _("a comment closed that was never opened"))
             if _MOVE_NUMBER.match(word):
                 continue
             numbered = _NUMBERED.match(word)
@@ -519,7 +524,7 @@ def _body_tokens(text: str) -> list[_Token]:
             else:
                 tokens.append(_Token(word, number))
     if in_comment:
-        raise RecordImportError(comment_line, "a comment opened here is never closed")
+        raise RecordImportError(comment_line, _("a comment opened here is never closed"))
     return tokens
 
 
@@ -535,7 +540,8 @@ def _replayed(
     marks: dict[int, str] = {}
     for token in tokens:
         if state.is_terminal():
-            raise RecordImportError(token.line, f"{token} after the end of the game")
+            after = _("{move} after the end of the game")
+            raise RecordImportError(token.line, after.format(move=token))
         try:
             action = state.parse_action(token.text)
             after = state.apply(action)
@@ -553,6 +559,7 @@ def _replayed(
             concluding = state.parse_action(text)
             state = state.apply(concluding)
         except RulesError as error:
-            raise RecordImportError(result.line, f"the result {result.text}: {error}") from error
+            why = _("the result {result}: {error}").format(result=result.text, error=error)
+            raise RecordImportError(result.line, why) from error
         actions.append(concluding)
     return MatchRecord(game, tuple(actions), setup), state, marks
