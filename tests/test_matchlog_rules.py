@@ -509,3 +509,15 @@ def test_the_report_of_a_record_of_a_match_still_playing_has_no_result_yet() -> 
     table.put({"k": "leave", "peer": table.peers[1], "reason": "connection lost"})
     table.put({"k": "end", "peer": table.peers[0], "reason": "p2 left"})
     assert verify(table.log.entries)["result"] == "p2 left"
+
+
+def test_the_match_entry_stays_the_first_hosts_after_a_host_change() -> None:
+    table = Table("numeri", 3)
+    table.start()
+    first = table.peers[0]
+    _host_change(table, 1, (1, 2))
+    log = table.log
+    assert log.author(log.entries[0]) == first
+    leave = {"k": "leave", "peer": first, "reason": "x"}
+    assert log.author(leave) == table.peers[1]  # the host of the moment logs the others
+    assert log.author({"k": "offer", "peer": table.peers[2], "ply": 0}) == table.peers[2]
