@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.rules import VARIANTS, Outcome, Reason, Result, State
 from game.rules.lupo import LupoState
 
@@ -39,6 +39,27 @@ def reason_text(reason: Reason) -> str:
         Reason.RESIGNATION: _("A player resigned."),
     }
     return reasons[reason]
+
+
+def review_reason(reason: str, move: str, pieces: int = 0) -> str:
+    """Why a move of a reviewed match lost (:data:`game.ai.review.REASONS`), in a line; ""
+    for no reason or one this version does not know."""
+    if reason == "loses_material":
+        return ngettext(
+            "loses {count} piece after {move}", "loses {count} pieces after {move}", pieces
+        ).format(count=pieces, move=move)
+    texts = {
+        "allows_capture": _("allows {move}"),
+        "allows_mill": _("lets a mill close: {move}"),
+        "misses_win": _("misses a forced win with {move}"),
+        "loses": _("walks into a forced loss"),
+        "won_to_drawn": _("turns an endgame the tables call won into a draw ({move} wins)"),
+        "won_to_lost": _("turns an endgame the tables call won into a loss ({move} wins)"),
+        "drawn_to_lost": _(
+            "turns an endgame the tables call drawn into a loss ({move} holds the draw)"
+        ),
+    }
+    return texts[reason].format(move=move) if reason in texts else ""
 
 
 def result_headline(result: Result, seat_names: list[str]) -> str:

@@ -5,12 +5,14 @@ plays them, converts won endgames in exactly the tables' distance."""
 
 from __future__ import annotations
 
+import io
 import logging
 import random
 
 import pytest
 
 from game.ai import endgames
+from game.ai.__main__ import Engine
 from game.ai.analysis import analyse
 from game.ai.endgames import LOSS, WIN, Verdict, probe
 from game.ai.endgames import dama as dama_tables
@@ -19,10 +21,12 @@ from game.ai.endgames.codes import verdict_of
 from game.ai.endgames.samples import random_dama, random_mulino
 from game.ai.endgames.store import load
 from game.ai.players import choose
-from game.ai.review import FORCED
-from game.rules import State, variant
+from game.ai.review import FORCED, review
+from game.ai.search import WIN as SEARCH_WIN
+from game.rules import MatchRecord, State, variant
 from game.rules.checkerboard import squares_of
 from game.rules.dama import DamaState
+from game.rules.fen import fen_of
 from game.rules.mulino import MOVE_BASE, NORMAL, POINTS, MulinoState
 
 
@@ -372,3 +376,90 @@ def test_a_table_win_whose_line_repeats_a_position_seen_twice_is_not_reported() 
     if hint.score >= FORCED:  # a win the search found past the repetition: it must be real
         end, _ = _play_out(state.apply(hint.action), {0, 1})
         assert end.result().winners() == (state.to_move,)
+
+
+def _only_moves(name: str, seed: str, wanted: int) -> list[DamaState]:
+    """Table positions of Dama with one legal move (a forced capture, mostly) that the
+    tables call won or lost."""
+    rng, found = random.Random(seed), []
+    signatures = [s for s in dama_tables.SIGNATURES if sum(s) >= 3]
+    while len(found) < wanted:
+        state = random_dama(name, rng, rng.choice(signatures))
+        if len(state.legal_actions()) == 1 and probe(state).outcome:
+            found.append(state)
+    return found
+
+
+def _table_score(state: State) -> int:
+    """The score the tables give the side to act: ±(100000 less the plies to the end)."""
+    verdict = probe(state)
+    return verdict.outcome * (SEARCH_WIN - verdict.plies)
+
+
+def test_an_only_move_is_scored_by_the_tables_not_zero() -> None:
+    """Issue 29's position (White man on 26, Black king on 12, Black to move: won in 1 ply)
+    and a sample of forced moves: analyse, go and the review score them as the tables do."""
+    issue = MatchRecord.from_notation(variant("dama:classic"), (), "B:W26:BK12").replay()
+    assert [(s.action, s.score) for s in analyse(issue)] == [
+        (issue.parse_action("12x30"), SEARCH_WIN - 1)
+    ]
+    engine = Engine(io.StringIO())
+    engine.handle("position dama:classic fen B:W26:BK12")
+    engine.handle("analyse")
+    engine.handle("go")
+    said = engine.out.getvalue()
+    assert "analysis 12x30 score 99999" in said and "score 99999\nbestmove 12x30" in said
+    for name in ("dama:classic", "dama:mangia"):
+        for state in _only_moves(name, f"only {name}", 12):
+            (scored,) = analyse(state)
+            assert scored.score == _table_score(state), state
+            assert choose(state, "hard", seed=1, scored=True).score == _table_score(state)
+
+
+def test_the_review_scores_a_forced_capture_by_the_tables() -> None:
+    """The advantage the review draws does not drop to 0 at a forced capture: a won
+    endgame with only moves along it keeps its table value at every state."""
+    state = next(s for s in _only_moves("dama:classic", "review only", 40) if probe(s).plies >= 3)
+    line, end = [], state
+    while not end.is_terminal():
+        best = max(
+            end.legal_actions(),
+            key=lambda a: (_after(end, a).preference, -a),
+        )
+        line.append(end.action_to_str(best))
+        end = end.apply(best)
+    record = MatchRecord.from_notation(state.variant, line, fen_of(state))
+    found = review(record, {0, 1})
+    for index, now in enumerate(record.states()):
+        if now.is_terminal():
+            break
+        first_seat = _table_score(now) if now.to_move == 0 else -_table_score(now)
+        assert found.advantage[index] == first_seat, (index, line)
+    assert all(j.label == "best" for j in found.decisions)
+
+
+def test_the_review_names_an_endgame_result_given_away_by_the_tables() -> None:
+    rng = random.Random("given away")
+    kinds = set()
+    for _ in range(3000):
+        state = random_dama("dama:classic", rng, (0, 2, 0, 1))
+        won = probe(state)
+        if won.outcome != WIN:
+            continue
+        for action in state.legal_actions():
+            after = _after(state, action)
+            if (
+                after.outcome < WIN
+                and ("won_to_drawn" if after.outcome == 0 else "won_to_lost") not in kinds
+            ):
+                record = MatchRecord.from_notation(
+                    state.variant, [state.action_to_str(action)], fen_of(state)
+                )
+                (judged,) = review(record, {state.to_move}).decisions
+                expected = "won_to_drawn" if after.outcome == 0 else "won_to_lost"
+                assert (judged.label, judged.reason) == ("blunder", expected)
+                assert _after(state, state.parse_action(judged.reason_move)).outcome == WIN
+                kinds.add(expected)
+        if len(kinds) == 2:
+            return
+    pytest.fail(f"only {kinds} found in the sample")

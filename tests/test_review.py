@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.review import LABELS, review
+from game.ai.review import LABELS, REVIEW_VERSION, review, review_from_bytes, review_to_bytes
+from game.names import review_reason
 from game.rules import MatchRecord, variant
 
 
@@ -213,3 +214,24 @@ def test_the_ausgeblockt_chance_model_prefers_the_side_nearer_its_goal() -> None
     fields[0][0] |= 1 << 36 | 1 << 30  # b6 and c5: X two cells on from b7 towards c1
     ahead = type(opening).from_fields(opening.variant, fields)
     assert win_chance(ahead, 0) > first > win_chance(ahead, 1) + 0.01
+
+
+def test_a_move_that_loses_two_men_to_a_shot_is_a_blunder_with_that_reason() -> None:
+    """22-18 allows no capture at once: Black's 16-20 gives a man and takes three (18x9
+    6x13x22x31 …).  The review says what the move costs: two pieces, after 16-20."""
+    record = _record("dama:classic", "22-17 11-16 26-22 9-14 31-26 7-11 22-18")
+    judged = review(record, {0}).decisions[-1]
+    assert (judged.ply, judged.played, judged.label) == (6, "22-18", "blunder")
+    assert (judged.reason, judged.reason_move, judged.pieces) == ("loses_material", "16-20", 2)
+    assert review_reason(judged.reason, judged.reason_move, judged.pieces) == (
+        "loses 2 pieces after 16-20"
+    )
+    kept = review_from_bytes(review_to_bytes(review(record, {0}), record), record)
+    assert kept is not None and kept.decisions[-1] == judged and REVIEW_VERSION == 4
+
+
+def test_every_reason_has_words() -> None:
+    from game.ai.review import REASONS
+
+    assert all(review_reason(reason, "22-18", 1) for reason in REASONS)
+    assert review_reason("", "", 0) == "" and review_reason("a later one", "x", 0) == ""

@@ -109,7 +109,9 @@ class Engine:
                 nodes = int(value)
             else:
                 raise RulesError(f"go: unexpected {key} {value}")
-        decision = choose(state, level, self.seed, max_seconds=max_seconds, nodes=nodes)
+        decision = choose(
+            state, level, self.seed, max_seconds=max_seconds, nodes=nodes, scored=True
+        )
         self.say(
             f"info level {level} depth {decision.depth} nodes {decision.nodes} "
             f"time {round(decision.seconds * 1000)} score {decision.score}"

@@ -64,10 +64,14 @@ def choose(
     nodes: int | None = None,
     scale: float = 1.0,
     endgames: bool = True,
+    scored: bool = False,
 ) -> Decision:
     """The action a computer player of ``level`` takes in ``state``; ``scale`` multiplies
     the level's search budget (the player's thinking-time setting).  *Hard* plays the
-    endgame tables where they reach, unless ``endgames`` is off (to measure what they add)."""
+    endgame tables where they reach, unless ``endgames`` is off (to measure what they add).
+
+    An only move is played at once, unsearched, with score 0 — unless ``scored`` asks for
+    its true score (the engine protocol's ``go`` reports it), which the search then finds."""
     if level not in LEVELS:
         raise RulesError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     if state.to_move < 0:
@@ -87,6 +91,8 @@ def choose(
     elif isinstance(state, NumeriState):
         action = track_player.choose(state, level, rng, budget)
         decision = Decision(action, level, budget.used)
+    elif len(state.legal_actions()) == 1 and not scored:
+        decision = Decision(state.legal_actions()[0], level)
     elif isinstance(state, LupoState):
         decision = _lupo(state, level, rng, budget)
     else:

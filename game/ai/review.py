@@ -5,9 +5,16 @@ Each decision is scored with :func:`game.ai.analysis.analyse` (every legal actio
 scores); its *loss* is the best score less the played one, in the game's units, and gives
 its label — ``best`` (no loss), ``good``, ``inaccuracy``, ``mistake``, ``blunder``
 (:data:`THRESHOLDS`).  Turning a forced win into less, or walking into a forced loss, is a
-blunder whatever the units.  The reason is what the move lets the opponent do that the best
-one would not — a capture (``allows_capture``), a mill (``allows_mill``) — or the forced
-win missed (``misses_win``), the forced loss met (``loses``).
+blunder whatever the units.  A mistake or a blunder gets the first reason that explains it
+(:data:`REASONS`): an endgame result the tables give changed for the worse (``won_to_drawn``,
+``won_to_lost``, ``drawn_to_lost``), the forced win missed (``misses_win``), the forced loss
+met (``loses``), what the move lets the opponent do at once that the best one would not — a
+capture (``allows_capture``), a mill (``allows_mill``) — or, where the loss comes later, the
+pieces it loses against the best move over the lines the search expects (``loses_material``,
+with the count and the reply that starts the line).
+
+An only move is scored like any other, by what follows it (the next position's analysis, one
+ply further), so the advantage does not drop to 0 at a forced capture.
 
 In the dice games, where the dice decide as much as the moves, a move other than the
 judgement's best is labelled by the winning chance it gave up (:data:`CHANCE_THRESHOLDS`):
@@ -30,13 +37,17 @@ import msgpack
 
 from game.ai import sheet_chances
 from game.ai.analysis import analyse
+from game.ai.endgames import Verdict, probe
+from game.ai.endgames.codes import verdict_of
 from game.ai.evaluators import board_evaluator
 from game.ai.players import NODES
-from game.ai.search import WIN
+from game.ai.search import WIN, AlphaBeta, Budget
 from game.ai.track_player import judge, play_out
 from game.ai.weights import WEIGHTS
-from game.rules import MatchRecord, State
+from game.rules import MatchRecord, Outcome, State
 from game.rules.ausgeblockt import AusgeblocktState
+from game.rules.dama import DamaState
+from game.rules.mulino import MulinoState
 from game.rules.numeri import NumeriState
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -52,6 +63,11 @@ CHANCE_THRESHOLDS = (4, 8, 15)
 give up."""
 FORCED = WIN - 1000
 """Scores beyond this are forced results."""
+REASONS = ("won_to_drawn", "won_to_lost", "drawn_to_lost", "misses_win", "loses",
+           "allows_capture", "allows_mill", "loses_material")  # fmt: skip
+"""Every reason a review gives, most telling first (see the module's docstring)."""
+LINE_PLIES = 12
+"""How far :func:`_material_lost` follows the search's expected line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +88,8 @@ class Judged:
     chances: int | None = None
     """The dice games: the winning chance (per cent) the move gave up against the better one
     (None where not worked out: the best move, the board games)."""
+    pieces: int = 0
+    """``loses_material``: how many pieces the move loses against the better one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,20 +123,48 @@ def review(
         for i, s in enumerate(states[:-1])
         if s.to_move >= 0 and not s.is_terminal() and record.actions[i] >= 0
     ]
-    judged: list[Judged] = []
-    best_scores: dict[int, int] = {}
+    analysed: dict[int, dict[int, int]] = {}
+    only_moves = []
     for done, index in enumerate(decisions):
         if cancelled is not None and cancelled():
             return None
         state = states[index]
-        scores = {s.action: s.score for s in analyse(state, _nodes(state))}
-        best_scores[index] = max(scores.values())
-        if state.to_move in people:
-            played = record.actions[index]
-            judged.append(_judge(state, played, scores, index, game, record.variant.players))
+        if _nodes(state) is not None and len(state.legal_actions()) == 1:
+            only_moves.append(index)  # scored below, from the position it leads to
+        else:
+            analysed[index] = {s.action: s.score for s in analyse(state, _nodes(state))}
         if progress is not None:
             progress(done + 1, len(decisions))
+    for index in reversed(only_moves):
+        analysed[index] = {record.actions[index]: _only_move_score(states, index, analysed)}
+    judged = [
+        _judge(states[index], record.actions[index], analysed[index], index, game,
+               record.variant.players)
+        for index in decisions
+        if states[index].to_move in people
+    ]  # fmt: skip
+    best_scores = {index: max(scores.values()) for index, scores in analysed.items()}
     return Review(tuple(judged), tuple(_advantages(states, best_scores)))
+
+
+def _only_move_score(states: list[State], index: int, analysed: dict[int, dict[int, int]]) -> int:
+    """The score of the only move of ``states[index]``: the value of the position it leads
+    to — the game's end, or its analysis (made here if the review has none) — one ply
+    further, for the side that makes it."""
+    state, after = states[index], states[index + 1]
+    result = after.result()
+    if result is not None:
+        outcome = result.outcomes[state.to_move]
+        return 0 if outcome is Outcome.DRAW else WIN - 1 if outcome is Outcome.WIN else 1 - WIN
+    if index + 1 in analysed:
+        value = max(analysed[index + 1].values())
+    else:
+        value = analyse(after, _nodes(after))[0].score
+    if after.to_move != state.to_move:
+        value = -value
+    if abs(value) >= FORCED:  # a forced result one ply further away
+        value -= 1 if value > 0 else -1
+    return value
 
 
 def _nodes(state: State) -> int | None:
@@ -134,7 +180,7 @@ def _judge(
 ) -> Judged:
     best = max(scores, key=lambda a: (scores[a], a == played))
     loss = scores[best] - scores[played]
-    reason, move = "", ""
+    reason, move, pieces = "", "", 0
     if loss <= 0:
         label = "best"
     elif scores[best] >= FORCED and scores[played] < FORCED:
@@ -145,8 +191,15 @@ def _judge(
         good, inaccuracy, mistake = THRESHOLDS[game]
         label = ("good" if loss <= good else "inaccuracy" if loss <= inaccuracy
                  else "mistake" if loss <= mistake else "blunder")  # fmt: skip
+    if label in ("mistake", "blunder"):
+        changed = _endgame_changed(state, played)
+        if changed:
+            reason, move = changed, state.action_to_str(best)
     if label in ("mistake", "blunder") and not reason:
         reason, move = _punishing_reply(state, played, best)
+    if label in ("mistake", "blunder") and not reason:
+        pieces, move = _material_lost(state, played, best)
+        reason = "loses_material" if pieces > 0 else ""
     chances = None
     if isinstance(state, NumeriState | AusgeblocktState) and played != best:
         # The judgement names the better move; how much the move cost is the winning chance
@@ -160,7 +213,78 @@ def _judge(
         label = ("good" if chances <= good else "inaccuracy" if chances <= inaccuracy
                  else "mistake" if chances <= mistake else "blunder")  # fmt: skip
     return Judged(ply, state.to_move, state.action_to_str(played), state.action_to_str(best),
-                  max(0, loss), label, reason, move, chances)  # fmt: skip
+                  max(0, loss), label, reason, move, chances, pieces)  # fmt: skip
+
+
+def _endgame_changed(state: State, played: int) -> str:
+    """The endgame result ``played`` gives away by the tables (``won_to_drawn``,
+    ``won_to_lost``, ``drawn_to_lost``), or "" where they do not tell both results."""
+    before = probe(state)
+    if before is None:
+        return ""
+    child, side = state.apply(played), state.to_move
+    result = child.result()
+    if result is not None:
+        after: Verdict | None = verdict_of(result, side, 1)
+    else:
+        found = probe(child)
+        after = (
+            None if found is None else found.later() if child.to_move == side else found.flipped()
+        )
+    if after is None or after.outcome >= before.outcome:
+        return ""
+    names = {1: "won", 0: "drawn", -1: "lost"}
+    return f"{names[before.outcome]}_to_{names[after.outcome]}"
+
+
+def _material_lost(state: State, played: int, best: int) -> tuple[int, str]:
+    """How many pieces ``played`` loses against ``best`` over the lines the search expects
+    after each (:data:`LINE_PLIES` plies at most, with the captures or removal due at their
+    end made), and the opponent's reply that starts the line; (0, "") if none or not a
+    board game."""
+    if _nodes(state) is None:
+        return 0, ""
+    seat = state.to_move
+    played_line, played_material = _expected_line(state.apply(played), seat)
+    _, best_material = _expected_line(state.apply(best), seat)
+    lost = best_material - played_material
+    return (lost, played_line[0]) if lost > 0 and played_line else (0, "")
+
+
+def _expected_line(state: State, seat: int) -> tuple[list[str], int]:
+    """The line the search expects from ``state`` (its transposition table's best actions)
+    and ``seat``'s material (pieces less the opponent's) at its end."""
+    evaluator = board_evaluator(state.variant.name)
+    search = AlphaBeta(evaluator, Budget(_nodes(state) or 1), endgames=probe)
+    line: list[str] = []
+    if not state.is_terminal():
+        search.best(state)
+    for _ in range(LINE_PLIES):
+        if state.is_terminal():
+            break
+        entry = search.table.get(evaluator.key(state))
+        if entry is not None and entry[3] is not None:
+            action = entry[3]
+        elif evaluator.forcing(state):  # a capture or removal due: the one taking most
+            action = max(state.legal_actions(),
+                         key=lambda a: (state.action_to_str(a).count("x"), -a))  # fmt: skip
+        else:
+            break
+        line.append(state.action_to_str(action))
+        state = state.apply(action)
+    return line, _material(state, seat)
+
+
+def _material(state: State, seat: int) -> int:
+    """``seat``'s pieces (on the board and in hand) less the opponent's."""
+    if isinstance(state, MulinoState):
+        own = state.men[seat].bit_count() + state.hand[seat]
+        return own - state.men[1 - seat].bit_count() - state.hand[1 - seat]
+    if isinstance(state, DamaState):
+        return (state.men[seat] | state.kings[seat]).bit_count() - (
+            state.men[1 - seat] | state.kings[1 - seat]
+        ).bit_count()
+    return 0
 
 
 def _chances_lost(state: NumeriState, played: int, best: int, ply: int) -> int:
@@ -219,16 +343,17 @@ def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:
     return values
 
 
-REVIEW_VERSION = 3
-"""3: endgames judged by the tables, Ausgeblockt's winning chances."""
+REVIEW_VERSION = 4
+"""3: endgames judged by the tables, Ausgeblockt's winning chances; 4: only moves scored,
+reasons for endgame results given away and material lost (``pieces``)."""
 
 
 def review_to_bytes(found: Review, record: MatchRecord) -> bytes:
     """``found`` as kept beside its match: tied to ``record`` by the record's digest."""
     return msgpack.packb([
         REVIEW_VERSION, _record_digest(record),
-        [[j.ply, j.seat, j.played, j.best, j.loss, j.label, j.reason, j.reason_move, j.chances]
-         for j in found.decisions],
+        [[j.ply, j.seat, j.played, j.best, j.loss, j.label, j.reason, j.reason_move, j.chances,
+          j.pieces] for j in found.decisions],
         list(found.advantage),
     ])  # fmt: skip
 

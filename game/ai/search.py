@@ -103,9 +103,10 @@ class AlphaBeta:
         self.history: dict[int, int] = {}
 
     def best(self, state: State) -> Outcome:
+        """The best action and its score, with the root actions' scores.  An only move is
+        searched like any other (its score is what follows it); a player that needs no
+        score skips the search itself (:func:`game.ai.players.choose`)."""
         legal = state.legal_actions()
-        if len(legal) == 1:
-            return Outcome(legal[0], 0, 0, 0, {legal[0]: 0})
         done = Outcome(legal[0], 0, 0, 0)
         for depth in range(1, self.max_depth + 1):
             try:

@@ -23,7 +23,7 @@ from game.client.scenes.saved import fitted
 from game.client.widgets import button
 from game.files import atomic_write
 from game.i18n import _, ngettext
-from game.names import seat_names
+from game.names import review_reason, seat_names
 from game.session.match import Match
 from game.session.saves import Finished
 from game.session.seats import Seat, SeatKind
@@ -48,13 +48,7 @@ def label_text(label: str) -> str:
 
 def reason_text(judged: Judged) -> str:
     """Why the move lost, in a line (empty when the engine cannot say)."""
-    move = judged.reason_move
-    return {
-        "allows_capture": _("allows {move}").format(move=move),
-        "allows_mill": _("lets a mill close: {move}").format(move=move),
-        "misses_win": _("misses a forced win with {move}").format(move=move),
-        "loses": _("walks into a forced loss"),
-    }.get(judged.reason, "")
+    return review_reason(judged.reason, judged.reason_move, judged.pieces)
 
 
 class ReviewScene(ReplayScene):
