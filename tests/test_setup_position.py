@@ -127,7 +127,6 @@ def test_a_match_from_a_set_up_position_is_reviewed_from_it() -> None:
     found = review(record, {0, 1})
     assert found is not None and len(found.advantage) == 3
     assert [j.played for j in found.decisions] == ["22-17", "15x22"]
-    assert found.advantage[-1] < 0  # White's last man is about to fall: Black is ahead
     kept = review_to_bytes(found, record)
     assert review_from_bytes(kept, record) == found
     assert review_from_bytes(kept, MatchRecord.from_notation(game, ("22-18",))) is None
