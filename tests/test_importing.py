@@ -159,9 +159,12 @@ def test_a_set_up_position_is_where_the_game_starts() -> None:
     assert import_record(text.replace('"1"]', '"0"]', 1)).setup is None  # SetUp 0: no set-up
     usual = '[FEN "W:W21-32:B1-12"]\n\n1. 22-18 *'  # the usual start, written out
     assert import_record(usual) == import_record("1. 22-18 *")
-    with pytest.raises(RecordImportError) as refused:
-        import_record('[GameType "Dama"]\n[FEN "W:W18,18:B11"]\n\n1. 18-14 *')
-    assert refused.value.line == 2 and "two pieces on square 18" in refused.value.reason
+    for game_type in ('[GameType "Dama"]\n', '[GameType "25"]\n', ""):  # as the FEN says
+        with pytest.raises(RecordImportError) as refused:
+            import_record(f'{game_type}[FEN "W:W18,18:B11"]\n\n1. 18-14 *')
+        assert refused.value.reason == (
+            "the FEN tag is not a position of Dama: two pieces on square 18"
+        ), refused.value.reason
 
 
 def test_a_byte_order_mark_and_several_tags_on_a_line_are_read() -> None:

@@ -365,11 +365,11 @@ def _pdn(text: str, tags: Tags) -> Imported:
         setup = _setup(game, tags)
         record, state, marks = _replayed(game, tokens, result, setup)
     except RecordImportError as error:
-        if foreign is None:
-            raise
+        if foreign is None or (setup_given is not None and error.line == setup_given[1]):
+            raise  # Tavolo's own game, or a FEN that is no position (a 10×10 one said so)
         squares = [int(n) for t in tokens for n in re.findall(r"\d{1,4}", t.text)]
         if foreign == 20 and "GameType" not in tags:
-            if any(n > 32 for n in squares) or error.line == tags.get("FEN", ("", -1))[1]:
+            if any(n > 32 for n in squares):
                 raise RecordImportError(error.line, _not_eight(20, 10)) from error
             probably = _(
                 "{reason} — without a GameType tag this is probably international draughts "
