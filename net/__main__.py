@@ -37,7 +37,7 @@ from net.door import Expected, Unproven
 from net.identity import Identity, IdentityError
 from net.identity import fingerprint as fingerprint_of
 from net.matchlog import MatchLog
-from net.peer import Peer, PeerConfig
+from net.peer import REJOIN_GRACE, Peer, PeerConfig
 
 _TRACE = {"on": False, "hold": False}
 _AT_ONCE = frozenset({"listening", "joined", "advertised", "error"})
@@ -84,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
             default="computer",
             help="once a missing player's timeout is over",
         )
+        command.add_argument(
+            "--rejoin-grace", type=float, default=REJOIN_GRACE, metavar="S",
+            help="voted in as the new host, give the others S seconds to reconnect before "
+            "logging them gone; a peer that finds nobody counts on the same (the protocol's "
+            f"{REJOIN_GRACE:g} s: give every peer of a match the same value)",
+        )  # fmt: skip
         command.add_argument("--think", type=float, default=1.0, metavar="S")
         command.add_argument(
             "--allow-hints", action="store_true", help="allow hints and dice odds in the match"
@@ -170,8 +176,8 @@ async def _browse(timeout: float, interface: str) -> int:
 
 def _config(args: argparse.Namespace) -> PeerConfig:
     spectate = getattr(args, "spectate", False)
-    if args.drop_timeout < 0 or args.think <= 0:
-        raise _UsageError("--drop-timeout and --think take positive seconds")
+    if args.drop_timeout < 0 or args.rejoin_grace < 0 or args.think <= 0:
+        raise _UsageError("--drop-timeout, --rejoin-grace and --think take positive seconds")
     return PeerConfig(
         name=(args.name or ("host" if args.command == "host" else "guest"))[:40],
         role="spectator" if spectate else "player",
@@ -181,6 +187,7 @@ def _config(args: argparse.Namespace) -> PeerConfig:
         interface=args.interface,
         drop_timeout=args.drop_timeout,
         on_drop=args.on_drop,
+        rejoin_grace=args.rejoin_grace,
         think_seconds=args.think,
         pace=max(0.0, args.pace),
         autostart=True,

@@ -57,7 +57,8 @@ RETRY_EVERY = 1.5
 IN_TOUCH = 5.0
 """A connection heard from within these seconds counts as in touch (pings come every 2 s)."""
 REJOIN_GRACE = 15.0
-"""Seconds a new host gives the others to reconnect before it logs them as gone."""
+"""Seconds a new host gives the others to reconnect before it logs them as gone (the
+default of :attr:`PeerConfig.rejoin_grace`)."""
 WITHHOLD_GRACE = 5.0
 """Seconds a peer that just (re)connected has to send the dice it owes."""
 
@@ -81,6 +82,11 @@ class PeerConfig:
     """What this peer does once a missing player's drop timeout is over: ``computer``
     (give the seat to the computer), ``end`` (end the match) or ``wait``."""
     drop_level: str = "medium"
+    rejoin_grace: float = REJOIN_GRACE
+    """Seconds this peer, voted in as the new host, gives the others to reconnect before
+    it logs them as gone; as a peer that finds nobody (:meth:`Peer._alone_limit`), the
+    grace it counts on the others giving.  The protocol's value (§6.3) unless every peer
+    of a match is given the same shorter one (tests: a scenario in less time)."""
     think_seconds: float | None = 1.0
     pace: float = 0.0
     """Seconds a computer decision takes at least (tests and demos slow the game down)."""
@@ -568,7 +574,7 @@ class Peer:
         """Seconds a host cut off from most of the match may reach none of the others before
         it gives up: all the time they give a lost host — trying it, then a new host's
         grace for the missing — and its drop timeout, after which they decided its seat."""
-        return SAME_HOST_FIRST + REJOIN_GRACE + self.config.drop_timeout
+        return SAME_HOST_FIRST + self.config.rejoin_grace + self.config.drop_timeout
 
     def _end_alone(self, alone: float) -> None:
         """As a host cut off from most of the match that has reached none of the others
@@ -679,7 +685,7 @@ class Peer:
         self._standing = None
         self.hosting = True
         self._became_host.set()
-        self._grace_until = time.monotonic() + REJOIN_GRACE
+        self._grace_until = time.monotonic() + self.config.rejoin_grace
         self._gone_since[old] = time.monotonic()
         self._resend_after_host_change()
         entry = {

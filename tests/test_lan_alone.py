@@ -15,13 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from net.peer import REJOIN_GRACE, SAME_HOST_FIRST
+from net.peer import SAME_HOST_FIRST
 from net.testing.peer_process import ROOT
 from tests.lan import guest, host
 
 DROP = 1.0
-ALONE = SAME_HOST_FIRST + REJOIN_GRACE + DROP
+GRACE = 1.0
+"""Every peer's ``--rejoin-grace``: the protocol's 15 s would only make the wait longer."""
+ALONE = SAME_HOST_FIRST + GRACE + DROP
 """Seconds the host goes on trying the others before it gives up (§6.6)."""
+TIMEOUTS = ("--drop-timeout", str(DROP), "--rejoin-grace", str(GRACE))
 
 
 def _verify(record: Path) -> dict:
@@ -38,7 +41,7 @@ def _verify(record: Path) -> dict:
 def test_a_host_that_nobody_answers_ends_its_match_unless_told_to_wait(
     tmp_path: Path, on_drop: str
 ) -> None:
-    drop = ("--drop-timeout", str(DROP), "--on-drop", on_drop, "--ai", "easy", "--pace", "0.05")
+    drop = (*TIMEOUTS, "--on-drop", on_drop, "--ai", "easy", "--pace", "0.05")
     server, port = host(tmp_path, "numeri", "--players", "3", *drop)
     anna = guest(tmp_path, port, "anna", *drop)
     bert = guest(tmp_path, port, "bert", *drop)
@@ -72,7 +75,7 @@ def test_a_guest_that_nobody_answers_stops_and_says_why(tmp_path: Path) -> None:
     """The host and the other guest die at once: the last guest tries the host, votes or
     stands, and once nobody has answered for as long as a host would wait it stops with
     the reason (a guest cannot log, so its record stays as it was)."""
-    drop = ("--drop-timeout", str(DROP), "--on-drop", "end", "--ai", "easy", "--pace", "0.05")
+    drop = (*TIMEOUTS, "--on-drop", "end", "--ai", "easy", "--pace", "0.05")
     server, port = host(tmp_path, "numeri", "--players", "3", *drop)
     anna = guest(tmp_path, port, "anna", *drop)
     bert = guest(tmp_path, port, "bert", *drop)
