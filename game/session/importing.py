@@ -348,8 +348,8 @@ def _pdn(text: str, tags: Tags) -> Imported:
             result = token
             continue
         if result is not None:
-            after = _("{move} after the result {result}")
-            raise RecordImportError(token.line, after.format(move=token, result=result.text))
+            late = _("{move} after the result {result}")
+            raise RecordImportError(token.line, late.format(move=token, result=result.text))
         tokens.append(token)
     if more_games:
         notices.append(_("The file holds more than one game: the first is shown."))
@@ -540,8 +540,8 @@ def _replayed(
     marks: dict[int, str] = {}
     for token in tokens:
         if state.is_terminal():
-            after = _("{move} after the end of the game")
-            raise RecordImportError(token.line, after.format(move=token))
+            over = _("{move} after the end of the game")
+            raise RecordImportError(token.line, over.format(move=token))
         try:
             action = state.parse_action(token.text)
             after = state.apply(action)
