@@ -316,6 +316,10 @@ def test_an_imported_game_shows_its_marks_its_set_up_start_and_what_the_reading_
     assert scene.marks == {0: "!?", 1: "??"}
     assert scene._move_line(0).endswith("!?") and "??" in scene._move_line(1)
     assert scene.notice == "The Result tag says 0-1, the moves end with 1-0: the moves are kept."
+    drive.press("export")  # written back as it was read: the set-up start and the marks
+    (exported,) = (drive.app.paths.data / "exports").iterdir()
+    text = exported.read_text(encoding="utf-8")
+    assert '[FEN "W:W18,22:B11,15"]' in text and "1. 22-17!? 15x22??" in text
     drive.app.close()
 
 
@@ -340,3 +344,17 @@ def test_refusals_and_notices_are_in_the_players_language() -> None:
         assert refused.value.reason.startswith("russische Dame (GameType 25) hat andere Regeln")
     finally:
         i18n.set_language("en")
+
+
+def test_marks_and_nags_are_exported_with_their_moves_and_read_back() -> None:
+    text = '[GameType "Dama"]\n\n1. 22-18! 11-15 $2 2. 18x11 $18 8x15!? $146 3. 21-17?? 0-1\n'
+    imported = read_game(text)
+    match = Match(imported.record, [Seat(), Seat()], 0)
+    exported = export_text(match, None, imported.marks)
+    assert "1. 22-18! 11-15? 2. 18x11 $18 8x15!? $146 3. 21-17?? 0-1" in exported
+    again = read_game(exported)
+    assert again.record == imported.record and again.marks == imported.marks
+    lupo = read_game('[GameType "Lupo e pecore"]\n\n{wolf1} $1 {@18} 1. 29-25! *')
+    assert lupo.marks == {2: "!"}  # a NAG after Lupo's lot is no mark of a move
+    lupo_match = Match(lupo.record, [Seat(), Seat()], 0)
+    assert read_game(export_text(lupo_match, None, lupo.marks)).marks == lupo.marks

@@ -51,16 +51,20 @@ def _seat_slug(seat: Seat) -> str:
     return slug or ("lan" if seat.kind is SeatKind.REMOTE else "player")
 
 
-def export_text(match: Match, when: float | None = None) -> str:
-    """The move list of ``match``; ``when`` (epoch seconds) dates it."""
+def export_text(
+    match: Match, when: float | None = None, marks: dict[int, str] | None = None
+) -> str:
+    """The move list of ``match``; ``when`` (epoch seconds) dates it; ``marks`` are the move
+    marks and NAGs of an imported game's actions, by index (``"!?"``, ``"!? $18"``), written
+    back with their moves in PDN."""
     if match.variant.name in PDN_GAME_TYPE:
-        return _pdn(match, when)
+        return _pdn(match, when, marks or {})
     result = match.state.result()
     tail = f"# result: {result}\n" if result else ""
     return match.record.to_text() + tail
 
 
-def _pdn(match: Match, when: float | None) -> str:
+def _pdn(match: Match, when: float | None, marks: dict[int, str]) -> str:
     result = match.state.result()
     score = "*"
     if result is not None:
@@ -84,7 +88,9 @@ def _pdn(match: Match, when: float | None) -> str:
     moves, number = [], 1
     # A draw by agreement or a resignation shows in the result, not among the moves.
     actions = [
-        match.state_at(i).action_to_str(a) for i, a in enumerate(match.record.actions) if a >= 0
+        _marked(match.state_at(i).action_to_str(a), marks.get(i, ""))
+        for i, a in enumerate(match.record.actions)
+        if a >= 0
     ]
     while actions and actions[0].startswith(("wolf", "@")):  # Lupo: lot and placing, as notes
         moves.append(f"{{{actions.pop(0)}}}")
@@ -105,3 +111,10 @@ def _pdn(match: Match, when: float | None) -> str:
             line = f"{line} {word}".strip()
     lines.append(line)
     return "\n".join([*headers, "", *lines]) + "\n"
+
+
+def _marked(move: str, marks: str) -> str:
+    """``move`` with its marks as PDN writes them: ``22-18!?``, ``22-18 $18``."""
+    for mark in marks.split():
+        move += f" {mark}" if mark.startswith("$") else mark
+    return move

@@ -36,7 +36,7 @@ Mulino when the moves fit more than one (:func:`mills_that_fit`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from game.i18n import _
 from game.rules import (
@@ -457,15 +457,15 @@ def _pdn_body(text: str) -> tuple[list[_Token], bool]:
         if word.startswith("{"):
             note = word[1:-1].strip()
             if re.fullmatch(r"wolf[12]|@\d+", note):
-                tokens.append(_Token(note, number))
+                tokens.append(_Token(note, number, (), word))
             continue
         if word.startswith("["):  # the tags of the next game
             more = True
             break
         if word.startswith("$"):
-            if tokens:
+            if tokens and not tokens[-1].written.startswith("{"):  # not Lupo's notes
                 mark = NAG_MARKS.get(int(word[1:]), word) if len(word) < 6 else word
-                tokens[-1] = _Token(tokens[-1].text, tokens[-1].line, (*tokens[-1].marks, mark))
+                tokens[-1] = replace(tokens[-1], marks=(*tokens[-1].marks, mark))
             continue
         if _MOVE_NUMBER.match(word):
             continue

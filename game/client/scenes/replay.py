@@ -171,7 +171,8 @@ class ReplayScene(Scene):
         folder = self.app.paths.data / "exports"
         path = free_path(folder, export_name(match, self.entry.saved_at))
         try:
-            atomic_write(path, export_text(match, self.entry.saved_at).encode("utf-8"))
+            text = export_text(match, self.entry.saved_at, self.marks)
+            atomic_write(path, text.encode("utf-8"))
         except OSError as error:
             self.notice = _("The move list could not be saved: {error}").format(error=plain(error))
             return
