@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from game.session.export import PDN_GAME_TYPE, export_text
 from game.session.importing import (
     Imported,
     RecordImportError,
@@ -20,6 +21,8 @@ from game.session.importing import (
     player_names,
     read_game,
 )
+from game.session.match import Match
+from game.session.seats import Seat
 
 CORPUS = Path(__file__).resolve().parent / "data" / "pdn"
 
@@ -158,8 +161,8 @@ def mutated(rng: random.Random, data: bytes) -> bytes:
 
 
 def _fuzz(count: int, seed: int) -> int:
-    """Read ``count`` variations of the corpus: each is read or refused, never a crash;
-    returns how many were read."""
+    """Read ``count`` variations of the corpus: each is read or refused, never a crash, and
+    one that is read is exported as what reads back the same; returns how many were read."""
     files = sorted(CORPUS.iterdir())
     originals = [path.read_bytes() for path in files]
     rng = random.Random(seed)
@@ -171,13 +174,20 @@ def _fuzz(count: int, seed: int) -> int:
         except ValueError:
             continue
         try:
-            read_game(text)
+            imported = read_game(text)
             player_names(text, 2)
         except RecordImportError:
             continue
         except Exception as error:  # a crash: say which variation
             raise AssertionError(f"variation {number} (seed {seed}) crashed: {data!r}") from error
         read += 1
+        # and what was read exports as what reads back the same
+        record = imported.record
+        match = Match(record, [Seat()] * record.variant.players, 0)
+        again = read_game(export_text(match, None, imported.marks))
+        assert again.record == record, f"variation {number} (seed {seed}): {data!r}"
+        if record.variant.name in PDN_GAME_TYPE:
+            assert again.marks == imported.marks, f"variation {number} (seed {seed}): {data!r}"
     return read
 
 
