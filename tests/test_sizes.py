@@ -490,7 +490,7 @@ QUICK = {"title", "setup-numeri-4", "settings", "review", "keypad", "results-num
 def watched_text() -> Iterator[list[tuple[float, str]]]:
     """The size in pixels of every text rendered while inside: :func:`theme.text` and
     :func:`theme.font` at the size asked (the font never goes under its floor),
-    :func:`theme.fitted` at that size times the shrinking that fitted it."""
+    :func:`theme.fitted` at the height it was drawn."""
     seen: list[tuple[float, str]] = []
     inside = [0]
     text, fitted, font = theme.text, theme.fitted, theme.font
@@ -504,11 +504,11 @@ def watched_text() -> Iterator[list[tuple[float, str]]]:
         inside[0] += 1
         try:
             drawn = fitted(message, size, colour, width, bold)
-            whole = text(message, size, colour, bold).get_width()
+            whole = text(message, size, colour, bold).get_height()
         finally:
             inside[0] -= 1
-        if message.strip():
-            shrunk = drawn.get_width() / whole if whole else 1.0
+        if message.strip():  # by its height: a text cut short with "…" is narrower
+            shrunk = drawn.get_height() / whole if whole else 1.0
             seen.append((max(theme.SMALLEST, size) * min(1.0, shrunk), message))
         return drawn
 

@@ -283,11 +283,31 @@ def fitted(
     message: str, size: int, colour: Colour, width: int, bold: bool = False
 ) -> pygame.Surface:
     """Rendered text shrunk to ``width`` if wider (cached, so a label that does not fit is
-    not rescaled at every frame)."""
+    not rescaled at every frame) — but never under :data:`SMALLEST`: text that would be is
+    drawn at that size and, if still too wide, cut short with "…" (a long name, a long
+    translation: readable in part rather than unreadable whole)."""
     words = text(message, size, colour, bold)
     if words.get_width() <= width:
         return words
-    return pygame.transform.smoothscale_by(words, width / words.get_width())
+    scale = width / words.get_width()
+    if max(SMALLEST, size) * scale >= SMALLEST or width <= 0:
+        return pygame.transform.smoothscale_by(words, scale)
+    least = font(SMALLEST, bold)
+    if least.size(message)[0] > width:
+        message = _cut(message, least, width)
+    return text(message, SMALLEST, colour, bold)
+
+
+def _cut(message: str, font: pygame.font.Font, width: int) -> str:
+    """The longest start of ``message`` that fits ``width`` with "…" after it."""
+    shortest, longest = 0, len(message)
+    while shortest < longest:
+        middle = (shortest + longest + 1) // 2
+        if font.size(message[:middle].rstrip() + "…")[0] <= width:
+            shortest = middle
+        else:
+            longest = middle - 1
+    return message[:shortest].rstrip() + "…"
 
 
 def wrap(message: str, font: pygame.font.Font, width: int) -> list[str]:

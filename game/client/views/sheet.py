@@ -197,10 +197,11 @@ class SheetView(BoardView):
         # a match screen is played on; a picture, a replay or a review (Preview) is not
         played_on = getattr(self.play, "played_on", True)
         if DiceTray.fit(tray).die < theme.TOUCH and played_on:
-            tray = self._tray_on_board(board)
-            gap = tray.height // 8
-            board = pygame.Rect(board.x, board.y, board.width, tray.y - gap - board.y)
-            self.dice_on_board = True
+            under = self._tray_on_board(board)
+            gap = under.height // 8
+            rest = pygame.Rect(board.x, board.y, board.width, under.y - gap - board.y)
+            if min(rest.size) * 4 // 31 >= theme.TOUCH:  # and the cells still 44 px
+                board, tray, self.dice_on_board = rest, under, True
         self.cell = max(4, min(board.width, board.height) * 4 // 31)
         self.pad, self.band = self.cell // 4, self.cell // 2
         side = SHEET_SIZE * self.cell + self.pad + self.band

@@ -66,14 +66,17 @@ class TrackView(BoardView):
         """Where the waiting pawns are when not in the tray: under the track."""
         self._home_rows: list[tuple[int, int]] = [(tray.x, tray.y + n * self.home)
                                                   for n in range(players)]  # fmt: skip
-        if self.home < theme.TOUCH:
-            self.home = home = theme.touch(0.6 * space)
-            block, gap = round(7.5 * home), home // 2
-            per_line = max(1, min(players, (board.width + gap) // (block + gap)))
-            lines = -(-players // per_line)
+        home = theme.touch(0.6 * space)
+        block, gap = round(7.5 * home), home // 2
+        per_line = max(1, min(players, (board.width + gap) // (block + gap)))
+        lines = -(-players // per_line)
+        strip = lines * (home + home // 8) - home // 8
+        under = min(space, (board.height - strip - gap) * 2 // (4 * rows - 1))
+        # under the track if the tray's places are too small, and the spaces stay big enough
+        if self.home < theme.TOUCH and (under == space or under >= theme.TOUCH):
+            self.home = home
             pitch = home + home // 8
-            strip = lines * pitch - home // 8
-            space = min(space, (board.height - strip - gap) * 2 // (4 * rows - 1))
+            space = under
             track = space * (2 * rows - 1)
             top = board.centery - (track + space // 2 + strip) // 2
             self.homes = pygame.Rect(board.x, top + track + space // 2, board.width, strip)
@@ -119,7 +122,8 @@ class TrackView(BoardView):
         """Where a tap takes pawn ``pawn``: its place, on the track as wide as the space
         where that reaches :data:`theme.TOUCH` (a space's place is a tenth smaller)."""
         rect = self.pawn_rect(seat, pawn)
-        if rect.width < theme.TOUCH and rect.width < self.space:
+        on_track = self.state.pawns[seat][pawn - 1] != OFF  # type: ignore[attr-defined]
+        if on_track and rect.width < theme.TOUCH and rect.width < self.space:
             side = min(self.space, theme.TOUCH)
             rect = rect.inflate(side - rect.width, side - rect.height)
         return rect
