@@ -273,7 +273,7 @@ def _tutorial_done(app: App) -> None:
     app.push(TutorialDoneScene(app, script_for("dama:classic")))
 
 
-def _lan_list(app: App) -> None:
+def _lan_list(app: App, many: bool = False) -> None:
     from game.client.scenes import lobby
     from net.discovery import SERVICE, decode
     from net.identity import Identity, fingerprint
@@ -300,8 +300,10 @@ def _lan_list(app: App) -> None:
                     announced("Library", "mulino:classic", "over", 0, 4),
                     announced("Bar", "ausgeblockt", "lobby", 1, 5),
                     announced("Window", "dama:lupo", "lobby", 1, 6),
+                    *(announced(f"Table {n}", "numeri", "lobby", 1, n) for n in range(7, 11)
+                      if many),
                 )
-            }
+            }  # fmt: skip
 
         def close(self) -> None:
             pass
@@ -441,6 +443,7 @@ SCREENS: dict[str, Show] = {
     "confirm": _confirm,
     "keypad": _keypad,
     "lan-list": _lan_list,
+    "lan-list-pages": lambda app: _lan_list(app, many=True),
     "room": _room,
     "results-numeri-4": _results("numeri", 4),
     "results-ausgeblockt": _results("ausgeblockt", 2),

@@ -87,6 +87,10 @@ class LanScene(MenuScene):
             item(lambda: _("Back"), self.back, "back"),
         ]
 
+    def spans(self, name: str) -> bool:
+        """The matches across the grid, when a short window puts the buttons in two columns."""
+        return name.startswith("match ")
+
     def layout(self, size: tuple[int, int]) -> None:
         """The menu, with each match as a row of two lines: what it is, then its host's key
         (and a warning when another key announces the same name or match)."""
@@ -97,7 +101,7 @@ class LanScene(MenuScene):
         self.set_targets(
             [
                 _listing_row(
-                    target.rect.inflate(wider - target.rect.width, 0),
+                    target.rect.inflate(max(0, wider - target.rect.width), 0),
                     target,
                     rows[target.name],
                     rows[target.name].name in look_alikes,
