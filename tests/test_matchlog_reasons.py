@@ -109,6 +109,24 @@ def _join_under_another_key() -> tuple[Table, dict, str]:
 
 
 @case
+def _join_replayed() -> tuple[Table, dict, str]:
+    table = _dama()
+    table.put({"k": "leave", "peer": table.peers[1], "reason": "connection lost"})
+    joined = next(e for e in table.log.entries if e["k"] == "join" and e["peer"] == table.peers[1])
+    bare = {k: v for k, v in joined.items() if k not in ("n", "at", "sig", "hs")}
+    reason = "join: a replayed proof (this challenge was answered before)"
+    return table, table.seal(bare), reason
+
+
+@case
+def _join_with_anothers_proof() -> tuple[Table, dict, str]:
+    table = _dama()
+    table.put({"k": "leave", "peer": table.peers[1], "reason": "connection lost"})
+    entry = {**table.join_entry(table.identities[1], "p2"), "proof": bytes(64)}
+    return table, table.seal(entry), "join: the proof is not signed by the joining peer"
+
+
+@case
 def _leave_of_someone_gone() -> tuple[Table, dict, str]:
     table = _third_gone()
     entry = table.seal({"k": "leave", "peer": table.peers[2], "reason": "again"})

@@ -521,3 +521,39 @@ def test_the_match_entry_stays_the_first_hosts_after_a_host_change() -> None:
     leave = {"k": "leave", "peer": first, "reason": "x"}
     assert log.author(leave) == table.peers[1]  # the host of the moment logs the others
     assert log.author({"k": "offer", "peer": table.peers[2], "ply": 0}) == table.peers[2]
+
+
+# -- who comes in, and where -----------------------------------------------------------------
+
+
+def test_a_newcomer_takes_the_free_seat_she_wished_for_else_the_first_free_one() -> None:
+    table = Table("numeri", 4, seated=False)
+    host, anna, bert, carla = table.identities
+    table.put(table.join_entry(host, "host", seat=0))
+    table.put({**table.join_entry(anna, "anna", seat=2), "addr": "10.0.0.2:7000"})
+    log = table.log
+    assert log.seat_of(anna.peer) == 2 and log.members[anna.peer].addr == "10.0.0.2:7000"
+    table.put(table.join_entry(bert, "bert", seat=2))  # taken: the first free one instead
+    assert log.seat_of(bert.peer) == 1
+    table.put(table.join_entry(carla, "carla", seat=-1))
+    assert log.seat_of(carla.peer) == 3
+    late = Identity(b"\x74" * 32)
+    table.put(table.join_entry(late, "late", seat=1))  # every seat taken: she watches
+    assert log.members[late.peer].role == "spectator" and log.seat_of(late.peer) is None
+    assert _owners(log) == [host.peer, bert.peer, anna.peer, carla.peer]
+
+
+def test_a_player_back_in_play_takes_back_her_seat_and_no_computers_seat() -> None:
+    """Anna drops, her seat goes to the computer, she comes back at a new address: her seat
+    is hers again, and the seat the host gave the computer in the lobby stays its."""
+    table = _four_with_a_computer()
+    table.start()
+    anna = table.peers[1]
+    table.put({"k": "leave", "peer": anna, "reason": "connection lost"})
+    table.put({"k": "computer", "peer": table.peers[0], "seat": 1, "level": "easy"})
+    assert anna not in table.log.dice_group
+    table.put({**table.join_entry(table.identities[1], "p2"), "addr": "10.0.0.9:7001"})
+    log = table.log
+    assert [s.computer for s in log.seats] == ["", "", "", "hard"]
+    assert log.actor(1) == anna and log.actor(3) == table.peers[0] and anna in log.dice_group
+    assert log.members[anna].addr == "10.0.0.9:7001" and log.members[anna].present
