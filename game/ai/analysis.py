@@ -50,6 +50,14 @@ class Scored:
 
 def analyse(state: State, nodes: int | None = None) -> list[Scored]:
     """Every legal action of ``state`` with its score, best first (ties: lower action)."""
+    return analysed(state, nodes)[0]
+
+
+def analysed(state: State, nodes: int | None = None) -> tuple[list[Scored], AlphaBeta | None]:
+    """:func:`analyse`'s answer with the search that made it (None in the games scored
+    without one): its transposition table holds the line it expects after each move, which
+    the review reads rather than searching again."""
+    search = None
     if state.is_terminal():
         raise RulesError(f"the game is over: {state.result()}")
     if state.is_chance():
@@ -65,19 +73,21 @@ def analyse(state: State, nodes: int | None = None) -> list[Scored]:
     elif isinstance(state, LupoState):
         scores = {a: _lupo(state, a) for a in state.legal_actions()}
     else:
-        scores = _searched(state, nodes)
-    return sorted((Scored(a, s) for a, s in scores.items()), key=lambda x: (-x.score, x.action))
+        scores, search = _searched(state, nodes)
+    ranked = sorted((Scored(a, s) for a, s in scores.items()), key=lambda x: (-x.score, x.action))
+    return ranked, search
 
 
-def _searched(state: State, nodes: int | None) -> dict[int, int]:
+def _searched(state: State, nodes: int | None) -> tuple[dict[int, int], AlphaBeta]:
     family = state.variant.game
     budget = Budget(nodes if nodes is not None else WIDE * NODES[family]["hard"], None, None)
     search = AlphaBeta(board_evaluator(state.variant.name), budget, endgames=probe)
     search.margin = 2 * WIN  # every root move's exact value, not a bound beneath the best
     found = search.best(state)
     if found.scores is None or len(found.scores) < len(state.legal_actions()):
-        return {a: found.score if a == found.action else -WIN for a in state.legal_actions()}
-    return dict(found.scores)
+        legal = state.legal_actions()
+        return {a: found.score if a == found.action else -WIN for a in legal}, search
+    return dict(found.scores), search
 
 
 def _lupo(state: LupoState, action: int) -> int:

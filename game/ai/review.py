@@ -37,11 +37,12 @@ import msgpack
 
 from game.ai import sheet_chances
 from game.ai.analysis import analyse
+from game.ai.analysis import analysed as analysed_by
 from game.ai.endgames import Verdict, probe
 from game.ai.endgames.codes import verdict_of
 from game.ai.evaluators import board_evaluator
 from game.ai.players import NODES
-from game.ai.search import WIN, AlphaBeta, Budget
+from game.ai.search import WIN, AlphaBeta
 from game.ai.track_player import judge, play_out
 from game.ai.weights import WEIGHTS
 from game.rules import MatchRecord, Outcome, State
@@ -124,7 +125,9 @@ def review(
         if s.to_move >= 0 and not s.is_terminal() and record.actions[i] >= 0
     ]
     analysed: dict[int, dict[int, int]] = {}
+    judged: dict[int, Judged] = {}
     only_moves = []
+    players = record.variant.players
     for done, index in enumerate(decisions):
         if cancelled is not None and cancelled():
             return None
@@ -132,19 +135,21 @@ def review(
         if _nodes(state) is not None and len(state.legal_actions()) == 1:
             only_moves.append(index)  # scored below, from the position it leads to
         else:
-            analysed[index] = {s.action: s.score for s in analyse(state, _nodes(state))}
+            ranked, search = analysed_by(state, _nodes(state))
+            analysed[index] = {s.action: s.score for s in ranked}
+            if state.to_move in people:
+                played = record.actions[index]
+                judged[index] = _judge(state, played, analysed[index], index, game, players, search)
         if progress is not None:
             progress(done + 1, len(decisions))
     for index in reversed(only_moves):
         analysed[index] = {record.actions[index]: _only_move_score(states, index, analysed)}
-    judged = [
-        _judge(states[index], record.actions[index], analysed[index], index, game,
-               record.variant.players)
-        for index in decisions
-        if states[index].to_move in people
-    ]  # fmt: skip
+        if states[index].to_move in people:
+            judged[index] = _judge(states[index], record.actions[index], analysed[index], index,
+                                   game, players)  # fmt: skip
     best_scores = {index: max(scores.values()) for index, scores in analysed.items()}
-    return Review(tuple(judged), tuple(_advantages(states, best_scores)))
+    judged_in_order = tuple(judged[index] for index in sorted(judged))
+    return Review(judged_in_order, tuple(_advantages(states, best_scores)))
 
 
 def _only_move_score(states: list[State], index: int, analysed: dict[int, dict[int, int]]) -> int:
@@ -176,8 +181,16 @@ def _nodes(state: State) -> int | None:
 
 
 def _judge(
-    state: State, played: int, scores: dict[int, int], ply: int, game: str, players: int
+    state: State,
+    played: int,
+    scores: dict[int, int],
+    ply: int,
+    game: str,
+    players: int,
+    search: AlphaBeta | None = None,
 ) -> Judged:
+    """One decision judged from its analysis (``search``: the one that made it, whose table
+    holds the lines expected after each move)."""
     best = max(scores, key=lambda a: (scores[a], a == played))
     loss = scores[best] - scores[played]
     reason, move, pieces = "", "", 0
@@ -198,7 +211,7 @@ def _judge(
     if label in ("mistake", "blunder") and not reason:
         reason, move = _punishing_reply(state, played, best)
     if label in ("mistake", "blunder") and not reason:
-        pieces, move = _material_lost(state, played, best)
+        pieces, move = _material_lost(state, played, best, search)
         reason = "loses_material" if pieces > 0 else ""
     chances = None
     if isinstance(state, NumeriState | AusgeblocktState) and played != best:
@@ -237,28 +250,26 @@ def _endgame_changed(state: State, played: int) -> str:
     return f"{names[before.outcome]}_to_{names[after.outcome]}"
 
 
-def _material_lost(state: State, played: int, best: int) -> tuple[int, str]:
-    """How many pieces ``played`` loses against ``best`` over the lines the search expects
+def _material_lost(
+    state: State, played: int, best: int, search: AlphaBeta | None
+) -> tuple[int, str]:
+    """How many pieces ``played`` loses against ``best`` over the lines ``search`` expects
     after each (:data:`LINE_PLIES` plies at most, with the captures or removal due at their
-    end made), and the opponent's reply that starts the line; (0, "") if none or not a
-    board game."""
-    if _nodes(state) is None:
+    end made), and the opponent's reply that starts the line; (0, "") if none or no search."""
+    if search is None:
         return 0, ""
     seat = state.to_move
-    played_line, played_material = _expected_line(state.apply(played), seat)
-    _, best_material = _expected_line(state.apply(best), seat)
+    played_line, played_material = _expected_line(state.apply(played), seat, search)
+    _, best_material = _expected_line(state.apply(best), seat, search)
     lost = best_material - played_material
     return (lost, played_line[0]) if lost > 0 and played_line else (0, "")
 
 
-def _expected_line(state: State, seat: int) -> tuple[list[str], int]:
-    """The line the search expects from ``state`` (its transposition table's best actions)
+def _expected_line(state: State, seat: int, search: AlphaBeta) -> tuple[list[str], int]:
+    """The line ``search`` expects from ``state`` (its transposition table's best actions)
     and ``seat``'s material (pieces less the opponent's) at its end."""
-    evaluator = board_evaluator(state.variant.name)
-    search = AlphaBeta(evaluator, Budget(_nodes(state) or 1), endgames=probe)
+    evaluator = search.evaluator
     line: list[str] = []
-    if not state.is_terminal():
-        search.best(state)
     for _ in range(LINE_PLIES):
         if state.is_terminal():
             break
