@@ -29,11 +29,18 @@ from game.i18n import _
 from game.session.match import Match
 
 NEAR, FAR = 0, 1
-TEXT_SHARE = 0.40
+TEXT_SHARE = 0.36
 """Of a panel's width, the words' part (the counts and the buttons share the rest)."""
-COUNTS_SHARE = 0.20
-TRAY_SHARE = 0.26
-"""Of a wide table's width, the tray's (beside the board)."""
+COUNTS_SHARE = 0.18
+TEXT_UNITS = 7.6
+"""Units of a panel's height its words need: two lines of status, two of what to do, one
+notice."""
+ONE_ROW = 1.3
+"""The narrowest a button may be, in rows' heights, for a panel's buttons to stand in one
+row (else two: a taller panel, a smaller board)."""
+TRAY_SHARES = (0.26, 0.32, 0.38, 0.44, 0.5)
+"""Of a wide table's width, the tray's (beside the board): the first under which the
+board's and the tray's targets all keep :data:`theme.TOUCH`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +80,8 @@ class FaceToFaceScene(PlayScene):
         self.u = u = theme.unit(size)
         self.row = row = theme.row(u)
         self.gap = gap = max(4, u // 2)
-        strip = max(2 * row + 3 * gap, 7 * u)
+        self.button_rows = rows = self._button_rows(width)
+        strip = max(rows * row + (rows + 1) * gap, round(TEXT_UNITS * u))
         self.sides = (
             Side(NEAR, pygame.Rect(0, height - strip, width, strip), turned=False),
             Side(FAR, pygame.Rect(0, 0, width, strip), turned=True),
@@ -89,29 +97,59 @@ class FaceToFaceScene(PlayScene):
         self.rebuild()
         self._redraw.invalidate()
 
+    def _button_rows(self, width: int) -> int:
+        """Two rows of buttons where the panel's words make it that tall anyway (a large
+        window: wide buttons, long labels on one line); else one row where the most a panel
+        holds fit it, each at least :data:`ONE_ROW` rows wide (a small window keeps the
+        height for the board); else two."""
+        if 2 * self.row + 3 * self.gap <= round(TEXT_UNITS * self.u):
+            return 2
+        control = self.control
+        most = len(self._controls()) + 2 + control.offers_undo + control.draws_by_agreement()
+        room = self._buttons_room(width)
+        each = (room - (most - 1) * self.gap) / most
+        return 1 if each >= max(theme.TOUCH, ONE_ROW * self.row) else 2
+
+    def _buttons_room(self, width: int) -> int:
+        return width - round(width * (TEXT_SHARE + COUNTS_SHARE)) - self.u
+
     def _middle(self, middle: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
         """The board's and the tray's rectangles between the panels: the tray on the near
-        player's left of a wide table, under the board on a narrow one; none when the
-        game has nothing to put in it (the board is centred)."""
+        player's left of a wide table (as wide as the board's and its own targets need to
+        keep :data:`theme.TOUCH`), under the board on a narrow one; none when the game has
+        nothing to put in it (the board is centred)."""
         u = self.u
-        inner = middle.inflate(-2 * u, -u)
+        inner = middle.inflate(-2 * u, -u // 2)
         if not self.view.uses_tray:
             return inner, pygame.Rect(inner.x, inner.bottom, 1, 1)
-        if inner.width >= 1.3 * inner.height:
-            tray = pygame.Rect(inner.x, 0, round(inner.width * TRAY_SHARE),
+        if inner.width < 1.3 * inner.height:
+            tray = pygame.Rect(inner.x, 0, inner.width, max(6 * u, inner.height // 5))
+            tray.bottom = inner.bottom
+            return pygame.Rect(inner.x, inner.y, inner.width, tray.y - inner.y - u), tray
+        best: tuple[int, pygame.Rect, pygame.Rect] | None = None
+        for share in TRAY_SHARES:
+            tray = pygame.Rect(inner.x, 0, round(inner.width * share),
                                min(inner.height, max(8 * u, inner.height // 2)))  # fmt: skip
             tray.centery = inner.centery
-            return pygame.Rect(tray.right + u, inner.y, inner.right - tray.right - u,
-                               inner.height), tray  # fmt: skip
-        tray = pygame.Rect(inner.x, 0, inner.width, max(6 * u, inner.height // 5))
-        tray.bottom = inner.bottom
-        return pygame.Rect(inner.x, inner.y, inner.width, tray.y - inner.y - u), tray
+            board = pygame.Rect(tray.right + u, inner.y, inner.right - tray.right - u,
+                                inner.height)  # fmt: skip
+            self.view.layout(board, tray)
+            size = self.view.tap_size()
+            if best is None or size > best[0]:
+                best = (size, board, tray)
+            if size >= theme.TOUCH:
+                break
+        assert best is not None
+        return best[1], best[2]
 
     # -- the buttons ----------------------------------------------------------------------
 
     def rebuild(self) -> None:
         """The board's targets, then each side's buttons: the mute key at the end of its
         words, the decision's and the match's buttons in two rows at its right."""
+        if self._button_rows(self.app.size[0]) != self.button_rows:
+            self.layout(self.app.size)  # the decision's buttons came or went: lay out anew
+            return
         buttons: list[Target] = []
         for side in self.sides:
             buttons += self._side_buttons(side, self._side_entries(side))
@@ -191,11 +229,11 @@ class FaceToFaceScene(PlayScene):
         self._catch_up()
 
     def _side_buttons(self, side: Side, entries: list[Control]) -> list[Target]:
-        u, row, gap = self.u, self.row, self.gap
+        row, gap = self.row, self.gap
         width = side.rect.width
         left = round(width * (TEXT_SHARE + COUNTS_SHARE))
-        room = width - left - u
-        columns = max(1, (len(entries) + 1) // 2)
+        room = self._buttons_room(width)
+        columns = max(1, -(-len(entries) // self.button_rows))
         cell = max(theme.TOUCH, (room - (columns - 1) * gap) // columns)
         targets = []
         for n, entry in enumerate(entries):

@@ -85,6 +85,11 @@ class BoardView:
         """``board`` for the board itself, ``tray`` (in the side panel) for dice and hands."""
         self.rect, self.tray = board, tray
 
+    def tap_size(self) -> int:
+        """The smallest side of anything this view lets people tap, as laid out now (a
+        layout tries its options against :data:`theme.TOUCH` with it)."""
+        return min((min(target.rect.size) for target in self.targets()), default=1 << 16)
+
     def draw(self, surface: pygame.Surface) -> None:
         """The board and everything on it."""
         self.draw_board(surface)

@@ -187,6 +187,9 @@ class SheetView(BoardView):
 
     # -- geometry -------------------------------------------------------------------------
 
+    def tap_size(self) -> int:
+        return min(self.cell, self.dice_tray.die)
+
     def layout(self, board: pygame.Rect, tray: pygame.Rect) -> None:
         """The paper holds the 7×7 cells, a margin, and a band for the coordinates left and
         below (kept when they are hidden, so the sheet does not move).  In a match, where

@@ -56,7 +56,10 @@ class TrackView(BoardView):
         space = min(board.width // (ROW + 1), board.height * 2 // (4 * rows - 1))
         self.tray = tray
         players = max(2, self.state.players)
-        die = min(tray.height * 3 // 5, tray.width // 4)
+        # The die: big, but leaving a wide tray's room to the waiting pawns' rows.
+        die = min(
+            tray.height * 3 // 5, tray.width // 4, max(2 * theme.TOUCH, round(3.6 * self.play.u))
+        )
         self.die_rect = pygame.Rect(0, 0, die, die)
         self.die_rect.bottomright = (tray.right - die // 6, tray.bottom - die // 10)
         home_width = self.die_rect.x - tray.x - die // 3
@@ -418,6 +421,9 @@ class TrackView(BoardView):
 
     def rolls_dice(self, state: State) -> bool:
         return isinstance(state, NumeriState) and state.stage == ROLL
+
+    def tap_size(self) -> int:
+        return min(self.space, self.home)
 
     def targets(self) -> list[Target]:
         """The pawns of the seat to play; before them the spaces, named for the highlights
