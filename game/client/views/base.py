@@ -134,10 +134,6 @@ class BoardView:
     def controls(self) -> list[Control]:
         return []
 
-    def rolls_dice(self, state: State) -> bool:
-        """True if the pending chance event is a roll the player makes (not a lot)."""
-        return False
-
     def played(self, before: State, action: int, after: State) -> None:
         """Start the animation of ``action``; the view draws ``after`` from now on."""
 

@@ -458,9 +458,6 @@ class SheetView(BoardView):
 
     # -- input ----------------------------------------------------------------------------
 
-    def rolls_dice(self, state: State) -> bool:
-        return isinstance(state, AusgeblocktState) and state.stage == ROLL
-
     def targets(self) -> list[Target]:
         if isinstance(self.state, AusgeblocktState):
             self._follow(self.state)

@@ -419,9 +419,6 @@ class TrackView(BoardView):
 
     # -- input ----------------------------------------------------------------------------
 
-    def rolls_dice(self, state: State) -> bool:
-        return isinstance(state, NumeriState) and state.stage == ROLL
-
     def tap_size(self) -> int:
         return min(self.space, self.home)
 
