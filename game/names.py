@@ -48,6 +48,10 @@ def review_reason(reason: str, move: str, pieces: int = 0) -> str:
         return ngettext(
             "loses {count} piece after {move}", "loses {count} pieces after {move}", pieces
         ).format(count=pieces, move=move)
+    if reason == "costs_kings":
+        return ngettext(
+            "costs {count} king after {move}", "costs {count} kings after {move}", pieces
+        ).format(count=pieces, move=move)
     texts = {
         "allows_capture": _("allows {move}"),
         "allows_mill": _("lets a mill close: {move}"),

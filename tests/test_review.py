@@ -235,3 +235,19 @@ def test_every_reason_has_words() -> None:
 
     assert all(review_reason(reason, "22-18", 1) for reason in REASONS)
     assert review_reason("", "", 0) == "" and review_reason("a later one", "x", 0) == ""
+
+
+@pytest.mark.slow
+def test_a_dama_move_that_lets_the_other_side_crown_costs_a_king() -> None:
+    """A match between the medium and easy computers (tools/benchmarks/review.py, seed 2):
+    Black's 11-15 gives nothing away at once and loses no piece, but along the line the
+    search expects White crowns where after 23-27 Black would."""
+    moves = (
+        "24-20 11-15 22-17 15-18 23x14 9x18 27-23 18x27 31x24 10-14 17x10 7x14 25-22 6-10 "
+        "22-17 8-11 26-22 12-16 17-13 2-6 29-25 3-8 22-17 8-12 25-22 5-9 30-25 4-8 32-27 "
+        "16-19 24x15 10x19 17x10 6x15 13x6 1x10 27-24 19-23 24-19 15x24 28x19 11-15"
+    )
+    judged = review(_record("dama:classic", moves), {1}).decisions[-1]
+    assert (judged.ply, judged.played, judged.label) == (41, "11-15", "blunder")
+    assert (judged.reason, judged.pieces) == ("costs_kings", 1)
+    assert review_reason(judged.reason, judged.reason_move, 1).startswith("costs 1 king after")

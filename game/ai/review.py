@@ -11,7 +11,8 @@ blunder whatever the units.  A mistake or a blunder gets the first reason that e
 met (``loses``), what the move lets the opponent do at once that the best one would not — a
 capture (``allows_capture``), a mill (``allows_mill``) — or, where the loss comes later, the
 pieces it loses against the best move over the lines the search expects (``loses_material``,
-with the count and the reply that starts the line).
+with the count and the reply that starts the line), or in Dama the kings it costs, a crowning
+allowed or missed (``costs_kings``).
 
 An only move is scored like any other, by what follows it (the next position's analysis, one
 ply further), so the advantage does not drop to 0 at a forced capture.
@@ -65,7 +66,7 @@ give up."""
 FORCED = WIN - 1000
 """Scores beyond this are forced results."""
 REASONS = ("won_to_drawn", "won_to_lost", "drawn_to_lost", "misses_win", "loses",
-           "allows_capture", "allows_mill", "loses_material")  # fmt: skip
+           "allows_capture", "allows_mill", "loses_material", "costs_kings")  # fmt: skip
 """Every reason a review gives, most telling first (see the module's docstring)."""
 LINE_PLIES = 12
 """How far :func:`_material_lost` follows the search's expected line."""
@@ -90,7 +91,8 @@ class Judged:
     """The dice games: the winning chance (per cent) the move gave up against the better one
     (None where not worked out: the best move, the board games)."""
     pieces: int = 0
-    """``loses_material``: how many pieces the move loses against the better one."""
+    """``loses_material``: how many pieces the move loses against the better one;
+    ``costs_kings``: how many kings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +213,7 @@ def _judge(
     if label in ("mistake", "blunder") and not reason:
         reason, move = _punishing_reply(state, played, best)
     if label in ("mistake", "blunder") and not reason:
-        pieces, move = _material_lost(state, played, best, search)
-        reason = "loses_material" if pieces > 0 else ""
+        reason, pieces, move = _material_lost(state, played, best, search)
     chances = None
     if isinstance(state, NumeriState | AusgeblocktState) and played != best:
         # The judgement names the better move; how much the move cost is the winning chance
@@ -252,22 +253,29 @@ def _endgame_changed(state: State, played: int) -> str:
 
 def _material_lost(
     state: State, played: int, best: int, search: AlphaBeta | None
-) -> tuple[int, str]:
-    """How many pieces ``played`` loses against ``best`` over the lines ``search`` expects
-    after each (:data:`LINE_PLIES` plies at most, with the captures or removal due at their
-    end made), and the opponent's reply that starts the line; (0, "") if none or no search."""
+) -> tuple[str, int, str]:
+    """What ``played`` loses against ``best`` over the lines ``search`` expects after each
+    (:data:`LINE_PLIES` plies at most, with the captures or removal due at their end made):
+    ``loses_material`` and how many pieces, or else, in Dama, ``costs_kings`` and how many
+    kings (a crowning allowed or missed); with the opponent's reply that starts the line.
+    ("", 0, "") if neither or no search."""
     if search is None:
-        return 0, ""
+        return "", 0, ""
     seat = state.to_move
-    played_line, played_material = _expected_line(state.apply(played), seat, search)
-    _, best_material = _expected_line(state.apply(best), seat, search)
-    lost = best_material - played_material
-    return (lost, played_line[0]) if lost > 0 and played_line else (0, "")
+    played_line, (pieces, kings) = _expected_line(state.apply(played), seat, search)
+    _, (best_pieces, best_kings) = _expected_line(state.apply(best), seat, search)
+    if not played_line:
+        return "", 0, ""
+    if best_pieces > pieces:
+        return "loses_material", best_pieces - pieces, played_line[0]
+    if best_pieces == pieces and best_kings > kings:
+        return "costs_kings", best_kings - kings, played_line[0]
+    return "", 0, ""
 
 
-def _expected_line(state: State, seat: int, search: AlphaBeta) -> tuple[list[str], int]:
+def _expected_line(state: State, seat: int, search: AlphaBeta) -> tuple[list[str], tuple[int, int]]:
     """The line ``search`` expects from ``state`` (its transposition table's best actions)
-    and ``seat``'s material (pieces less the opponent's) at its end."""
+    and ``seat``'s material at its end (:func:`_material`)."""
     evaluator = search.evaluator
     line: list[str] = []
     for _ in range(LINE_PLIES):
@@ -286,16 +294,20 @@ def _expected_line(state: State, seat: int, search: AlphaBeta) -> tuple[list[str
     return line, _material(state, seat)
 
 
-def _material(state: State, seat: int) -> int:
-    """``seat``'s pieces (on the board and in hand) less the opponent's."""
+def _material(state: State, seat: int) -> tuple[int, int]:
+    """``seat``'s pieces (on the board and in hand) less the opponent's, and its kings less
+    the opponent's (Dama)."""
     if isinstance(state, MulinoState):
         own = state.men[seat].bit_count() + state.hand[seat]
-        return own - state.men[1 - seat].bit_count() - state.hand[1 - seat]
+        return own - state.men[1 - seat].bit_count() - state.hand[1 - seat], 0
     if isinstance(state, DamaState):
-        return (state.men[seat] | state.kings[seat]).bit_count() - (
-            state.men[1 - seat] | state.kings[1 - seat]
-        ).bit_count()
-    return 0
+        own, other = (
+            state.men[seat] | state.kings[seat],
+            state.men[1 - seat] | state.kings[1 - seat],
+        )
+        kings = state.kings[seat].bit_count() - state.kings[1 - seat].bit_count()
+        return own.bit_count() - other.bit_count(), kings
+    return 0, 0
 
 
 def _chances_lost(state: NumeriState, played: int, best: int, ply: int) -> int:
