@@ -57,9 +57,7 @@ class TrackView(BoardView):
         self.tray = tray
         players = max(2, self.state.players)
         # The die: big, but leaving a wide tray's room to the waiting pawns' rows.
-        die = min(
-            tray.height * 3 // 5, tray.width // 4, max(2 * theme.TOUCH, round(3.6 * self.play.u))
-        )
+        die = min(tray.height * 3 // 5, tray.width // 4, max(2 * theme.TOUCH, tray.width // 6))
         self.die_rect = pygame.Rect(0, 0, die, die)
         self.die_rect.bottomright = (tray.right - die // 6, tray.bottom - die // 10)
         home_width = self.die_rect.x - tray.x - die // 3
