@@ -1,6 +1,7 @@
 """Regenerate docs/screenshots/: what a player sees, drawn by the real client off-screen.
 
-    python tools/screenshots.py [--sizes 1920x1080,1024x600,700x1050] [--kiosk-sizes 1920x1080,1024x600]
+    python tools/screenshots.py [--sizes 1920x1080,1024x600,700x1050]
+                                [--kiosk-sizes 1920x1080,1024x600]
 
 For every game, at every size: the match right after the computer's move (its move
 highlighted, the person's prompt), its lesson at its key step (``lesson-dama-lupo``), a
