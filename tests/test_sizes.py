@@ -29,7 +29,6 @@ from game.session.match import Match
 from game.session.seats import Seat, SeatKind
 
 SIZES = [(1024, 600), (700, 1050), (1920, 1080)]
-MORE_SIZES = [(600, 1024), (3840, 2160)]
 """A kiosk panel turned upright and 4K, in the slow walk only."""
 AT_1080P = 14
 """The least text size at 1920x1080 (the issue's "14 px at 1080p")."""
@@ -574,7 +573,7 @@ def _measure(tmp_path: Path, size: tuple[int, int], show: Show) -> list[str]:
 
 def _params(screens: dict[str, Show]) -> list:
     params = []
-    for size in SIZES + MORE_SIZES:
+    for size in SIZES:
         for name in screens:
             marks = []
             if size != (1024, 600) or name not in QUICK:
