@@ -142,7 +142,7 @@ _names = st.one_of(
     addresses=st.lists(st.ip_addresses(v=4).map(str), max_size=2),
     port=st.none() | st.integers(-(2**70), 2**70),
 )
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1500, deadline=None)
 def test_decoding_never_raises_and_keeps_only_plain_text(
     name: str, properties: dict, addresses: list[str], port: int | None
 ) -> None:
