@@ -294,11 +294,11 @@ def fitted(
         return pygame.transform.smoothscale_by(words, scale)
     least = font(SMALLEST, bold)
     if least.size(message)[0] > width:
-        message = _cut(message, least, width)
+        message = cut(message, least, width)
     return text(message, SMALLEST, colour, bold)
 
 
-def _cut(message: str, font: pygame.font.Font, width: int) -> str:
+def cut(message: str, font: pygame.font.Font, width: int) -> str:
     """The longest start of ``message`` that fits ``width`` with "…" after it."""
     shortest, longest = 0, len(message)
     while shortest < longest:

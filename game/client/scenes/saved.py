@@ -132,16 +132,7 @@ def _match_row(rect: pygame.Rect, row: Row, palette: theme.Palette) -> Target:
 def fitted(text: str, size: int, bold: bool, width: int) -> str:
     """``text`` as it fits in ``width`` pixels at ``size``: whole, or cut short with "…"."""
     font = theme.font(size, bold)
-    if font.size(text)[0] <= width:
-        return text
-    shortest, longest = 0, len(text)  # the longest prefix that fits with the ellipsis
-    while shortest < longest:
-        middle = (shortest + longest + 1) // 2
-        if font.size(text[:middle].rstrip() + "…")[0] <= width:
-            shortest = middle
-        else:
-            longest = middle - 1
-    return text[:shortest].rstrip() + "…"
+    return text if font.size(text)[0] <= width else theme.cut(text, font, width)
 
 
 # -- the lists ---------------------------------------------------------------------------
