@@ -14,6 +14,12 @@ Chance events are decided here too, without anyone's say: once every peer of the
 applied by every peer at the same place in the log.  A log is therefore also a proof:
 ``python -m net verify`` replays one and checks every roll.
 
+The rules live in three modules, one class: this one keeps the log (authentication,
+membership, seats, the election of a new host, moves, draws, the end), :mod:`net.logdice`
+the dice's rules (:class:`~net.logdice.DiceRules`, which :class:`MatchLog` is made with),
+and :mod:`net.entries` what writing an entry takes (its shape, digest and signatures, the
+phases, :class:`Rejected`), which the peers use without a log's rules.
+
 Entry kinds and who makes them (docs/PROTOCOL.md has the fields):
 
 * ``match`` (first entry, the host): game setup, seats set to computer levels, match id.
@@ -33,36 +39,45 @@ Entry kinds and who makes them (docs/PROTOCOL.md has the fields):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from game.rules import AGREED_DRAW, ActionError, MatchRecord, RulesError, State, start
 from game.rules.core import resigning_seat
 from game.rules.registry import VARIANTS
 from game.rules.variants import Variant, variant_from_fields
-from net.fairdice import DiceError, check_reveal, combine, digest, pick
+from net.entries import (
+    ABANDONED,
+    LOBBY,
+    OVER,
+    PLAYING,
+    Rejected,
+    checked,
+    entry_digest,
+    placed,
+    require,
+    signed,
+)
 from net.identity import Identity, peer_id, verify
-from net.messages import PROTOCOL_VERSION, MessageError, validate_entry
-from net.signing import NO_HEAD, entry_payload, join_payload, order_payload, packed, vote_payload
+from net.logdice import DiceRules
+from net.messages import PROTOCOL_VERSION
+from net.signing import NO_HEAD, entry_payload, join_payload, order_payload, vote_payload
 
-LOBBY, PLAYING, OVER, ABANDONED = "lobby", "playing", "over", "abandoned"
+__all__ = [  # what other modules import from here, some of it made in net.entries
+    "ABANDONED",
+    "LOBBY",
+    "OVER",
+    "PLAYING",
+    "MatchLog",
+    "Rejected",
+    "entry_digest",
+    "placed",
+    "replay",
+    "signed",
+]
+
 HOST_MADE = frozenset({"match", "join", "leave"})
 """Kinds only the host makes (``join`` and ``leave`` are about another peer)."""
-RENEW_BEFORE = 16
-"""A peer commits to a new dice chain when its current one has fewer values left."""
-FROZEN_DICE = 3
-"""The first protocol version whose log freezes the commitments of an event once a die of it
-may have been shown (docs/PROTOCOL.md §7.1): earlier logs are replayed by their own rules,
-with what these would refuse noted as doubts."""
-
-
-class Rejected(Exception):  # noqa: N818 - an answer, not a failure of this program
-    """An entry that does not follow from the log; ``reason`` says why in plain words."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass
@@ -89,37 +104,16 @@ class Seat:
         return not self.computer
 
 
-@dataclass(frozen=True)
-class Roll:
-    """One chance event as decided: who revealed what, and the outcome."""
+class MatchLog(DiceRules):
+    """One match's log, applied entry by entry: the pure state machine every peer runs."""
 
-    event: int
-    peers: tuple[str, ...]
-    reveals: tuple[bytes, ...]
-    outcome: str
-
-
-@dataclass
-class _Commitment:
-    first: int
-    value: bytes
-    position: int
-    """Where the ``commit`` entry is in the log (from 0)."""
-    anchor: tuple[int, bytes] = field(init=False)
-    """The last revealed (event, value), or (first − 1, commitment) before any."""
-
-    def __post_init__(self) -> None:
-        self.anchor = (self.first - 1, self.value)
-
-
-class MatchLog:
     def __init__(self, opening: dict[str, Any], version: int = PROTOCOL_VERSION) -> None:
         self.version = version
         """The protocol version whose rules this log applies (a record says which)."""
         self.doubts: list[str] = []
         """In a log of an earlier version: what the current rules would have refused, each
         naming its entry (``python -m net verify`` reports them)."""
-        entry = _checked(opening)
+        entry = checked(opening)
         if entry["k"] != "match":
             raise Rejected("a match log begins with a match entry")
         try:
@@ -153,13 +147,7 @@ class MatchLog:
         self.end_reason = ""
         self.state: State = start(self.variant)
         self.record = MatchRecord(self.variant)
-        self.rolls: list[Roll] = []
-        self.dice_group: set[str] = set()
-        self.next_event = 1
-        self.event_group: set[str] | None = None
-        self.reveals: dict[str, bytes] = {}
-        self.highest_revealed = 0
-        self._commitments: dict[str, list[_Commitment]] = {}
+        self._start_dice()
         self._offers: set[str] = set()
         self.electorate: frozenset[str] = frozenset()
         """The people whose majority may change the host: fixed at the start (the seated
@@ -201,69 +189,6 @@ class MatchLog:
     def paused(self) -> bool:
         return bool(self.waiting_for())
 
-    @property
-    def pending_event(self) -> int | None:
-        """The chance event waiting for reveals, if any."""
-        return self.next_event if self.phase == PLAYING and self.state.is_chance() else None
-
-    def needs_reveal(self, peer: str) -> bool:
-        return (
-            self.pending_event is not None
-            and peer in (self.event_group or ())
-            and peer not in self.reveals
-            and self._all_committed()
-        )
-
-    def _all_committed(self) -> bool:
-        """Whether every peer of the pending event has a commitment covering it: no value
-        of an event is shown before all of its values are fixed."""
-        group = self.event_group if self.event_group is not None else self.dice_group
-        return self.committed_to(self.next_event, group)
-
-    def committed_to(self, event: int, group: Iterable[str] | None = None) -> bool:
-        """Whether every member of ``group`` (the dice group) has a commitment covering
-        ``event``."""
-        members = self.dice_group if group is None else group
-        return all(self._commitment(p, event) is not None for p in members)
-
-    def owes_dice(self, peer: str) -> bool:
-        """Whether the pending chance event waits for ``peer``'s commitment or reveal."""
-        if self.pending_event is None or peer not in (self.event_group or ()):
-            return False
-        if peer in self.reveals:
-            return False
-        # It owes a commitment while it has none for the event, a reveal once all are in.
-        return self._commitment(peer, self.next_event) is None or self._all_committed()
-
-    def commit_due(self, peer: str) -> int | None:
-        """The first event of the chain ``peer`` must commit to now, if any."""
-        if self.phase == LOBBY:
-            # Committed while the match waits, the first roll waits for no commitment.
-            return 1 if self._commits_early(peer) and not self._commitments.get(peer) else None
-        if self.phase != PLAYING or peer not in self.dice_group:
-            return None
-        chains = self._commitments.get(peer)
-        earliest = max(self.next_event, self.highest_revealed + 1)
-        if not chains:
-            return earliest
-        end = chains[-1].first + self.chain_length
-        if end - self.next_event < RENEW_BEFORE:
-            # The next chain begins where the current one ends: it replaces no commitment
-            # another peer may already have revealed a value under.
-            return max(end, earliest)
-        return None
-
-    def could_roll(self) -> set[str]:
-        """The peers who may be in the group of the next chance event when it opens: the
-        dice group, and every seat's person (a rejoin gives her seat back to her, and her
-        place in the dice group)."""
-        return self.dice_group | {s.owner for s in self.seats if s.owner is not None}
-
-    def commitment_of(self, peer: str, event: int) -> tuple[int, bytes] | None:
-        """``peer``'s commitment covering ``event``: its first event and value."""
-        chain = self._commitment(peer, event)
-        return None if chain is None else (chain.first, chain.value)
-
     def start_problem(self) -> str | None:
         """Why the host cannot start the match now, or None if it can: every person's seat
         taken, and everyone seated but the host present and ready."""
@@ -285,14 +210,14 @@ class MatchLog:
 
     def apply(self, entry: dict[str, Any]) -> None:
         """Apply ``entry`` if it follows from the log; raise :class:`Rejected` otherwise."""
-        self._apply(_checked(entry), check_author=True, check_placing=True)
+        self._apply(checked(entry), check_author=True, check_placing=True)
 
     def place(self, entry: dict[str, Any], host: Identity, *, own: bool = False) -> dict[str, Any]:
         """As the host holding ``host``: sign the placing of ``entry`` next in this log and
         apply it; returns the placed entry.  The placing signature is made here, so it is
         not checked again, nor the author's for an ``own`` entry the host has just signed:
         each check costs about 45 µs on the way of every relayed entry."""
-        entry = _checked(placed(self, host, entry))
+        entry = checked(placed(self, host, entry))
         self._apply(entry, check_author=not own, check_placing=False)
         return entry
 
@@ -455,8 +380,8 @@ class MatchLog:
     def _on_seat(self, entry: dict[str, Any]) -> None:
         peer, wanted = entry["peer"], entry["seat"]
         member = self.members[peer]
-        self._require(self.phase == LOBBY, "seats are chosen before the match starts")
-        self._require(member.role == "player" and member.present, "spectators have no seat")
+        require(self.phase == LOBBY, "seats are chosen before the match starts")
+        require(member.role == "player" and member.present, "spectators have no seat")
         if wanted >= len(self.seats):
             raise Rejected(f"this match has {len(self.seats)} seats")
         if wanted >= 0:
@@ -474,14 +399,14 @@ class MatchLog:
 
     def _on_ready(self, entry: dict[str, Any]) -> None:
         member = self.members[entry["peer"]]
-        self._require(self.phase == LOBBY, "the match has already started")
-        self._require(self.seat_of(member.peer) is not None, "take a seat before getting ready")
+        require(self.phase == LOBBY, "the match has already started")
+        require(self.seat_of(member.peer) is not None, "take a seat before getting ready")
         member.ready = entry["ready"]
 
     def _on_coach(self, entry: dict[str, Any]) -> None:
         member = self.members[entry["peer"]]
-        self._require(self.phase == LOBBY, "hints and odds are allowed or not before the start")
-        self._require(self.seat_of(member.peer) is not None, "only a seated player says so")
+        require(self.phase == LOBBY, "hints and odds are allowed or not before the start")
+        require(self.seat_of(member.peer) is not None, "only a seated player says so")
         member.coach = entry["allow"]
 
     @property
@@ -498,15 +423,15 @@ class MatchLog:
             raise Rejected(f"this match has {len(self.seats)} seats")
         seat = self.seats[index]
         if self.phase == LOBBY:
-            self._require(peer == self.host, "only the host sets up computer seats")
-            self._require(seat.owner is None, f"seat {index + 1} is taken by a person")
+            require(peer == self.host, "only the host sets up computer seats")
+            require(seat.owner is None, f"seat {index + 1} is taken by a person")
             seat.computer = level
             return
-        self._require(self.phase == PLAYING, "the match is over")
-        self._require(bool(level), "a seat given to the computer needs a level")
-        self._require(self._plays(peer), "only a player of the match can hand over a seat")
+        require(self.phase == PLAYING, "the match is over")
+        require(bool(level), "a seat given to the computer needs a level")
+        require(self._plays(peer), "only a player of the match can hand over a seat")
         owner = seat.owner
-        self._require(
+        require(
             seat.human and owner is not None and not self.members[owner].present,
             f"seat {index + 1} is not waiting for a missing player",
         )
@@ -515,8 +440,8 @@ class MatchLog:
             self._leave_dice(owner)
 
     def _on_start(self, entry: dict[str, Any]) -> None:
-        self._require(self.phase == LOBBY, "the match has already started")
-        self._require(entry["peer"] == self.host, "only the host starts the match")
+        require(self.phase == LOBBY, "the match has already started")
+        require(entry["peer"] == self.host, "only the host starts the match")
         problem = self.start_problem()
         if problem is not None:
             raise Rejected(problem)
@@ -524,102 +449,12 @@ class MatchLog:
         self.dice_group = {s.owner for s in self.seats if s.human and s.owner} | {self.host}
         self.electorate = frozenset(self.dice_group)
 
-    def _on_commit(self, entry: dict[str, Any]) -> None:
-        peer, first = entry["peer"], entry["first"]
-        if self.phase == LOBBY:
-            self._require(
-                self._commits_early(peer), "only a seated player commits before the start"
-            )
-            self._require(peer not in self._commitments, "one commitment before the start")
-        else:
-            self._require(self.phase == PLAYING, "the match is over")
-            self._require(peer in self.dice_group, "this peer does not take part in the dice")
-        if first <= self.highest_revealed:
-            raise Rejected(
-                f"a commitment must come before any reveal of its events (event {first} "
-                "has already been revealed)"
-            )
-        chains = self._commitments.setdefault(peer, [])
-        if chains and first <= chains[-1].first:
-            raise Rejected("a new commitment must start after the previous one")
-        if chains and self.version >= FROZEN_DICE:
-            self._check_no_replacement(chains[-1], first)
-        chains.append(_Commitment(first, entry["c"], len(self.entries)))
-
-    def _check_no_replacement(self, previous: _Commitment, first: int) -> None:
-        """A commitment never replaces another: a peer has at most one for any event, so
-        the value it will reveal for an event is fixed by the first commitment covering it,
-        and no later entry — placed by a host that has seen the others' reveals — can fix
-        another (docs/PROTOCOL.md §7.1)."""
-        end = previous.first + self.chain_length
-        if first < end:
-            raise Rejected(
-                f"a commitment never replaces another: this peer's chain from event "
-                f"{previous.first} covers the events up to {end - 1}; a new one begins at "
-                f"{end} or later"
-            )
-
-    def _commits_early(self, peer: str) -> bool:
-        """Whether ``peer`` may commit before the start: the host, or a present player with
-        a seat — who will be of the dice group if the match starts as it stands."""
-        member = self.members.get(peer)
-        if peer == self.host:
-            return True
-        return member is not None and member.present and self.seat_of(peer) is not None
-
-    def _on_reveal(self, entry: dict[str, Any]) -> None:
-        peer, event, value = entry["peer"], entry["event"], entry["v"]
-        self._require(self.pending_event is not None, "no chance event is pending")
-        if event != self.next_event:
-            raise Rejected(f"the pending chance event is {self.next_event}, not {event}")
-        self._require(peer in (self.event_group or ()), "this peer has no say in this event")
-        self._require(peer not in self.reveals, "this peer has already revealed this event")
-        self._require(
-            self._all_committed(),
-            "every peer of the event must have committed before anyone reveals",
-        )
-        chain = self._commitment(peer, event)
-        assert chain is not None
-        anchor_event, anchor = chain.anchor
-        try:
-            check_reveal(anchor, value, event - anchor_event)
-        except DiceError as error:
-            raise Rejected(
-                f"forged dice reveal: the value for event {event} does not hash to the commitment"
-            ) from error
-        self._check_seen(entry)
-        chain.anchor = (event, value)
-        self.reveals[peer] = value
-        self.highest_revealed = max(self.highest_revealed, event)
-
-    def _check_seen(self, entry: dict[str, Any]) -> None:
-        """A reveal counts only under the commitments its author had seen: every commitment
-        of the event's group must be among the first ``at`` entries, the log the author
-        signed the reveal after.  A host that holds a reveal back and slips a commitment in
-        front of it makes it void for everyone — and an honest peer never signs that value
-        again under other commitments (:class:`net.agent.Agent`)."""
-        event, at = entry["event"], entry["at"]
-        for peer in sorted(self.event_group or ()):
-            chain = self._commitment(peer, event)
-            if chain is None or chain.position < at:
-                continue
-            name = self.members[peer].name if peer in self.members else peer[:8]
-            reason = (
-                f"a reveal counts only under the commitments its author had seen: "
-                f"{name}'s commitment to event {event} (entry {chain.position + 1}) came "
-                f"after the {at} entries this reveal was made after"
-            )
-            if self.version >= FROZEN_DICE:
-                raise Rejected(reason)
-            self.doubts.append(f"entry {len(self.entries) + 1} (reveal): {reason}")
-            return
-
     def _on_act(self, entry: dict[str, Any]) -> None:
         peer, index, ply, text = entry["peer"], entry["seat"], entry["ply"], entry["a"]
-        self._require(self.phase == PLAYING, "the match is not being played")
+        require(self.phase == PLAYING, "the match is not being played")
         if ply != self.ply:
             raise Rejected(f"out of sequence: ply {ply} sent, ply {self.ply} is next (a replay?)")
-        self._require(not self.paused, "the match is paused")
+        require(not self.paused, "the match is paused")
         if index >= len(self.seats):
             raise Rejected(f"this match has {len(self.seats)} seats")
         state = self.state
@@ -647,19 +482,19 @@ class MatchLog:
         self._advance(action, after)
 
     def _on_offer(self, entry: dict[str, Any]) -> None:
-        self._require(self.phase == PLAYING, "the match is not being played")
-        self._require(self.seat_of(entry["peer"]) is not None, "only players offer draws")
-        self._require(self.state.variant.spec.agreed_draws, "this game has no draw by agreement")
+        require(self.phase == PLAYING, "the match is not being played")
+        require(self.seat_of(entry["peer"]) is not None, "only players offer draws")
+        require(self.state.variant.spec.agreed_draws, "this game has no draw by agreement")
         if entry["ply"] != self.ply:
             raise Rejected(f"out of sequence: offer at ply {entry['ply']}, ply {self.ply} is next")
         self._offers.add(entry["peer"])
 
     def _on_end(self, entry: dict[str, Any]) -> None:
-        self._require(self.phase == PLAYING, "the match is not being played")
-        self._require(self._plays(entry["peer"]), "only a player of the match can end it")
-        self._require(self.paused, "a match is ended early only while it waits for a player")
+        require(self.phase == PLAYING, "the match is not being played")
+        require(self._plays(entry["peer"]), "only a player of the match can end it")
+        require(self.paused, "a match is ended early only while it waits for a player")
         owing = [p for p in self.event_group or () if p not in self.reveals]
-        self._require(
+        require(
             not (self._all_committed() and any(self.members[p].present for p in owing)),
             "a player here still owes the pending chance event its reveal",
         )
@@ -692,84 +527,16 @@ class MatchLog:
             else:
                 return
 
-    def _roll(self) -> None:
-        peers = tuple(sorted(self.event_group or ()))
-        reveals = tuple(self.reveals[p] for p in peers)
-        state = self.state
-        outcome = pick(combine(self.next_event, list(reveals)), state.chance_outcomes())
-        self.rolls.append(Roll(self.next_event, peers, reveals, state.action_to_str(outcome)))
-        self.next_event += 1
-        self._advance(outcome, state.apply(outcome))
-
     def _advance(self, action: int, after: State) -> None:
         self.record = self.record.then(action)
         self.state = after
         self.event_group, self.reveals = None, {}
         self._offers.clear()
 
-    def _leave_dice(self, peer: str) -> None:
-        """``peer`` takes no part in chance events that open from now on (one already open
-        still waits for its reveal: its value was fixed at its commitment)."""
-        self.dice_group.discard(peer)
-
     # -- helpers -------------------------------------------------------------------------
-
-    def chain_start(self, peer: str, event: int) -> int | None:
-        """The first event of the chain of ``peer``'s that covers ``event``."""
-        chain = self._commitment(peer, event)
-        return None if chain is None else chain.first
-
-    def _commitment(self, peer: str, event: int) -> _Commitment | None:
-        for chain in reversed(self._commitments.get(peer, ())):
-            if chain.first <= event:
-                return chain if event < chain.first + self.chain_length else None
-        return None
 
     def _plays(self, peer: str) -> bool:
         return peer == self.host or self.seat_of(peer) is not None
-
-    @staticmethod
-    def _require(condition: bool, reason: str) -> None:
-        if not condition:
-            raise Rejected(reason)
-
-
-def entry_digest(previous: str, entry: dict[str, Any]) -> str:
-    """The fingerprint of a log ending in ``entry`` whose earlier part had ``previous``:
-    BLAKE2b over the previous one and the entry (without the host's placing signature,
-    which signs this fingerprint) packed with its keys in order."""
-    content = {k: v for k, v in entry.items() if k != "hs"}
-    return digest(bytes.fromhex(previous) + packed(content))[:16].hex()
-
-
-def signed(
-    log: MatchLog | None, identity: Identity, entry: dict[str, Any], n: int
-) -> dict[str, Any]:
-    """``entry`` with its author's counter ``n``, the length of ``log`` (what the author has
-    seen) and the author's signature: a request ready to send."""
-    at = len(log) if log is not None else 0
-    head = log.head_bytes(at) if log is not None else NO_HEAD
-    match = log.match_id if log is not None else entry["id"]
-    entry = {**entry, "n": n, "at": at}
-    return {**entry, "sig": identity.sign(entry_payload(match, at, head, entry))}
-
-
-def placed(log: MatchLog | None, identity: Identity, entry: dict[str, Any]) -> dict[str, Any]:
-    """``entry`` with the host's signature placing it next in ``log``."""
-    position = len(log) if log is not None else 0
-    previous = log.heads[-1] if log is not None else ""
-    match = log.match_id if log is not None else entry["id"]
-    head = bytes.fromhex(entry_digest(previous, entry))
-    return {**entry, "hs": identity.sign(order_payload(match, position, head))}
-
-
-def _checked(entry: object) -> dict[str, Any]:
-    if not isinstance(entry, dict):
-        raise Rejected("an entry is a map")
-    try:
-        return validate_entry(entry)
-    except MessageError as error:
-        raise Rejected(str(error)) from error
 
 
 def replay(entries: list[dict[str, Any]], version: int = PROTOCOL_VERSION) -> MatchLog:
