@@ -358,3 +358,41 @@ def test_marks_and_nags_are_exported_with_their_moves_and_read_back() -> None:
     assert lupo.marks == {2: "!"}  # a NAG after Lupo's lot is no mark of a move
     lupo_match = Match(lupo.record, [Seat(), Seat()], 0)
     assert read_game(export_text(lupo_match, None, lupo.marks)).marks == lupo.marks
+
+
+def test_a_file_of_several_games_lists_them_and_opens_the_one_chosen(tmp_path) -> None:
+    from pathlib import Path
+
+    from tests.client_driver import Driver
+
+    drive = Driver(tmp_path, size=(1024, 600))
+    folder = drive.app.paths.data / "import"
+    folder.mkdir(parents=True)
+    corpus = Path(__file__).resolve().parent / "data" / "pdn"
+    (folder / "torneo.pdn").write_bytes((corpus / "dama_tournament_four_games.pdn").read_bytes())
+    drive.press("finished")
+    drive.press("import")
+    drive.press("file torneo.pdn")
+    scene = drive.scene
+    assert type(scene).__name__ == "GamesScene", getattr(scene, "problem", "")
+    assert [t.name for t in scene.targets if t.name.startswith("game")] == [
+        "game 1", "game 2", "game 3", "game 4"
+    ]  # fmt: skip
+    assert scene.summary() == "4 games in this file · 1 cannot be read"
+    assert all(t.rect.height >= 44 for t in scene.targets)
+    drive.press("game 3")  # refused: the whole reason shown, the list stays
+    assert drive.scene is scene
+    assert scene.problem.startswith("Game 3: cannot be read — line 31: English checkers")
+    drive.press("game 2")
+    assert type(drive.scene).__name__ == "ReplayScene"
+    assert drive.scene.match.record.notation() == ("22-18", "11-15", "18x11", "8x15")
+    assert drive.scene.players() == "White: Carla Neri · Black: Dario Conti"
+    drive.press("back")
+    assert drive.scene is scene and scene.problem == ""
+    drive.press("game 4")
+    assert drive.scene.players() == "White: Bruno Galli · Black: Anna Ferri"
+    assert drive.scene.notice == ""  # one game of the file: nothing said of the others
+    drive.key(pygame.K_ESCAPE)
+    drive.press("back")
+    assert type(drive.scene).__name__ == "ImportScene"
+    drive.app.close()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from game.session.importing import (
     Imported,
     RecordImportError,
     decode_text,
+    games_in,
     player_names,
     read_game,
 )
@@ -38,6 +41,9 @@ READ = {
     "mangia_cp1252.pdn": ("dama:mangia", None, "1x10", {}, []),
     "dama_no_gametype.pdn": ("dama:classic", None, "6x13", {}, []),
     "dama_two_games.pdn": ("dama:classic", None, "6x13", {}, ["more than one game"]),
+    "dama_tournament_four_games.pdn": (
+        "dama:classic", None, "resign2", {}, ["more than one game"],
+    ),
     "dama_result_contradicted.pdn": (
         "dama:classic", "W:W18:B15", "18x11", {},
         ["The Result tag says 1/2-1/2, the moves end with 0-1",
@@ -117,6 +123,55 @@ def test_names_in_latin_1_and_cp_1252_read_as_written() -> None:
     assert player_names(bom, 2) == ["Niccolò Rossi", "Giulia Bianchi"]
 
 
+def test_a_file_of_several_games_lists_each_read_or_refused_with_its_line() -> None:
+    text = decode_text((CORPUS / "dama_tournament_four_games.pdn").read_bytes())
+    games = games_in(text)
+    assert [game.lines() for game in games] == [
+        ("1. Campionato provinciale — Anna Ferri – Bruno Galli", "1-0 · round 1 · 2026.03.07"),
+        ("2. Campionato provinciale — Carla Neri – Dario Conti", "unfinished · 2026"),
+        ("3. Old Fourteenth, a friendly game after the round — Ed Walker – Fay Moss",
+         "round 2 · cannot be read — line 31: English checkers (GameType 21) has "
+         "other rules than Tavolo's Dama, and its moves do not fit them: '11-15': no White "
+         "piece on 11"),
+        ("4. Campionato provinciale — Bruno Galli – Anna Ferri", "1/2-1/2 · round 3 · 2026.03.08"),
+    ]  # fmt: skip
+    first, second, third, fourth = games
+    assert first.game is not None and first.game.record == read_game(text).record
+    assert second.game is not None and second.game.record.notation()[-1] == "8x15"
+    assert third.game is None and third.refused is not None and third.refused.line == 31
+    assert fourth.game is not None and fourth.game.record.notation()[-1] == "draw"
+    assert not any(game.game.notices for game in games if game.game)  # each is one game
+    assert player_names(fourth.text, 2) == ["Bruno Galli", "Anna Ferri"]
+    alone = decode_text((CORPUS / "dama_problem_fen_latin1.pdn").read_bytes())
+    assert [game.game == read_game(alone) for game in games_in(alone)] == [True]
+    assert len(games_in(decode_text((CORPUS / "mulino_misto_variant_line.txt").read_bytes()))) == 1
+
+
+def test_games_after_a_comment_or_a_variation_holding_a_bracket_are_not_split_there() -> None:
+    text = (
+        '[Event "A"]\n\n1. 22-18 {see [Event "B"] below} 11-15 (1... [x) *\n'
+        '[Event "C"]\n\n1. 21-17 *\n'
+    )
+    assert [game.tag("Event") for game in games_in(text)] == ["A", "C"]
+    assert games_in(text)[1].game is not None
+
+
+def test_the_command_line_lists_the_games_and_reads_the_one_asked_for() -> None:
+    path = CORPUS / "dama_tournament_four_games.pdn"
+    command = [sys.executable, "-m", "game.session.importing", str(path)]
+    listed = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    assert listed.splitlines()[1] == (
+        "2. Campionato provinciale — Carla Neri – Dario Conti · unfinished · 2026"
+    )
+    assert len(listed.splitlines()) == 4 and "cannot be read — line 31" in listed
+    second = subprocess.run([*command, "--game", "2"], capture_output=True, text=True)
+    assert second.returncode == 0 and second.stdout.endswith("\n22-18 11-15 18x11 8x15\n")
+    third = subprocess.run([*command, "--game", "3"], capture_output=True, text=True)
+    assert third.returncode == 1 and "line 31: English checkers" in third.stderr
+    none = subprocess.run([*command, "--game", "5"], capture_output=True, text=True)
+    assert none.returncode == 2 and "holds 4 games" in none.stderr
+
+
 # -- fuzzing -----------------------------------------------------------------------------
 
 _PIECES = [
@@ -173,6 +228,8 @@ def _fuzz(count: int, seed: int) -> int:
             text = decode_text(data)
         except ValueError:
             continue
+        for listed in games_in(text):  # every game of it read or refused, never a crash
+            listed.lines()
         try:
             imported = read_game(text)
             player_names(text, 2)

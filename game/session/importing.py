@@ -24,7 +24,9 @@ number, refused by name where it is not played on 8×8 ("international draughts 
 Tavolo plays Dama on 8×8"); an 8×8 game of other rules is read as Dama only if every move is
 legal in Dama, and said so.  A PDN without GameType is international draughts by the
 standard: it is tried as Dama, and if the moves do not fit, it is said to be probably that.
-A file holding several games gives its first.
+A file holding several games: :func:`games_in` lists them, each read or refused on its
+own (``python -m game.session.importing FILE`` lists them, ``--game N`` reads one);
+:func:`read_game` gives the first, and says there are more.
 
 **Mulino move lists**: optional ``[Variant …]`` (``mulino:misto``, ``misto`` or ``Mulino
 misto``) / ``[Option …]`` headers, then placings (``d2``), moves (``a1-a4``) and removals
@@ -215,6 +217,116 @@ def player_names(text: str, players: int) -> list[str]:
     return [names[seat] if seat < 2 and names[seat] != "?" else "" for seat in range(players)]
 
 
+@dataclass(frozen=True, slots=True)
+class GameInFile:
+    """One game of a text that may hold several (a PDN file of a tournament): its place,
+    what its tags say of it, and its reading — the game, or why it cannot be read."""
+
+    number: int
+    """Its place in the file, counted from 1 as the listing numbers it."""
+    text: str
+    """Its own text, from its first tag to the next game's."""
+    tags: dict[str, str]
+    """Its tag pairs as written, read even where a tag is malformed (for the listing)."""
+    game: Imported | None
+    refused: RecordImportError | None
+    """Why it cannot be read, its line counted in the whole file; None when it can."""
+
+    def tag(self, name: str) -> str:
+        """A tag's value; "" where it is not given or given as unknown (``?``)."""
+        value = self.tags.get(name, "").strip()
+        return "" if value.strip("?.") == "" else value
+
+    def lines(self) -> tuple[str, str]:
+        """The game in two lines, in the player's language: its number, event and players;
+        then its result, round and date where given — or, for a game that cannot be read,
+        its round and date and why."""
+        event = self.tag("Event") or _("Game {n}").format(n=self.number)
+        players = " – ".join(name or "?" for name in (self.tag("White"), self.tag("Black")))
+        first = f"{self.number}. {event}"
+        if players != "? – ?":
+            first = f"{first} — {players}"
+        facts = [_result_words(self.tag("Result")) if self.refused is None else ""]
+        if self.tag("Round"):
+            facts.append(_("round {round}").format(round=self.tag("Round")))
+        if self.tag("Date"):  # "1998.??.??" as 1998
+            facts.append(self.tag("Date").split("?", 1)[0].rstrip("."))
+        if self.refused is not None:
+            facts.append(self.refusal())
+        return first, " · ".join(fact for fact in facts if fact)
+
+    def refusal(self) -> str:
+        """Why the game cannot be read, with its line in the file ("" if it can be)."""
+        if self.refused is None:
+            return ""
+        where = _("line {line}: ").format(line=self.refused.line) if self.refused.line else ""
+        return _("cannot be read — {where}{reason}").format(where=where, reason=self.refused.reason)
+
+
+def _result_words(result: str) -> str:
+    result = _SAME_RESULT.get(result, result)
+    if result == "*":
+        return _("unfinished")
+    return result if result in _RESULTS else ""
+
+
+_SPLIT_WORD = re.compile(
+    r'\{[^}]*\}|\[\w+[ \t]+"(?:[^"\\\n]|\\.)*"\]|[{}()]|;[^\n]*|[^\s{}();\[]+|\['
+)
+"""The words that separate games: a comment (which may hold anything), a tag pair, a
+parenthesis, a ``;`` comment, anything else."""
+
+
+def games_in(text: str, mill: str = "mulino:classic") -> list[GameInFile]:
+    """Every game of ``text``, each read (:func:`read_game`) or refused on its own: a PDN
+    file may hold many, one after another, each with its tags.  Any other text is one game."""
+    text = text.removeprefix("\ufeff")
+    lines = text.splitlines()
+    whole = "\n".join(lines)
+    starts = [0]
+    try:
+        tags = _tags(whole)
+    except RecordImportError:  # its reading will say why
+        tags = {}
+    if "Variant" not in tags and _is_pdn(whole, tags):  # a record or a Mulino list is one
+        escaped = "\n".join(" " * len(line) if line.lstrip().startswith("%") else line
+                            for line in lines)  # fmt: skip
+        depth, moved = 0, False
+        for found in _SPLIT_WORD.finditer(escaped):
+            word = found[0]
+            if word in ("(", ")"):
+                depth = depth + 1 if word == "(" else max(0, depth - 1)
+            elif depth:
+                continue
+            elif word.startswith("[") and word.endswith("]"):
+                if moved:  # the tags of the next game
+                    starts.append(found.start())
+                moved = False
+            elif word[0] not in "{};":
+                moved = True
+    games, before = [], 0
+    for number, (first, end) in enumerate(zip(starts, [*starts[1:], len(whole)], strict=True), 1):
+        games.append(_game_in_file(number, whole[first:end], before, mill))
+        before += whole.count("\n", first, end)
+    return games
+
+
+def _game_in_file(number: int, text: str, before: int, mill: str) -> GameInFile:
+    """Game ``number``, written in ``text`` after ``before`` lines of the file."""
+    tags: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("[", "%")):
+            break
+        for key, value in re.findall(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]', line):
+            tags[key] = value.replace('\\"', '"')
+    try:
+        return GameInFile(number, text, tags, read_game(text, mill), None)
+    except RecordImportError as error:
+        where = error.line + before if error.line else 0
+        return GameInFile(number, text, tags, None, RecordImportError(where, error.reason))
+
+
 def _is_pdn(text: str, tags: Tags) -> bool:
     return "GameType" in tags or "FEN" in tags or bool(re.search(r"\d+-\d+|\d+x\d+", text))
 
@@ -351,7 +463,7 @@ def _pdn(text: str, tags: Tags) -> Imported:
             late = _("{move} after the result {result}")
             raise RecordImportError(token.line, late.format(move=token, result=result.text))
         tokens.append(token)
-    if more_games:
+    if more_games is not None:
         notices.append(_("The file holds more than one game: the first is shown."))
     declared, declared_line = tags.get("Result", ("", 0))
     declared = _SAME_RESULT.get(declared.strip(), declared.strip())
@@ -420,10 +532,11 @@ def _mill_list(text: str, tags: Tags, mill: str = "mulino:classic") -> MatchReco
     return _replayed(game, _body_tokens(text), None, None)[0]
 
 
-def _pdn_body(text: str) -> tuple[list[_Token], bool]:
+def _pdn_body(text: str) -> tuple[list[_Token], tuple[int, int] | None]:
     """The moves, Lupo notes and result of a PDN's main line, each with its marks and NAGs;
-    and whether another game follows the first in the text.  Comments (``{…}``, ``; …``),
-    variations (``( … )``, nested) and escape lines (``%…``) are skipped."""
+    and where another game follows the first in the text (its line, 1-based, and the column
+    of its first tag's ``[``), None if none does.  Comments (``{…}``, ``; …``), variations
+    (``( … )``, nested) and escape lines (``%…``) are skipped."""
     lines = text.splitlines()
     head = 0
     while head < len(lines) and (
@@ -433,7 +546,8 @@ def _pdn_body(text: str) -> tuple[list[_Token], bool]:
     body = "\n".join("" if line.lstrip().startswith("%") else line for line in lines[head:])
     tokens: list[_Token] = []
     depth, opened = 0, [0]
-    more, number, counted = False, head + 1, 0
+    more: tuple[int, int] | None = None
+    number, counted = head + 1, 0
     for found in _PDN_WORD.finditer(body):
         word = found[0]
         number += body.count("\n", counted, found.start())
@@ -460,7 +574,7 @@ def _pdn_body(text: str) -> tuple[list[_Token], bool]:
                 tokens.append(_Token(note, number, (), word))
             continue
         if word.startswith("["):  # the tags of the next game
-            more = True
+            more = (number, found.start() - body.rfind("\n", 0, found.start()) - 1)
             break
         if word.startswith("$"):
             if tokens and not tokens[-1].written.startswith("{"):  # not Lupo's notes
@@ -563,3 +677,46 @@ def _replayed(
             raise RecordImportError(result.line, why) from error
         actions.append(concluding)
     return MatchRecord(game, tuple(actions), setup), state, marks
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m game.session.importing FILE [--game N]``: the games of a file, one a line
+    (numbered, each readable or refused with the reason); with ``--game N`` (or for a file
+    of one game) that game as a Tavolo record, what the reading said on standard error."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(
+        prog="python -m game.session.importing",
+        description="List the games of a PDN file or a Mulino move list, or read one of them.",
+    )
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--game", type=int, metavar="N", help="read game N (from 1)")
+    parser.add_argument("--mill", default="mulino:classic", help="a Mulino list's variant")
+    args = parser.parse_args(argv)
+    try:
+        games = games_in(decode_text(args.file.read_bytes()), _variant_named(args.mill))
+    except (OSError, ValueError) as error:
+        print(f"{args.file}: {error}", file=sys.stderr)
+        return 1
+    if args.game is None and len(games) > 1:
+        for listed in games:
+            print(" · ".join(part for part in listed.lines() if part))
+        return 0
+    number = 1 if args.game is None else args.game
+    if not 1 <= number <= len(games):
+        print(_("{file} holds {n} games: there is no game {number}").format(
+            file=args.file, n=len(games), number=number), file=sys.stderr)  # fmt: skip
+        return 2
+    chosen = games[number - 1]
+    if chosen.game is None:
+        print(f"{args.file}: {chosen.refusal()}", file=sys.stderr)
+        return 1
+    print(*chosen.game.notices, sep="\n", file=sys.stderr)
+    print(chosen.game.record.to_text(), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

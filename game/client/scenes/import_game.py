@@ -1,5 +1,6 @@
 """Bringing in a game from elsewhere — pasted, or a file from the import folder — to replay
-it like a finished match (the reading is ``game.session.importing``)."""
+it like a finished match (the reading is ``game.session.importing``); a file of several
+games lists them to choose from."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ import pygame
 
 from game.client import theme
 from game.client.scenes.menus import Item, MenuScene, item
-from game.client.scenes.saved import fitted
-from game.i18n import _
+from game.client.scenes.saved import MatchListScene, Row, fitted
+from game.i18n import _, ngettext
 from game.names import variant_subtitle, variant_title
 from game.session.importing import (
-    RecordImportError,
+    GameInFile,
     decode_text,
+    games_in,
     mills_that_fit,
     player_names,
-    read_game,
 )
 from game.session.match import Match
 from game.session.saves import plain
@@ -99,25 +100,24 @@ class ImportScene(MenuScene):
 
     def _read(self, text: str, mill: str | None = None) -> None:
         """Read ``text``; a Mulino move list that more than one Mulino's rules fit is
-        asked about first (``mill``: the answer)."""
-        from game.client.scenes.replay import ReplayScene
-
+        asked about first (``mill``: the answer), a file of several games lists them."""
         fits = mills_that_fit(text) if mill is None else [mill]
         if len(fits) > 1:
             self.app.push(WhichMillScene(self.app, fits, lambda chosen: self._read(text, chosen)))
             return
-        try:
-            imported = read_game(text, *fits)
-        except RecordImportError as error:
-            where = _("line {line}: ").format(line=error.line) if error.line else ""
-            self._refused(_("This game cannot be read — {where}{reason}").format(
-                where=where, reason=error.reason))  # fmt: skip
+        games = games_in(text, *fits)
+        if len(games) > 1:
+            self.problem = ""
+            self.app.push(GamesScene(self.app, games))
             return
-        names = player_names(text, imported.record.variant.players)
-        match = Match(imported.record, [Seat(name=name) for name in names], 0)
+        (game,) = games
+        if game.refused is not None:
+            where = _("line {line}: ").format(line=game.refused.line) if game.refused.line else ""
+            self._refused(_("This game cannot be read — {where}{reason}").format(
+                where=where, reason=game.refused.reason))  # fmt: skip
+            return
         self.problem = ""
-        replay = ReplayScene.of_match(self.app, match, imported.marks, imported.notices)
-        self.app.push(replay)
+        open_game(self.app, game)
 
     def _refused(self, problem: str) -> None:
         self.problem = problem
@@ -137,6 +137,78 @@ class ImportScene(MenuScene):
             size = round(1.05 * u)
             text = theme.text(fitted(line, size, False, width - 2 * u), size, colour)
             surface.blit(text, text.get_rect(midtop=(width // 2, y)))
+
+
+def open_game(app, game: GameInFile) -> None:
+    """The replay of a game read, its players named as its tags name them."""
+    from game.client.scenes.replay import ReplayScene
+
+    assert game.game is not None
+    imported = game.game
+    names = player_names(game.text, imported.record.variant.players)
+    match = Match(imported.record, [Seat(name=name) for name in names], 0)
+    app.push(ReplayScene.of_match(app, match, imported.marks, imported.notices))
+
+
+class GamesScene(MatchListScene):
+    """The games of a file that holds several, a row each in the file's order: the event
+    and players, then the result, round and date — or why the game cannot be read.  A tap
+    opens a game in the replay; on one that cannot be read, the whole reason is shown."""
+
+    widest = 80  # an event and two players' names in a line
+
+    def __init__(self, app, games: list[GameInFile]) -> None:
+        super().__init__(app)
+        self.games = games
+        self.problem = ""
+
+    def title(self) -> str:
+        return _("Which game?")
+
+    def rows(self) -> list[Row]:
+        return [
+            Row(game.lines, lambda g=game: self._open(g), f"game {game.number}")
+            for game in self.games
+        ]
+
+    def _open(self, game: GameInFile) -> None:
+        if game.game is None:
+            self.problem = _("Game {n}: {why}").format(n=game.number, why=game.refusal())
+            self.gentle_cue()
+            return
+        self.problem = ""
+        open_game(self.app, game)
+
+    def summary(self) -> str:
+        """How many games the file holds, how many of them cannot be read, the page."""
+        count = len(self.games)
+        parts = [ngettext("{n} game in this file", "{n} games in this file", count).format(
+            n=count)]  # fmt: skip
+        refused = sum(1 for game in self.games if game.game is None)
+        if refused:
+            parts.append(ngettext("{n} cannot be read", "{n} cannot be read", refused).format(
+                n=refused))  # fmt: skip
+        if self.pages > 1:
+            parts.append(_("Page {n} of {total}").format(n=self.page + 1, total=self.pages))
+        return " · ".join(parts)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u, width = self.u, surface.get_width()
+        title = theme.text(self.title(), 4 * u, self.palette.accent, True)
+        surface.blit(title, title.get_rect(midtop=(width // 2, 2 * u)))
+        size = round(1.05 * u)
+        if self.problem:  # in two lines at most, above the rows
+            lines = theme.wrap(self.problem, theme.font(size), width - 4 * u)
+            colour = self.palette.accent
+        else:
+            lines, colour = [self.summary()], self.palette.text
+        if len(lines) > 2:
+            lines = [lines[0], fitted(" ".join(lines[1:]), size, False, width - 4 * u)]
+        for n, line in enumerate(lines):
+            shown = theme.fitted(line, size, colour, width - 4 * u)
+            surface.blit(shown, shown.get_rect(midtop=(width // 2, round(7.4 * u) + n * 2 * size)))
+        self.draw_targets(surface)
 
 
 class WhichMillScene(MenuScene):

@@ -142,6 +142,9 @@ class MatchListScene(Scene):
     """Saved matches, a row each, newest first, a page at a time as the window allows;
     subclasses give the title and the rows."""
 
+    widest = 44
+    """The rows' width at most, in layout units."""
+
     def __init__(self, app, notice: str = "") -> None:
         super().__init__(app)
         self.notice = notice
@@ -160,7 +163,7 @@ class MatchListScene(Scene):
         rows = self.rows()
         self.count = len(rows)
         height, gap = theme.row(u, ROW_HEIGHT), u // 2
-        width = min(size[0] - 4 * u, 44 * u)
+        width = min(size[0] - 4 * u, self.widest * u)
         left, top = (size[0] - width) // 2, 12 * u
         bar = pygame.Rect(left, size[1] - u - height, width, height)
         per_page = max(1, (bar.top - gap - top) // (height + gap))
