@@ -1,9 +1,10 @@
 """``python -m net``: headless peers for tests, servers and kiosks, browsing, verifying.
 
     python -m net host GAME[:VARIANT] [--players N] [--ai LEVEL] [--port P] [--code C]
+                       [--fen FEN]
     python -m net join ADDRESS:PORT|NAME [--ai LEVEL | --spectate]
     python -m net browse [--timeout S]
-    python -m net verify RECORD
+    python -m net verify RECORD [OTHER]
 
 Peers print one JSON object per line on stdout for everything that happens (``listening``,
 ``action``, ``roll``, ``paused``, ``over`` …); ``browse`` one per match found.  A peer
@@ -29,6 +30,7 @@ from typing import Any
 
 from game.levels import LEVELS
 from game.rules import RulesError, variant
+from game.rules.fen import setup_of
 from game.rules.variants import options_from_text
 from net import records
 from net.connection import Closed
@@ -36,8 +38,9 @@ from net.discovery import Advertiser, Browser, Listing, txt_record
 from net.door import Expected, Unproven
 from net.identity import Identity, IdentityError
 from net.identity import fingerprint as fingerprint_of
-from net.matchlog import MatchLog
+from net.matchlog import MatchLog, Rejected
 from net.peer import REJOIN_GRACE, Peer, PeerConfig
+from net.witness import Fork
 
 _TRACE = {"on": False, "hold": False}
 _AT_ONCE = frozenset({"listening", "joined", "advertised", "error"})
@@ -109,6 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     host.add_argument("--code", help="a join code others must give")
     host.add_argument("--no-advertise", action="store_true", help="do not announce on the LAN")
     host.add_argument("--chain", type=int, default=4096, help=argparse.SUPPRESS)
+    host.add_argument("--fen", help="start from this set-up position (Dama: PDN's FEN)")
     peer_options(host)
 
     join = commands.add_parser("join", help="join a match")
@@ -128,6 +132,10 @@ def _parser() -> argparse.ArgumentParser:
 
     verify = commands.add_parser("verify", help="check a match record, every roll included")
     verify.add_argument("record", type=Path)
+    verify.add_argument(
+        "other", type=Path, nargs="?",
+        help="another record of the same match: where the two part, and who signed both",
+    )  # fmt: skip
     return parser
 
 
@@ -135,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "verify":
-            return _verify(args.record)
+            return _verify(args.record, args.other)
         if args.command == "browse":
             return asyncio.run(_browse(args.timeout, args.interface))
         try:
@@ -153,14 +161,31 @@ class _UsageError(Exception):
     pass
 
 
-def _verify(path: Path) -> int:
-    try:
-        version, entries = records.read(path)
-        report = records.verify(entries, version)
-    except records.RecordError as error:
-        report = {"ok": False, "error": str(error)}
-    print(json.dumps(report, ensure_ascii=False))
-    return 0 if report["ok"] else 1
+def _verify(path: Path, other: Path | None = None) -> int:
+    """One record: its report.  Two records of one match: each one's report, then where
+    they part (a fork names its entry, the key that signed both and which record holds
+    which head)."""
+    paths = [path] if other is None else [path, other]
+    reports: list[dict[str, Any]] = []
+    logs: list[list[dict[str, Any]]] = []
+    for each in paths:
+        try:
+            version, entries, fork = records.read_all(each)
+            report = records.verify(entries, version, fork)
+        except records.RecordError as error:
+            report = {"ok": False, "error": str(error)}
+        if other is not None:
+            report = {"record": str(each), **report}
+        print(json.dumps(report, ensure_ascii=False))
+        reports.append(report)
+        if "entries" in report:  # it replays: it can be compared with the other
+            logs.append(entries)
+    ok = all(report["ok"] for report in reports)
+    if other is None or len(logs) < 2:
+        return 0 if ok else 1
+    both = records.compare(logs[0], logs[1], (str(path), str(other)))
+    print(json.dumps(both, ensure_ascii=False))
+    return 0 if ok and both["ok"] else 1
 
 
 async def _browse(timeout: float, interface: str) -> int:
@@ -228,7 +253,7 @@ async def _run_peer(args: argparse.Namespace) -> int:
     finally:
         if peer.log is not None and args.record:
             try:
-                await _save_record(args.record, peer.log)
+                await _save_record(args.record, peer.log, peer.witness.proof)
             except OSError as error:  # told, not a traceback: the match itself is over
                 _emit("error", {"text": f"the record could not be saved: {error}"})
                 peer.failure = peer.failure or "the record could not be saved"
@@ -244,12 +269,12 @@ RECORD_TRIES = 20
 apart."""
 
 
-async def _save_record(path: Path, log: MatchLog) -> None:
+async def _save_record(path: Path, log: MatchLog, fork: Fork | None = None) -> None:
     """Write the record; out of descriptors (a flood of connections not yet closed), try
     again for a few seconds while they go — a shortage that passes, not a lost record."""
     for attempt in range(RECORD_TRIES):
         try:
-            records.save(path, log)
+            records.save(path, log, None if fork is None else fork.to_record())
             return
         except OSError as error:
             if error.errno not in (errno.EMFILE, errno.ENFILE) or attempt == RECORD_TRIES - 1:
@@ -271,7 +296,14 @@ async def _host(peer: Peer, args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise _UsageError("--port takes 0-65535")
     try:
-        return await peer.host(setup, computers, args.port, args.code, chain_length=args.chain)
+        start = None if args.fen is None else setup_of(setup, args.fen)
+        return await peer.host(
+            setup, computers, args.port, args.code, chain_length=args.chain, start=start
+        )
+    except RulesError as error:
+        raise _UsageError(f"--fen: {error}") from error
+    except Rejected as error:
+        raise _UsageError(f"--fen: {error.reason}") from error
     except OSError as error:
         raise _UsageError(f"cannot listen on port {args.port}: {error.strerror}") from error
 

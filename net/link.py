@@ -21,7 +21,7 @@ from game.rules import RulesError, Variant
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, ordered, txt_record
 from net.identity import Identity, fingerprint
-from net.matchlog import MatchLog
+from net.matchlog import MatchLog, Rejected
 from net.peer import Peer, PeerConfig
 
 
@@ -50,6 +50,8 @@ class LinkView:
     seats: tuple[SeatView, ...] = ()
     spectators: tuple[str, ...] = ()
     actions: tuple[int, ...] = ()
+    start: str | None = None
+    """The set-up position the match started from (a FEN), None for the game's own start."""
     paused: bool = False
     waiting: tuple[str, ...] = ()
     paused_since: float | None = None
@@ -63,6 +65,9 @@ class LinkView:
     host_fingerprint: str = ""
     """The short form of the host's key, for players to compare with the host's screen."""
     error: str = ""
+    fork: int = 0
+    """The entry at which the host was caught showing another member a different match
+    (0: never): the match is stopped (docs/PROTOCOL.md §6.7)."""
     notices: tuple[str, ...] = field(default=())
 
 
@@ -92,8 +97,11 @@ class NetLink:
 
     # -- what the frame loop calls -------------------------------------------------------
 
-    def host(self, setup: Variant, computers: dict[int, str], code: str | None) -> None:
-        self._submit(self._host(setup, computers, code))
+    def host(
+        self, setup: Variant, computers: dict[int, str], code: str | None, start: str | None = None
+    ) -> None:
+        """Host a match of ``setup``, from the set-up position ``start`` if given."""
+        self._submit(self._host(setup, computers, code, start))
 
     def join(self, address: str, port: int, host_key: bytes | None = None) -> None:
         """Join the match at ``address:port`` (with ``host_key``: only that key's host)."""
@@ -156,11 +164,16 @@ class NetLink:
     def _make_peer(self) -> Peer:
         return Peer(self.identity, self.config, self._observe)
 
-    async def _host(self, setup: Variant, computers: dict[int, str], code: str | None) -> None:
+    async def _host(
+        self, setup: Variant, computers: dict[int, str], code: str | None, start: str | None
+    ) -> None:
         try:
-            port = await self.peer.host(setup, computers, 0, code, self.config.name)
+            port = await self.peer.host(setup, computers, 0, code, self.config.name, start=start)
         except (OSError, RulesError) as error:
             self._fail(str(error))
+            return
+        except Rejected as error:
+            self._fail(error.reason)
             return
         log = self.peer.log
         if self.advertise and log is not None:  # host() made the log
@@ -203,6 +216,10 @@ class NetLink:
             self._notice(data.get("text") or data.get("reason", ""))
         if kind == "error":
             self._fail(data["text"])
+        if kind == "fork":
+            with self._lock:
+                self._view = replace(self._view, fork=data["entry"], paused=True)
+            self._changed()
         log = self.peer.log
         if kind == "entry" and self._advertiser is not None and self.peer.hosting and log:
             asyncio.get_running_loop().create_task(self._advertiser.update(txt_record(log)))
@@ -228,7 +245,7 @@ class NetLink:
         log: MatchLog | None = self.peer.log
         if log is None:
             return
-        paused = log.paused or self.peer.lost_touch
+        paused = log.paused or self.peer.lost_touch or bool(self._view.fork)
         if paused and self._paused_since is None:
             self._paused_since = time.monotonic()
         elif not paused:
@@ -258,6 +275,7 @@ class NetLink:
                     m.name for m in members.values() if m.role == "spectator" and m.present
                 ),
                 actions=log.record.actions,
+                start=log.record.setup,
                 paused=paused,
                 waiting=tuple(members[p].name for p in self.peer.waiting_for() if p in members),
                 paused_since=self._paused_since,
@@ -267,6 +285,7 @@ class NetLink:
                 code_required=log.code_required,
                 host_fingerprint=fingerprint(log.keys[log.host]),
                 error=self._view.error,
+                fork=self._view.fork,
                 notices=tuple(self._notices),
             )
         self._changed()

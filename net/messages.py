@@ -16,9 +16,11 @@ from typing import Any
 
 from game.levels import LEVELS
 
-PROTOCOL_VERSION = 4
-"""Version 4: the join code and the vote travel in the ``proof``, after the host proved its
-key; the ``hello`` keeps their fields, always nil, for a version 3 host to read it."""
+PROTOCOL_VERSION = 5
+"""Version 5: members witness each other's heads (``heads`` datagrams, docs/PROTOCOL.md
+§6.7), so a host that shows two of them two logs is caught.  Version 4: the join code and
+the vote travel in the ``proof``, after the host proved its key; the ``hello`` keeps their
+fields, always nil, for a version 3 host to read it."""
 HEX_ID = 32  # characters of a peer id, match id or state digest (16 bytes in hex)
 ROLES = ("player", "spectator")
 
@@ -106,6 +108,11 @@ SETUP = Field(
         and len(v[2]) <= 8
     ),
 )
+START = Field(
+    "a set-up start position in FEN, as a record keeps it (absent: the game's own start)",
+    lambda v: isinstance(v, str) and 0 < len(v) <= 200 and v.isprintable(),
+    optional=True,
+)
 SEATS = Field(
     "a list of 2–4 seat levels ('' for a person)",
     lambda v: isinstance(v, list) and 2 <= len(v) <= 4 and all(s == "" or s in LEVELS for s in v),
@@ -138,6 +145,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "ping": {"n": COUNT},
     "pong": {"n": COUNT},
     "bye": {"reason": REASON},
+    "heads": {"match": ID, "seq": COUNT, "head": ID, "hs": SIGNATURE, "since": COUNT, "root": ID},
 }
 
 ENTRY_SCHEMAS: dict[str, dict[str, Field]] = {
@@ -150,6 +158,7 @@ ENTRY_SCHEMAS: dict[str, dict[str, Field]] = {
         "name": _text(40),
         "chain": _int(32, 65536),
         "key": KEY,
+        "start": START,
     },
     "join": {
         "peer": ID,

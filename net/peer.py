@@ -46,6 +46,7 @@ from net.identity import Identity, verify
 from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, placed, signed
 from net.signing import join_payload, vote_payload
 from net.thinking import SeatThinker
+from net.witness import Fork, Witness
 
 REQUESTABLE = {
     "seat", "ready", "coach", "commit", "reveal", "act", "computer", "offer", "end", "start",
@@ -61,6 +62,8 @@ REJOIN_GRACE = 15.0
 default of :attr:`PeerConfig.rejoin_grace`)."""
 WITHHOLD_GRACE = 5.0
 """Seconds a peer that just (re)connected has to send the dice it owes."""
+FORK_LINGER = 1.0
+"""Seconds a peer that caught the host forking keeps sending the proof before it stops."""
 
 Observer = Callable[[str, dict[str, Any]], None]
 
@@ -158,6 +161,8 @@ class Peer:
         while it is connected, is a lie)."""
         self._rebasing: MatchLog | None = None
         """This peer's own log while it takes a new host's in its place (:meth:`_check_fork`)."""
+        self.witness = Witness(self.me, lambda: self.log, self._forked)
+        """Compares this peer's signed heads with the others' (docs/PROTOCOL.md §6.7)."""
 
     @property
     def me(self) -> str:
@@ -171,6 +176,7 @@ class Peer:
         install_quiet_handler(asyncio.get_running_loop(), self._notice)
         self._server = await asyncio.start_server(self._accept, bind, port)
         self.listen_port = self._server.sockets[0].getsockname()[1]
+        await self.witness.start(bind, self.listen_port)
         self._spawn(self._watch())
         return self.listen_port
 
@@ -182,9 +188,12 @@ class Peer:
         code: str | None = None,
         name: str | None = None,
         chain_length: int = CHAIN_LENGTH,
+        start: str | None = None,
     ) -> int:
-        """Open a match of ``setup`` and listen for players; returns the port."""
-        await self.listen(port)
+        """Open a match of ``setup`` — from the set-up position ``start`` (a FEN as a record
+        keeps it: :func:`game.rules.fen.setup_of`) if given — and listen for players;
+        returns the port.  A ``start`` the log refuses raises :class:`Rejected` before
+        anything listens."""
         seats = [""] * setup.players
         for seat, level in (computer_seats or {}).items():
             seats[seat] = level
@@ -200,8 +209,12 @@ class Peer:
             "chain": chain_length,
             "key": self.identity.key,
         }
+        if start is not None:
+            opening["start"] = start
+        log = MatchLog(placed(None, self.identity, signed(None, self.identity, opening, 1)))
+        await self.listen(port)
         self._n = 1
-        self.log = MatchLog(placed(None, self.identity, signed(None, self.identity, opening, 1)))
+        self.log = log
         self.hosting = True
         self._became_host.set()
         nonce = secrets.token_bytes(32)
@@ -265,6 +278,7 @@ class Peer:
                 await connection.close(reason)
         if self._server is not None:
             self._server.close()
+        self.witness.close()
         for task in [*self._tasks, *self._thinking.values()]:
             task.cancel()
         await self._thinker.aclose()
@@ -748,7 +762,7 @@ class Peer:
         except Closed as closed:
             if self._upstream is connection:
                 self._upstream = None
-            if self.finished.is_set():
+            if self.finished.is_set() or self.witness.proof is not None:
                 return
             log = self.log
             if log is not None and log.phase in (LOBBY, PLAYING):
@@ -779,6 +793,8 @@ class Peer:
             ) from None
 
     def _apply_relayed(self, seq: int, entry: dict[str, Any]) -> None:
+        if self.witness.proof is not None:
+            return  # the host forked the match: nothing it sends is taken any more
         if self.log is None:
             if seq != 0:
                 raise _Fatal("the host's log does not begin with the match")
@@ -813,6 +829,16 @@ class Peer:
             )
         self._entry_applied(entry)
         self._after_change()
+
+    def _forked(self, fork: Fork) -> None:
+        """Another member holds a log the host signed differently at one position: stop
+        following it, as after any proof of a dishonest host, once the proof went out to
+        every member (:data:`FORK_LINGER`); the record keeps it (``witness.proof``)."""
+        self.failure = fork.reason
+        self.observe("fork", fork.event())
+        if self._upstream is not None:
+            self._spawn(self._upstream.close(fork.reason))
+        asyncio.get_running_loop().call_later(FORK_LINGER, self.finished.set)
 
     def _check_fork(self, seq: int, entry: dict[str, Any]) -> None:
         """While taking a new host's log in place of this peer's own (which held entries a
@@ -980,6 +1006,7 @@ class Peer:
                 "action", {"ply": entry["ply"], "seat": entry["seat"], "action": entry["a"]}
             )
         self.observe("entry", {"seq": len(log) - 1, "kind": kind})
+        self.witness.changed()
         for roll in log.rolls[self._rolls_seen :]:
             self.observe("roll", {"number": roll.event, "outcome": roll.outcome})
         self._rolls_seen = len(log.rolls)

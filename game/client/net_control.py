@@ -39,7 +39,7 @@ class NetControl(MatchControl):
             Seat() if index == self.net.my_seat else Seat(SeatKind.REMOTE, None, seat.name)
             for index, seat in enumerate(self.net.seats)
         ]
-        self.match = Match(MatchRecord(self.net.variant), seats, 0)
+        self.match = Match(MatchRecord(self.net.variant, (), self.net.start), seats, 0)
         self.sent = False
         """This player's decision is on its way and not in the log yet."""
         self.out_of_step = False
@@ -88,7 +88,7 @@ class NetControl(MatchControl):
         self.link.resign()
 
     def controls(self) -> list[Control]:
-        if not self.net.paused or self.net.my_seat is None:
+        if not self.net.paused or self.net.my_seat is None or self.net.fork:
             return []
         return [
             Control(
@@ -110,7 +110,7 @@ class NetControl(MatchControl):
     def update(self, dt: float, ready: bool) -> bool:
         net, self.net = self.net, self.link.view()
         self._follow()
-        if self.match.state.is_terminal() or self.net.phase == "abandoned":
+        if self.match.state.is_terminal() or self.net.phase == "abandoned" or self.net.fork:
             self._keep_record()
         return net != self.net
 
@@ -133,10 +133,12 @@ class NetControl(MatchControl):
         self._kept = True
         from net import records
 
-        log = self.link.peer.log
+        log, proof = self.link.peer.log, self.link.peer.witness.proof
+        fork = None if proof is None else proof.to_record()
         if log is not None:
             try:
-                records.save(self.app.paths.data / "lan" / f"{log.match_id}.tavolo-net", log)
+                path = self.app.paths.data / "lan" / f"{log.match_id}.tavolo-net"
+                records.save(path, log, fork)
             except OSError as error:
                 self._save_error = _("The game could not be saved: {error}").format(
                     error=plain(error)
@@ -146,6 +148,11 @@ class NetControl(MatchControl):
 
     def status(self) -> str | None:
         net = self.net
+        if net.fork:
+            return _(
+                "The host showed another player a different match at entry {n}. The match "
+                "is stopped: it cannot be trusted. Both records hold the proof."
+            ).format(n=net.fork)
         if net.error:
             return _("No connection: {reason}").format(reason=net.error)
         if self.out_of_step:
