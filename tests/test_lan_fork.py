@@ -202,3 +202,31 @@ def test_an_outsiders_heads_change_nothing_and_an_honest_match_is_never_forked()
                 await peer.close()
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_the_match_screen_stops_and_says_the_host_showed_another_match(tmp_path: Path) -> None:
+    """The link turns a peer's ``fork`` into a stopped match; the match screen says plainly
+    what happened (through the catalogue), takes no decision and offers no hand-over."""
+    from types import SimpleNamespace
+
+    from game.client.net_control import NetControl
+    from net.link import LinkView, NetLink, SeatView
+
+    link = NetLink(Identity.fresh(), _config("carla"), advertise=False)
+    try:
+        link._observe("fork", {"entry": 12, "text": "…"})
+        assert link.view().fork == 12 and link.view().paused
+    finally:
+        link.close()
+    seats = (SeatView("carla", "c", "", True, True), SeatView("anna", "a", "", True, True))
+    view = LinkView("playing", variant("dama"), my_seat=0, seats=seats, paused=True, fork=12)
+    peer = SimpleNamespace(log=None, witness=SimpleNamespace(proof=None))
+    fake = SimpleNamespace(view=lambda: view, peer=peer, decide=lambda text: None)
+    control = NetControl(SimpleNamespace(paths=SimpleNamespace(data=tmp_path)), fake)
+    control.update(0.0, True)
+    assert control.status() == (
+        "The host showed another player a different match at entry 12. The match is "
+        "stopped: it cannot be trusted. Both records hold the proof."
+    )
+    assert not control.decide(control.match.state.legal_actions()[0])
+    assert control.controls() == []

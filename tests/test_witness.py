@@ -12,7 +12,7 @@ import pytest
 
 from net import records
 from net.__main__ import main
-from net.matchlog import MatchLog
+from net.matchlog import MatchLog, replay
 from net.witness import BURST, MAX_DATAGRAM, Fork, Head, Witness, check_proof, head_at, judge
 from tests.net_helpers import Table
 
@@ -217,3 +217,19 @@ def test_a_proof_with_heads_that_do_not_differ_is_refused(heads: int) -> None:
     proof = {"match": "5a" * 16, "seq": 3, "key": bytes(32), "heads": ["ab" * 16] * heads,
              "hs": [bytes(64)] * heads}  # fmt: skip
     assert check_proof(proof) == "a fork proof holds two different heads"
+
+
+def test_a_member_that_never_heard_the_other_side_stops_on_the_proof_sent_on() -> None:
+    """Carla follows Anna's branch and hears nothing from Bert; Bert caught the fork from
+    Anna's head and sends both heads on: Carla finds the fork in them herself."""
+    table, first, second, seq = _forked()
+    third = replay(list(first.entries))
+    bert, found = _witness(second, table.peers[2], [0.0])
+    for number, member in enumerate(second.members.values()):
+        member.addr = f"127.0.0.1:{5000 + number}"
+    bert.received(_datagram(first, head_at(first, seq)), ("127.0.0.1", 4000))
+    assert found
+    carla, carla_found = _witness(third, table.peers[0], [0.0])
+    for data, _ in bert._transport.datagrams:  # type: ignore[union-attr]
+        carla.received(data, ("127.0.0.1", 4002))
+    assert len(carla_found) == 1 and carla_found[0].theirs.head == second.heads[seq]
