@@ -17,6 +17,21 @@ running the same code: it is raised at once.
 
 Both seats play the same random policy and the lot is drawn as any event, so an honest
 match is won by either seat with probability 1/2 exactly (by symmetry).
+
+The tricks: a fresh commitment to a ground value placed before the move that opens an event
+(:data:`BEFORE_THE_ACT`), before the guests' reveals (:data:`BEFORE_THE_REVEALS`) or after
+them (:data:`AFTER_THE_REVEALS`) — each replaces the host's chain over the event, a
+re-commit —, and a chain let run out so as to commit only once the event at its end is open
+(:data:`LATE`), ground against whatever values of the others the host holds by then.
+Throughout, the host reveals last: it withholds its own value until it holds every other,
+and the guests' until it has tried its tricks.
+
+``signatures=False`` plays the same match for a fraction of the time (the statistical test's
+hundreds of matches): the entries carry blank signatures and the logs
+(:class:`UncheckedSignatures`) take them on trust — nobody here forges an entry: every
+trick is the host's own — while every other rule judges every entry as ever; and a trick
+every guest's log refused is not offered to the host's own, the same rules on the same log.
+The signed matches check the signatures.
 """
 
 from __future__ import annotations
@@ -28,7 +43,7 @@ from typing import Any
 
 from game.rules import Result, RulesError, State, variant
 from net.agent import Agent, Turn
-from net.fairdice import HashChain, combine, pick
+from net.fairdice import DiceError, HashChain, combine, pick
 from net.identity import Identity
 from net.matchlog import LOBBY, PLAYING, MatchLog, Rejected, placed, signed
 from net.messages import PROTOCOL_VERSION
@@ -38,12 +53,34 @@ Wish = Callable[[State, int], "str | None"]
 """The outcome a host seated at ``seat`` wishes a chance node to have (None: any)."""
 TRIES = 256
 """Values the host tries for one event before it takes what comes."""
-BEFORE_THE_ACT, BEFORE_THE_REVEALS, AFTER_THE_REVEALS = (
+BATCH = 8
+"""Values tried from one chain's windows (:func:`grind`)."""
+BEFORE_THE_ACT, BEFORE_THE_REVEALS, AFTER_THE_REVEALS, LATE = (
     "before the act",
     "before the reveals",
     "after the reveals",
+    "late",
 )
-TRICKS = (BEFORE_THE_ACT, BEFORE_THE_REVEALS, AFTER_THE_REVEALS)
+TRICKS = (BEFORE_THE_ACT, BEFORE_THE_REVEALS, AFTER_THE_REVEALS, LATE)
+
+
+class UncheckedSignatures(MatchLog):
+    """:class:`MatchLog` taking the Ed25519 signatures of the entries on trust: an entry is
+    taken for its named author's, and every other rule — after how many entries it was
+    made, its counter, everything it says, a join's proof — judges it as ever.  For the
+    grinding host's matches, where nobody forges an entry: each trick is the host's own."""
+
+    def _authenticate(
+        self, entry: dict[str, Any], head: str, check_author: bool, check_placing: bool
+    ) -> None:
+        super()._authenticate(entry, head, check_author=False, check_placing=False)
+
+
+class Blank(Identity):
+    """An identity whose entry signatures are blank (for :class:`UncheckedSignatures`)."""
+
+    def sign(self, message: bytes) -> bytes:
+        return bytes(64)
 
 
 def numeri_wish(state: State, seat: int) -> str | None:
@@ -62,17 +99,43 @@ def grind(
     wanted: str,
     rng: random.Random,
     length: int,
-) -> HashChain | None:
+) -> Window | None:
     """A fresh chain from ``event`` on whose value for it, with the others' values, gives
-    ``state`` the outcome ``wanted``; None if :data:`TRIES` tries find none."""
+    ``state`` the outcome ``wanted``; None if :data:`TRIES` tries find none.
+
+    The chains tried are the windows of longer chains, :data:`BATCH` windows each — the
+    window at ``offset`` commits to its value ``offset`` and reveals ``offset + 1`` first —
+    so a try costs about one hash instead of a chain's ``length``."""
     outcomes = state.chance_outcomes()
-    for _ in range(TRIES):
-        chain = HashChain(seed=rng.randbytes(32), length=length)
-        values = {**others, me: chain.reveal(1)}
-        outcome = pick(combine(event, [values[p] for p in sorted(values)]), outcomes)
-        if state.action_to_str(outcome) == wanted:
-            return chain
+    order = sorted([*others, me])
+    for _ in range(TRIES // BATCH):
+        run = HashChain(seed=rng.randbytes(32), length=length + BATCH)
+        for offset in range(BATCH):
+            values = {**others, me: run.values[offset + 1]}
+            outcome = pick(combine(event, [values[p] for p in order]), outcomes)
+            if state.action_to_str(outcome) == wanted:
+                return Window(run, offset, length)
     return None
+
+
+@dataclass(frozen=True)
+class Window:
+    """``length`` values of a longer chain from ``offset`` on: a chain of its own, whose
+    commitment is the run's value ``offset`` and whose value for event k its ``offset + k``."""
+
+    run: HashChain
+    offset: int
+    length: int
+
+    @property
+    def commitment(self) -> bytes:
+        return self.run.values[self.offset]
+
+    def reveal(self, event: int) -> bytes:
+        """The value for chance event ``event`` (from 1) of this chain."""
+        if not 1 <= event <= self.length:
+            raise DiceError(f"this chain covers events 1 to {self.length}, not {event}")
+        return self.run.values[self.offset + event]
 
 
 def random_move(state: State, rng: random.Random) -> str:
@@ -93,6 +156,8 @@ class Played:
     """Tricks every log accepted, by where they went in."""
     refusals: list[str] = field(default_factory=list)
     """Why the logs refused the tricks (and any request of a guest's)."""
+    late: int = 0
+    """Commitments the host made only once their first event was open (:data:`LATE`)."""
     rolls: list[str] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
 
@@ -111,10 +176,16 @@ class Guest:
     """An honest guest: its own log, its own agent, requests signed from its own view."""
 
     def __init__(
-        self, identity: Identity, opening: dict[str, Any], rng: random.Random, version: int
+        self,
+        identity: Identity,
+        opening: dict[str, Any],
+        rng: random.Random,
+        version: int,
+        signatures: bool = True,
     ) -> None:
         self.identity = identity
-        self.log = MatchLog(dict(opening), version)
+        self.signer = identity if signatures else Blank(identity.secret)
+        self.log = (MatchLog if signatures else UncheckedSignatures)(dict(opening), version)
         self.agent = Agent(identity)
         self.rng = rng
         self._n = 0
@@ -127,7 +198,7 @@ class Guest:
 
     def sign(self, entry: dict[str, Any]) -> dict[str, Any]:
         self._n = max(self._n, self.log.next_n(self.peer) - 1) + 1
-        return signed(self.log, self.identity, {**entry, "peer": self.peer}, self._n)
+        return signed(self.log, self.signer, {**entry, "peer": self.peer}, self._n)
 
     def requests(self) -> list[dict[str, Any]]:
         """What this guest sends now, as :class:`net.peer.Peer` would: the dice it owes, its
@@ -170,15 +241,19 @@ class GrindingHost:
         wish: Wish = numeri_wish,
         tricks: tuple[str, ...] = TRICKS,
         version: int = PROTOCOL_VERSION,
+        signatures: bool = True,
     ) -> None:
         """``version``: the protocol version whose log rules every peer runs (2: before the
-        dice were frozen when a die opens)."""
+        dice were frozen when a die opens); ``signatures``: whether the entries are signed
+        and their signatures checked (see the module's docstring)."""
         self.rng = rng
         self.cheat = cheat
         self.wish = wish
         self.tricks = tricks
+        self.signatures = signatures
         self.setup = variant(game, players)
         self.identity = Identity(rng.randbytes(32))
+        self.signer = self.identity if signatures else Blank(self.identity.secret)
         self.agent = Agent(self.identity)
         opening = {
             "k": "match",
@@ -191,20 +266,23 @@ class GrindingHost:
             "chain": chain,
             "key": self.identity.key,
         }
-        opening = placed(None, self.identity, signed(None, self.identity, opening, 1))
-        self.log = MatchLog(dict(opening), version)
+        opening = placed(None, self.signer, signed(None, self.signer, opening, 1))
+        self.log = (MatchLog if signatures else UncheckedSignatures)(dict(opening), version)
         self.guests = [
-            Guest(Identity(rng.randbytes(32)), opening, rng, version) for _ in range(players - 1)
+            Guest(Identity(rng.randbytes(32)), opening, rng, version, signatures)
+            for _ in range(players - 1)
         ]
         self.played = Played(host_seat=0)
         self._n = 1
-        self._own_chains: dict[int, HashChain] = {}
+        self._own_chains: dict[int, Window] = {}
         """The fresh chains this host slipped into the log, by their first event."""
         self._ground: set[int] = set()
         """Events decided by a fresh chain of the host's."""
         self._held: dict[int, dict[str, tuple[Guest, dict[str, Any]]]] = {}
         """The guests' reveals the host holds back, by event and guest."""
         self._revealed: set[int] = set()
+        self._late: set[int] = set()
+        """Events the host committed from only once they were open."""
         self._decided: set[Turn] = set()
 
     @property
@@ -219,17 +297,21 @@ class GrindingHost:
 
     def _sign(self, entry: dict[str, Any]) -> dict[str, Any]:
         self._n = max(self._n, self.log.next_n(self.me) - 1) + 1
-        return signed(self.log, self.identity, entry, self._n)
+        return signed(self.log, self.signer, entry, self._n)
 
-    def offer(self, made: dict[str, Any]) -> str | None:
-        """Place the signed ``made`` in every log; None if all took it, else the reason all
-        gave for refusing it (a split between the logs raises)."""
-        sealed = placed(self.log, self.identity, made)
+    def offer(self, made: dict[str, Any], own: bool = False, trick: bool = False) -> str | None:
+        """Place the signed ``made`` (the host's ``own`` entry, or a guest's) in every log;
+        None if all took it, else the reason all gave for refusing it (a split between the
+        logs raises).  A ``trick`` every guest refused is not offered to the host's own log
+        when the signatures are not checked (see the module's docstring)."""
+        sealed = placed(self.log, self.signer, made)
         reasons: list[str | None] = []
-        for log in self.logs:
+        for log in [*(g.log for g in self.guests), self.log]:
+            if log is self.log and trick and not self.signatures and all(reasons):
+                break  # every guest's log refused it
             try:
-                if log is self.log:  # the host's own: as a host places, its signatures unchecked
-                    log.place(dict(made), self.identity)
+                if log is self.log:  # as a host places: the signatures it made unchecked
+                    log.place(dict(made), self.signer, own=own)
                 else:
                     log.apply(dict(sealed))
             except Rejected as error:
@@ -240,8 +322,8 @@ class GrindingHost:
             raise AssertionError(f"the logs disagree about a {made['k']}: {reasons}")
         return reasons[0]
 
-    def _own(self, entry: dict[str, Any]) -> str | None:
-        return self.offer(self._sign({"peer": self.me, **entry}))
+    def _own(self, entry: dict[str, Any], trick: bool = False) -> str | None:
+        return self.offer(self._sign({"peer": self.me, **entry}), own=True, trick=trick)
 
     def _relay(self, guest: Guest, request: dict[str, Any]) -> bool:
         reason = self.offer(request)
@@ -317,10 +399,13 @@ class GrindingHost:
 
     def _own_dice(self) -> None:
         log = self.log
-        for request in self.agent.dice_requests(log):
-            if request["k"] == "commit" or not self.cheat:
-                self._own(request)
-            # a cheating host reveals only once it holds every other value (below)
+        if self.cheat and LATE in self.tricks:
+            self._commit_late()
+        else:
+            for request in self.agent.dice_requests(log):
+                if request["k"] == "commit" or not self.cheat:
+                    self._own(request)
+        # a cheating host reveals only once it holds every other value (below)
         if self.cheat and log.pending_event is not None:
             event = log.pending_event
             others = (log.event_group or set()) - {self.me}
@@ -354,7 +439,7 @@ class GrindingHost:
         if chain is None:
             return False
         self.played.tried[where] = self.played.tried.get(where, 0) + 1
-        reason = self._own({"k": "commit", "first": event, "c": chain.commitment})
+        reason = self._own({"k": "commit", "first": event, "c": chain.commitment}, trick=True)
         if reason is not None:
             self.played.refusals.append(f"commit {where}: {reason}")
             return False
@@ -376,6 +461,24 @@ class GrindingHost:
         if not after.is_chance() or len(self.guests) != 1:
             return  # the one other value must be in hand
         self._try(BEFORE_THE_ACT, after, reveal["event"], {guest.peer: reveal["v"]})
+
+    def _commit_late(self) -> None:
+        """Commit only once the event the commitment is due from is open: to a value ground
+        against the others' values for it if the host holds them all (an honest guest
+        shows none before every peer of the event is committed), else to its own chain."""
+        log = self.log
+        first = log.commit_due(self.me)
+        if first is None or first != log.pending_event or first in self._late:
+            return
+        self._late.add(first)
+        self.played.late += 1
+        others = (log.event_group or set()) - {self.me}
+        values = {p: r["v"] for p, (_, r) in self._held.get(first, {}).items() if p in others}
+        values |= {p: v for p, v in log.reveals.items() if p in others}
+        if others <= set(values) and self._try(LATE, log.state, first, values):
+            return
+        chain = self.identity.chain(log.match_id, first, log.chain_length)
+        self._own({"k": "commit", "first": first, "c": chain.commitment})
 
     def _decide_held(self) -> None:
         log = self.log

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import net.__main__ as command
 from net.agent import Agent
-from net.fairdice import HashChain
 from net.matchlog import MatchLog, Rejected
 from net.peer import Peer, PeerConfig
-from net.testing.grinding import grind, numeri_wish
+from net.testing.grinding import Window, grind, numeri_wish
 
 if TYPE_CHECKING:
     from game.rules import State
@@ -46,7 +45,7 @@ class GrindingPeer(Peer):
     ) -> None:
         super().__init__(identity, config, observer)
         self.agent = GrindingAgent(identity)
-        self._fresh: dict[int, HashChain] = {}
+        self._fresh: dict[int, Window] = {}
         self._rng = random.Random()
 
     def _handle_request(
