@@ -10,7 +10,11 @@ import re
 
 from game.i18n import _, ngettext
 from game.rules import VARIANTS, Outcome, Reason, Result, State
+from game.rules.ausgeblockt import AusgeblocktState
+from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
+from game.rules.mulino import MulinoState
+from game.rules.numeri import NumeriState
 
 
 def variant_title(name: str) -> str:
@@ -105,14 +109,13 @@ def outcome_for(result: Result, sides: list[str], people: list[int], names: list
 def seat_names(state: State) -> list[str]:
     """What each seat is called in this game: its colour, its mark or its role."""
     state = state.last_position
-    game = state.variant.name
-    if game == "ausgeblockt":
+    if isinstance(state, AusgeblocktState):
         return [_("Crosses"), _("Circles")]
-    if game == "numeri":
+    if isinstance(state, NumeriState):
         colours = [_("Red"), _("Blue"), _("Green"), _("Yellow")]
         return colours[: state.players]
-    if game == "dama:lupo":
-        wolf = state.wolf_seat if isinstance(state, LupoState) else None
+    if isinstance(state, LupoState):
+        wolf = state.wolf_seat
         if wolf is None:
             return [_("Player 1"), _("Player 2")]
         return [_("Wolf") if seat == wolf else _("Sheep") for seat in range(2)]
@@ -123,7 +126,6 @@ def action_text(state: State, action: int) -> str:
     """An action as every list of moves tells it (the match panel, replay): the dice games
     and lots in words, the board games in the notation their boards show."""
     notation = state.action_to_str(action)
-    game = state.variant.game
     if notation == "draw":
         return _("draw agreed")
     if notation.startswith("resign"):
@@ -134,9 +136,9 @@ def action_text(state: State, action: int) -> str:
         return _("{name} plays the wolf").format(name=_("Player {n}").format(n=action + 1))
     if notation == "pass":
         return _("passes")
-    if game == "ausgeblockt":
+    if isinstance(state, AusgeblocktState):
         return _sheet_text(notation)
-    if game == "numeri":
+    if isinstance(state, NumeriState):
         if notation.startswith("d"):
             return _("rolls {face}").format(face="★" if notation == "d*" else notation[1:])
         if "+" in notation:
@@ -150,12 +152,12 @@ def hint_text(state: State, action: int) -> str:
     """What to do, as a coach says it: "Keep 2, 2 and 2; roll 3 and 5 again", "Capture
     18x11", "Place a piece on d2" — for a hint or a better move, never the log's words."""
     notation = state.action_to_str(action)
-    game = state.variant.game
+    checkers = isinstance(state, DamaState | LupoState)
     if notation == "pass":
         return _("Pass: there is nothing to do")
     if notation.startswith("resign"):
         return _("Resign")
-    if game == "ausgeblockt" and notation.startswith("r") and hasattr(state, "dice"):
+    if isinstance(state, AusgeblocktState) and notation.startswith("r"):
         rolled = [FACE_WORDS.get(f, f) for f in notation[1:]]
         kept = _faces(state.dice)
         for face in rolled:
@@ -165,23 +167,23 @@ def hint_text(state: State, action: int) -> str:
         return _("Keep {kept}; roll {rolled} again").format(
             kept=_listed(kept), rolled=_listed(rolled)
         )
-    if game == "ausgeblockt":
+    if isinstance(state, AusgeblocktState):
         if notation == "stop":
             return _("Stop and keep this throw")
         if not notation.startswith(("=", "first", "pass")):
             return _("Mark {cell}").format(cell=notation)
-    if game == "numeri" and not notation.startswith(("d", "first")):
+    if isinstance(state, NumeriState) and not notation.startswith(("d", "first")):
         if "+" in notation:
             first, second = notation.split("+")
             return _("Move pawns {first} and {second}").format(first=first, second=second)
         return _("Move pawn {n}").format(n=notation)
-    if game == "dama" and re.fullmatch(r"\d+([-x]\d+)+", notation):
+    if checkers and re.fullmatch(r"\d+([-x]\d+)+", notation):
         if "x" in notation:
             return _("Capture {move}").format(move=notation)
         return _("Move {move}").format(move=notation)
-    if game == "dama" and notation.startswith("@"):
+    if checkers and notation.startswith("@"):
         return _("Place the wolf on {square}").format(square=notation[1:])
-    if game == "mulino":
+    if isinstance(state, MulinoState):
         if re.fullmatch(r"[a-g][1-7]", notation):
             return _("Place a piece on {point}").format(point=notation)
         if re.fullmatch(r"[a-g][1-7]-[a-g][1-7]", notation):

@@ -121,3 +121,26 @@ def test_tests_run_the_tools_rather_than_import_them() -> None:
     for path in sorted((ROOT / "tests").glob("*.py")):
         reaching = [n for n in _imports(path) if n.split(".")[0] == "tools"]
         assert not reaching, f"{path.name} imports {reaching}"
+
+
+VARIANT_NAME = r"\"(?:ausgeblockt|numeri|dama|mulino|lupo)(?::\w+)?\""
+ASKS_A_NAME = re.compile(
+    rf"(?:==|!=|\bin|\bnot in)\s*[(\[{{]?\s*{VARIANT_NAME}"  # variant == "dama:mangia"
+    rf"|{VARIANT_NAME}\s*(?:==|!=)"  # "numeri" == variant
+    rf"|\.game\s*(?:==|!=|\bin\b)"  # state.variant.game == …
+    r"|startswith\(\s*\"(?:ausgeblockt|numeri|dama|mulino)"  # name.startswith("mulino")
+)
+
+
+def test_callers_ask_a_variants_capabilities_never_its_name() -> None:
+    """ARCHITECTURE's rule: code branches on what a variant can do (its spec's rules,
+    high score, two colours …, or its state's kind), never on its name; tables keyed by
+    name (assets, lessons) are data and allowed, comparisons are not."""
+    offenders = []
+    for path in sorted([*(ROOT / "game").rglob("*.py"), *(ROOT / "net").rglob("*.py")]):
+        if path.name == "registry.py":  # where the names are given their capabilities
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if ASKS_A_NAME.search(line.split("#")[0]):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)

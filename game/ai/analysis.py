@@ -19,7 +19,7 @@ from game.ai import sheet_player
 from game.ai.endgames import probe
 from game.ai.evaluators import board_evaluator
 from game.ai.lupo_table import lookup
-from game.ai.players import NODES
+from game.ai.players import nodes_for
 from game.ai.rerolls import keep_values
 from game.ai.search import WIN, AlphaBeta, Budget
 from game.ai.track_player import judge
@@ -79,9 +79,8 @@ def analysed(state: State, nodes: int | None = None) -> tuple[list[Scored], Alph
 
 
 def _searched(state: State, nodes: int | None) -> tuple[dict[int, int], AlphaBeta]:
-    family = state.variant.game
-    budget = Budget(nodes if nodes is not None else WIDE * NODES[family]["hard"], None, None)
-    search = AlphaBeta(board_evaluator(state.variant.name), budget, endgames=probe)
+    budget = Budget(nodes if nodes is not None else WIDE * nodes_for(state, "hard"), None, None)
+    search = AlphaBeta(board_evaluator(state.variant), budget, endgames=probe)
     search.margin = 2 * WIN  # every root move's exact value, not a bound beneath the best
     found = search.best(state)
     if found.scores is None or len(found.scores) < len(state.legal_actions()):

@@ -22,6 +22,7 @@ from game.rules.mulino import (
     MulinoState,
     points_of,
 )
+from game.rules.variants import Rule, Variant
 
 _ROW = tuple(coords(s)[1] for s in range(SQUARES))
 _CENTRE = sum(1 << s for s in range(SQUARES) if 2 <= coords(s)[0] <= 5 and 2 <= _ROW[s] <= 5)
@@ -148,9 +149,9 @@ class LupoEvaluator:
         return False
 
 
-def board_evaluator(name: str) -> MillEvaluator | DamaEvaluator:
-    """The evaluator *hard* searches variant ``name`` with (a Mulino or Dama variant other
-    than Lupo e pecore, which is solved)."""
-    if name.split(":")[0] == "mulino":
-        return MillEvaluator(ceylonese=name == "mulino:ceylonese")
-    return DamaEvaluator(losing=name == "dama:mangia")
+def board_evaluator(variant: Variant) -> MillEvaluator | DamaEvaluator:
+    """The evaluator *hard* searches ``variant`` with (a Mulino or Dama variant other than
+    Lupo e pecore, which is solved)."""
+    if variant.spec.state_class is MulinoState:
+        return MillEvaluator(ceylonese=variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED))
+    return DamaEvaluator(losing=variant.has(Rule.MISERE))

@@ -21,23 +21,31 @@ from game.levels import LEVELS
 from game.rules import RulesError
 from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.checkerboard import squares_of
+from game.rules.core import State
+from game.rules.dama import DamaState
 from game.rules.lupo import PLACE, LupoState
+from game.rules.mulino import MulinoState
 from game.rules.numeri import NumeriState
 
 if TYPE_CHECKING:
     import threading
 
-    from game.rules import State
 
-
-NODES = {
-    "mulino": {"easy": 300, "medium": 3_000, "hard": 30_000},
-    "dama": {"easy": 200, "medium": 2_500, "hard": 16_000},
-    "lupo": {"easy": 200, "medium": 2_000, "hard": 0},
-    "numeri": {"easy": 0, "medium": 0, "hard": 50_000},
-    "ausgeblockt": {"easy": 0, "medium": 0, "hard": 0},
+NODES: dict[type[State], dict[str, int]] = {
+    MulinoState: {"easy": 300, "medium": 3_000, "hard": 30_000},
+    DamaState: {"easy": 200, "medium": 2_500, "hard": 16_000},
+    LupoState: {"easy": 200, "medium": 2_000, "hard": 0},
+    NumeriState: {"easy": 0, "medium": 0, "hard": 50_000},
+    AusgeblocktState: {"easy": 0, "medium": 0, "hard": 0},
 }
-"""Search nodes per decision: hard stays under a second on the project's machine."""
+"""Search nodes per decision, by the kind of game searched (its state's class): hard stays
+under a second on the project's machine."""
+
+
+def nodes_for(state: State, level: str) -> int:
+    """The search nodes ``level`` may spend on a decision in ``state``'s game."""
+    return next(table[level] for kind, table in NODES.items() if isinstance(state, kind))
+
 
 EASY_MARGIN, MEDIUM_MARGIN = 60, 12
 """Easy and medium choose at random among the moves within this many hundredths of a piece
@@ -78,9 +86,7 @@ def choose(
         raise RulesError("nobody is to act: the game is over or a chance event is pending")
     began = time.monotonic()
     rng = random.Random(f"tavolo-ai:{seed}:{level}:{state.digest()}")
-    game = state.variant.name
-    family = "lupo" if game == "dama:lupo" else state.variant.game
-    allowed = nodes if nodes is not None else round((NODES[family][level] or 1_000_000) * scale)
+    allowed = nodes if nodes is not None else round((nodes_for(state, level) or 1_000_000) * scale)
     budget = Budget(
         allowed,
         None if max_seconds is None else began + max_seconds,
@@ -97,7 +103,7 @@ def choose(
         decision = _lupo(state, level, rng, budget)
     else:
         probe = endgames_probe if endgames and level == "hard" else None
-        search = AlphaBeta(board_evaluator(game), budget, endgames=probe)
+        search = AlphaBeta(board_evaluator(state.variant), budget, endgames=probe)
         decision = _searched(state, level, rng, search)
     return Decision(
         decision.action,

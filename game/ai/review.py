@@ -42,7 +42,7 @@ from game.ai.analysis import analysed as analysed_by
 from game.ai.endgames import Verdict, probe
 from game.ai.endgames.codes import verdict_of
 from game.ai.evaluators import board_evaluator
-from game.ai.players import NODES
+from game.ai.players import nodes_for
 from game.ai.search import WIN, AlphaBeta
 from game.ai.track_player import judge, play_out
 from game.ai.weights import WEIGHTS
@@ -176,9 +176,8 @@ def _only_move_score(states: list[State], index: int, analysed: dict[int, dict[i
 
 def _nodes(state: State) -> int | None:
     """A search game's budget per decision: half *hard*'s (full windows cost more)."""
-    family = state.variant.game
-    if family in ("dama", "mulino") and state.variant.name != "dama:lupo":
-        return NODES[family]["hard"] // 2
+    if isinstance(state, DamaState | MulinoState):
+        return nodes_for(state, "hard") // 2
     return None
 
 
@@ -327,11 +326,10 @@ def _chances_lost(state: NumeriState, played: int, best: int, ply: int) -> int:
 def _punishing_reply(state: State, played: int, best: int) -> tuple[str, str]:
     """What ``played`` lets the opponent do that ``best`` would not: a capture (the one
     taking most) in Dama, a mill in Mulino — as (reason, the reply) — or ("", "")."""
-    family, name = state.variant.game, state.variant.name
-    if family not in ("dama", "mulino") or name == "dama:lupo":
+    if not isinstance(state, DamaState | MulinoState):
         return "", ""
-    evaluator = board_evaluator(name)
-    reason = "allows_mill" if family == "mulino" else "allows_capture"
+    evaluator = board_evaluator(state.variant)
+    reason = "allows_mill" if isinstance(state, MulinoState) else "allows_capture"
 
     def punishing(after: State) -> dict[str, int]:
         if after.is_terminal() or after.is_chance() or after.to_move == state.to_move:

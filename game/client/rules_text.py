@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from game.i18n import _
-from game.rules import Variant
+from game.rules import Rule, Variant
 
 
 def rules_text(chosen: Variant, with_options: bool = False) -> str:
@@ -107,7 +107,7 @@ def _dama(chosen: Variant) -> list[str]:
             "kings, any capture may be chosen."
         ),
     ]
-    if chosen.name == "dama:mangia":
+    if chosen.has(Rule.MISERE):
         turned = _(
             "Mangia la dama: the same moves, but the result is turned round: a player who, at "
             "their turn, has no pieces left or no legal move wins."

@@ -64,7 +64,7 @@ from game.rules.core import (
 from game.rules.perft import perft
 from game.rules.record import MatchRecord, ReplayError
 from game.rules.registry import VARIANTS, every_setup, find_variant, new_game, start, variant
-from game.rules.variants import Variant
+from game.rules.variants import HighScore, Rule, Variant
 
 __all__ = [
     "AGREED_DRAW",
@@ -75,6 +75,7 @@ __all__ = [
     "ActionError",
     "AmbiguousActionError",
     "DecodeError",
+    "HighScore",
     "IllegalActionError",
     "MalformedActionError",
     "MatchRecord",
@@ -82,6 +83,7 @@ __all__ = [
     "Reason",
     "ReplayError",
     "Result",
+    "Rule",
     "RulesError",
     "Seat",
     "State",

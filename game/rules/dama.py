@@ -36,6 +36,7 @@ from game.rules.core import (
     check_list,
 )
 from game.rules.draws import with_draw_rules
+from game.rules.variants import Rule
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -103,11 +104,11 @@ class DamaState(State):
 
     @property
     def mangia(self) -> bool:
-        return self.variant.name == "dama:mangia"
+        return self.variant.has(Rule.MISERE)
 
     @property
     def huffing(self) -> bool:
-        return self.variant.name == "dama:classic" and self.variant.option("huffing") is True
+        return dict(self.variant.options).get("huffing") is True
 
     # -- turn and result ------------------------------------------------------------------
 

@@ -15,7 +15,14 @@ from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
 from game.rules.mulino import MulinoState
 from game.rules.numeri import NumeriState
-from game.rules.variants import OptionSpec, Variant, VariantSpec, make_variant
+from game.rules.variants import (
+    HighScore,
+    OptionSpec,
+    Rule,
+    Variant,
+    VariantSpec,
+    make_variant,
+)
 
 
 def _first_seat(players: int) -> tuple[int | str, ...]:
@@ -33,22 +40,25 @@ _HUFFING = OptionSpec(
 
 
 def _dice_game(
-    name: str, title: str, subtitle: str, players: tuple[int, ...], state_class: type[State]
-) -> VariantSpec:
+    name: str, title: str, subtitle: str, players: tuple[int, ...], state_class: type[State],
+    high_score: HighScore,
+) -> VariantSpec:  # fmt: skip
     """A game the players roll dice in, who begins set up or drawn by lot; no agreed draw."""
     return VariantSpec(
         name, title, subtitle, players, (_FIRST,), state_class,
-        agreed_draws=False, players_roll=True, two_colours=False,
+        agreed_draws=False, players_roll=True, two_colours=False, high_score=high_score,
     )  # fmt: skip
 
 
 def _board_game(
-    name: str, title: str, subtitle: str, options: tuple[OptionSpec, ...], state_class: type[State]
-) -> VariantSpec:
+    name: str, title: str, subtitle: str, options: tuple[OptionSpec, ...], state_class: type[State],
+    *rules: Rule,
+) -> VariantSpec:  # fmt: skip
     """A game of two on a board, White against Black, that players may agree to draw."""
     return VariantSpec(
         name, title, subtitle, (2,), options, state_class,
         agreed_draws=True, players_roll=False, two_colours=True,
+        high_score=HighScore.FEWEST_TURNS_AGAINST_HARD, rules=frozenset(rules),
     )  # fmt: skip
 
 
@@ -56,19 +66,29 @@ VARIANTS: dict[str, VariantSpec] = {
     spec.name: spec
     for spec in (
         _dice_game(
-            "ausgeblockt", "Ausgeblockt", "Blocked out and ripped off!", (2,), AusgeblocktState
+            "ausgeblockt", "Ausgeblockt", "Blocked out and ripped off!", (2,), AusgeblocktState,
+            HighScore.FEWEST_TURNS,
         ),
-        _dice_game("numeri", "Numeri", "the numbers race", (2, 3, 4), NumeriState),
+        _dice_game(
+            "numeri", "Numeri", "the numbers race", (2, 3, 4), NumeriState, HighScore.MOST_POINTS
+        ),
         _board_game("dama:classic", "Dama", "draughts with flying kings", (_HUFFING,), DamaState),
-        _board_game("dama:mangia", "Mangia la dama", "losing draughts", (), DamaState),
+        _board_game(
+            "dama:mangia", "Mangia la dama", "losing draughts", (), DamaState, Rule.MISERE
+        ),
         VariantSpec(
             "dama:lupo", "Lupo e pecore", "wolf and sheep", (2,), (_WOLF,), LupoState,
             agreed_draws=False, players_roll=False, two_colours=False,
+            high_score=HighScore.FEWEST_TURNS_AGAINST_HARD,
         ),  # roles drawn by lot, and the game always ends in a result
         _board_game("mulino:classic", "Mulino", "nine men's morris", (), MulinoState),
-        _board_game("mulino:misto", "Mulino misto", "morris: place or move", (), MulinoState),
         _board_game(
-            "mulino:ceylonese", "Mulino ceylonese", "morris with extra turns", (), MulinoState
+            "mulino:misto", "Mulino misto", "morris: place or move", (), MulinoState,
+            Rule.MOVE_WHILE_PLACING,
+        ),
+        _board_game(
+            "mulino:ceylonese", "Mulino ceylonese", "morris with extra turns", (), MulinoState,
+            Rule.EXTRA_ACTION_FOR_A_MILL_PLACED,
         ),
     )
 }  # fmt: skip

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from game.rules.core import DecodeError, RulesError
@@ -45,6 +47,32 @@ def _read_option_text(text: str, default: OptionValue) -> OptionValue:
     return int(text) if text.isdecimal() and len(text) < 10 else text
 
 
+class Rule(Enum):
+    """A rule that sets a variant apart from the others of its family (RULES.md): what the
+    engine, the computer players and the screens ask of a variant instead of its name."""
+
+    MISERE = "misere"
+    """Mangia la dama: the result turned round — a player left without a piece or a legal
+    move at their turn wins."""
+    MOVE_WHILE_PLACING = "move while placing"
+    """Mulino misto: a turn may move a piece on the board while pieces are still in hand."""
+    EXTRA_ACTION_FOR_A_MILL_PLACED = "extra action for a mill placed"
+    """Mulino ceylonese: a mill closed while placing earns another placement (or a pass)
+    instead of a removal, and whoever still has pieces keeps placing."""
+
+
+class HighScore(Enum):
+    """What a variant's high-score board ranks (the results a person there can set)."""
+
+    MOST_POINTS = "points"
+    """The points of a finished match (Numeri)."""
+    FEWEST_TURNS = "turns"
+    """The turns a win took (Ausgeblockt)."""
+    FEWEST_TURNS_AGAINST_HARD = "turns against hard"
+    """The turns a win against the computer on *hard* took (the board games of skill: a
+    win against an easier opponent sets no record)."""
+
+
 @dataclass(frozen=True, slots=True)
 class VariantSpec:
     """A playable game variant and what it can do: its name, who can play it, its options,
@@ -68,6 +96,9 @@ class VariantSpec:
     two_colours: bool
     """Whether the two seats are the board's White and Black (the board games but Lupo e
     pecore, whose roles are drawn)."""
+    high_score: HighScore
+    rules: frozenset[Rule] = frozenset()
+    """What sets this variant's rules apart from its family's first variant."""
 
     def start(self, chosen: Variant) -> State:
         """The starting state of ``chosen``, a set-up variant of this spec."""
@@ -95,6 +126,11 @@ class Variant:
                 return value
         raise KeyError(name)
 
+    def has(self, rule: Rule) -> bool:
+        """Whether this variant plays by ``rule`` (asked in the engine's inner loops: cached
+        by name, as a variant's rules never change)."""
+        return rule in _rules_of(self.name)
+
     @property
     def game(self) -> str:
         return self.name.split(":")[0]
@@ -112,6 +148,13 @@ class Variant:
     def describe(self) -> str:
         opts = "".join(f" {k}={str(v).lower()}" for k, v in self.options)
         return f"{self.name} players={self.players}{opts}"
+
+
+@functools.cache
+def _rules_of(name: str) -> frozenset[Rule]:
+    from game.rules.registry import VARIANTS  # here: every game imports this module
+
+    return VARIANTS[name].rules
 
 
 def options_from_text(texts: list[str]) -> dict[str, str]:

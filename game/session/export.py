@@ -10,11 +10,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from game.rules import VARIANTS, Outcome, Variant
+from game.rules.dama import DamaState
+from game.rules.lupo import LupoState
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
 
-PDN_GAME_TYPE = {name: spec.title for name, spec in VARIANTS.items() if name.startswith("dama:")}
-"""PDN's GameType tag of each Dama game: its proper name."""
+PDN_GAME_TYPE = {
+    name: spec.title
+    for name, spec in VARIANTS.items()
+    if issubclass(spec.state_class, DamaState | LupoState)
+}
+"""PDN's GameType tag of each game on the checkerboard: its proper name."""
 
 
 def export_suffix(chosen: Variant) -> str:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from game.files import atomic_write
-from game.rules import VARIANTS, Outcome, State
+from game.rules import VARIANTS, HighScore, Outcome, State
 from game.session.match import Match
 from game.session.saves import read_json_or_set_aside
 
@@ -72,7 +72,8 @@ class Qualifier:
 
 
 def measure(variant: str) -> Measure:
-    return "points" if variant == "numeri" else "turns"
+    spec = VARIANTS.get(variant)
+    return "points" if spec and spec.high_score is HighScore.MOST_POINTS else "turns"
 
 
 def better(variant: str, a: int, b: int) -> bool:
@@ -84,15 +85,15 @@ def results(match: Match) -> list[tuple[int, int]]:
     """The seats of people here whose result counts on the board, with its number."""
     state: State = match.state
     result = state.result()
-    name = match.variant.name
+    kind = match.variant.spec.high_score
     if result is None:
         return []
     people = [seat for seat, who in enumerate(match.seats) if who.is_human]
-    if name == "numeri":
+    if kind is HighScore.MOST_POINTS:
         scores = result.scores or ()
         return [(seat, scores[seat]) for seat in people if seat < len(scores)]
     winners = [seat for seat in people if result.outcomes[seat] is Outcome.WIN]
-    if name != "ausgeblockt":  # the board games: a win against the computer on hard
+    if kind is HighScore.FEWEST_TURNS_AGAINST_HARD:
         hard = any(seat.level == "hard" for seat in match.seats)
         winners = winners if hard else []
     return [(seat, turns_taken(match, seat)) for seat in winners]

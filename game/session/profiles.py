@@ -20,7 +20,7 @@ from pathlib import Path
 
 from game.files import atomic_write
 from game.levels import LEVELS
-from game.rules import VARIANTS, Outcome
+from game.rules import VARIANTS, HighScore, Outcome
 from game.session.highscores import turns_taken
 from game.session.match import Match
 from game.session.saves import read_json_or_set_aside
@@ -117,11 +117,12 @@ class Profiles:
             tally.won += outcome is Outcome.WIN
             tally.lost += outcome is Outcome.LOSS
             tally.drawn += outcome is Outcome.DRAW
-            if variant == "numeri" and result.scores is not None:
+            kind = match.variant.spec.high_score
+            if kind is HighScore.MOST_POINTS and result.scores is not None:
                 score = result.scores[seat]
                 if profile.best_numeri is None or score > profile.best_numeri:
                     profile.best_numeri = score
-            if variant == "ausgeblockt" and outcome is Outcome.WIN:
+            if kind is HighScore.FEWEST_TURNS and outcome is Outcome.WIN:
                 turns = turns_taken(match, seat)
                 if profile.fastest_ausgeblockt is None or turns < profile.fastest_ausgeblockt:
                     profile.fastest_ausgeblockt = turns

@@ -15,7 +15,7 @@ from game.client.scenes.entry import TextEntryScene
 from game.client.widgets import Target, button, segment
 from game.i18n import _, ngettext
 from game.names import seat_names, variant_title
-from game.rules import VARIANTS
+from game.rules import VARIANTS, HighScore
 from game.session.highscores import PLACES, Qualifier, Score, measure
 from game.session.saves import plain
 
@@ -32,11 +32,13 @@ def value_text(variant: str, value: int) -> str:
 
 def what_counts(variant: str) -> str:
     """The line under a board that says what makes it."""
-    if variant == "numeri":
-        return _("Most points at the end of a match")
-    if variant == "ausgeblockt":
-        return _("Fewest turns to win")
-    return _("Fewest turns to beat the computer on hard")
+    spec = VARIANTS.get(variant)
+    kind = spec.high_score if spec else HighScore.FEWEST_TURNS_AGAINST_HARD
+    return {
+        HighScore.MOST_POINTS: _("Most points at the end of a match"),
+        HighScore.FEWEST_TURNS: _("Fewest turns to win"),
+        HighScore.FEWEST_TURNS_AGAINST_HARD: _("Fewest turns to beat the computer on hard"),
+    }[kind]
 
 
 class HighScoresScene(Scene):

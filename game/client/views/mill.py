@@ -22,7 +22,7 @@ from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
 from game.client.widgets import Target
 from game.i18n import _
 from game.names import seat_names
-from game.rules import State
+from game.rules import Rule, State
 from game.rules.mulino import (
     ADJACENT,
     MILLS,
@@ -379,7 +379,7 @@ class MillView(BoardView):
 
     def controls(self) -> list[Control]:
         """Passing is declining a ceylonese extra action: the other variants have none."""
-        if self.state.variant.name != "mulino:ceylonese":
+        if not self.state.variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED):
             return []
         return [Control("pass", self._pass_label, lambda: self.submit(PASS), self._can_pass)]
 
