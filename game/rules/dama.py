@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from game.rules.variants import Variant
 
 QUIET_PLY_LIMIT = 80
+MISERE = Rule.MISERE
 FULL = (1 << SQUARES) - 1
 
 
@@ -104,7 +105,7 @@ class DamaState(State):
 
     @property
     def mangia(self) -> bool:
-        return self.variant.has(Rule.MISERE)
+        return self.variant.has(MISERE)
 
     @property
     def huffing(self) -> bool:

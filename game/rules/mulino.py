@@ -39,6 +39,8 @@ POINTS = (
 )  # fmt: skip
 POINT_INDEX = {name: i for i, name in enumerate(POINTS)}
 FULL = (1 << 24) - 1
+MOVE_WHILE_PLACING, EXTRA_ACTION = Rule.MOVE_WHILE_PLACING, Rule.EXTRA_ACTION_FOR_A_MILL_PLACED
+"""The rules of misto and ceylonese, named once (an enum's member costs a lookup)."""
 PIECES = 9
 MOVE_BASE = 24
 REMOVE_BASE = 600
@@ -156,7 +158,7 @@ class MulinoState(State):
     ) -> MulinoState:
         """A position set up by hand, the pieces given by point names: ``"a1 d1 g1"``."""
         men = (_points_mask(white), _points_mask(black))
-        repeats = hand == (0, 0) or variant.has(Rule.MOVE_WHILE_PLACING)
+        repeats = hand == (0, 0) or variant.has(MOVE_WHILE_PLACING)
         history = [position_key(men, hand, side)] if repeats else []
         return cls.from_fields(variant, [list(men), list(hand), side, NORMAL, 0, history, None])
 
@@ -189,7 +191,7 @@ class MulinoState(State):
             return _LOW_REMOVALS[removable & 0xFFF] + _HIGH_REMOVALS[removable >> 12]
         if self.hand[side]:
             actions = list(_LOW_POINTS[empty & 0xFFF] + _HIGH_POINTS[empty >> 12])
-            if self.variant.has(Rule.MOVE_WHILE_PLACING):
+            if self.variant.has(MOVE_WHILE_PLACING):
                 actions += _steps(own, empty)
         elif own.bit_count() == 3:
             empties = points_of(empty)
@@ -223,7 +225,7 @@ class MulinoState(State):
                     (),
                     Result.win_for(side, 2, Reason.PIECES),
                 )
-            if variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED) and hand == (0, 0):
+            if hand == (0, 0) and variant.has(EXTRA_ACTION):
                 return _make(variant, men_t, hand, side, EXTRA, 0, (), None)
             return self._next_turn(men_t, hand, other, 0, irreversible=True)
         if action >= MOVE_BASE:
@@ -240,7 +242,7 @@ class MulinoState(State):
         quiet = 0 if placing else self.quiet + 1
         first, second = MILLS_AT[to]  # every point lies on exactly two mills
         if own & first == first or own & second == second:
-            if not variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED) or not placing:
+            if not placing or not variant.has(EXTRA_ACTION):
                 return _make(variant, men_t, hand, side, REMOVE, quiet, self.history, None)
             return self._extra_action(men_t, hand, irreversible=action < MOVE_BASE)
         return self._next_turn(men_t, hand, other, quiet, irreversible=action < MOVE_BASE)
@@ -271,11 +273,9 @@ class MulinoState(State):
         irreversible: bool = False,
     ) -> MulinoState:
         """The start of ``side``'s turn, with the draw rules applied."""
-        misto = self.variant.has(Rule.MOVE_WHILE_PLACING)
-        ceylonese = self.variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED)
-        if hand[side] == 0 and hand[1 - side] and ceylonese:
+        if hand[side] == 0 and hand[1 - side] and self.variant.has(EXTRA_ACTION):
             side = 1 - side  # whoever still has pieces keeps placing
-        if hand != (0, 0) and not misto:
+        if hand != (0, 0) and not self.variant.has(MOVE_WHILE_PLACING):
             return _make(self.variant, men, hand, side, NORMAL, 0, (), None)
         key = position_key(men, hand, side)
         history = (key,) if irreversible else (*self.history, key)
@@ -320,7 +320,7 @@ class MulinoState(State):
             a, b = divmod(action - MOVE_BASE, 24)
             if not self.men[self.side] >> a & 1:
                 return f"no {SIDE_NAMES[self.side]} piece on {POINTS[a]}"
-            if self.hand[self.side] and not self.variant.has(Rule.MOVE_WHILE_PLACING):
+            if self.hand[self.side] and not self.variant.has(MOVE_WHILE_PLACING):
                 return "pieces are still being placed"
             if not ADJACENT[a] >> b & 1 and self.men[self.side].bit_count() != 3:
                 return f"{POINTS[b]} is not next to {POINTS[a]} (only 3 pieces may fly)"

@@ -60,6 +60,8 @@ class Rule(Enum):
     """Mulino ceylonese: a mill closed while placing earns another placement (or a pass)
     instead of a removal, and whoever still has pieces keeps placing."""
 
+    __hash__ = object.__hash__  # asked in the engine's inner loops: Enum's own hash is slow
+
 
 class HighScore(Enum):
     """What a variant's high-score board ranks (the results a person there can set)."""
