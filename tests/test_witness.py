@@ -233,3 +233,17 @@ def test_a_member_that_never_heard_the_other_side_stops_on_the_proof_sent_on() -
     for data, _ in bert._transport.datagrams:  # type: ignore[union-attr]
         carla.received(data, ("127.0.0.1", 4002))
     assert len(carla_found) == 1 and carla_found[0].theirs.head == second.heads[seq]
+
+
+def test_a_heads_message_is_checked_field_by_field() -> None:
+    from net.messages import MessageError, validate
+
+    _, first, _, seq = _forked()
+    good = head_at(first, seq).message(first.match_id)
+    assert validate(dict(good)) == good
+    for field, bad in (("seq", -1), ("head", "AB" * 16), ("hs", bytes(63)), ("since", True),
+                       ("root", None), ("match", "5a" * 15)):  # fmt: skip
+        with pytest.raises(MessageError, match=field):
+            validate({**good, field: bad})
+    with pytest.raises(MessageError, match="missing field 'root'"):
+        validate({k: v for k, v in good.items() if k != "root"})
