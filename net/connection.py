@@ -70,7 +70,8 @@ class Connection:
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
         except (OSError, TimeoutError) as error:
-            raise Closed(f"cannot reach {host}:{port}: {error or 'timed out'}") from error
+            # str(): an exception is true even when it says nothing (a timeout says nothing)
+            raise Closed(f"cannot reach {host}:{port}: {str(error) or 'timed out'}") from error
         return cls(reader, writer, HOST_RATE, HOST_BURST)
 
     def send(self, message: dict[str, Any]) -> None:
