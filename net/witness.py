@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -159,6 +160,11 @@ def check_proof(proof: dict[str, Any]) -> str | None:
     return None
 
 
+_grouped = functools.lru_cache(maxsize=1024)(address_key)
+"""Whom an address belongs to (:func:`net.gate.address_key`), remembered: parsing it costs
+more than the rest of a datagram's way."""
+
+
 class _Receiver(asyncio.DatagramProtocol):
     def __init__(self, witness: Witness) -> None:
         self.witness = witness
@@ -261,7 +267,7 @@ class Witness:
     def received(self, data: bytes, source: tuple[str, int]) -> None:
         """A datagram from ``source``: within the rate and size, a well-formed ``heads`` of
         this match, or dropped without a word."""
-        if len(data) > MAX_DATAGRAM or not self._take(address_key(source[0])):
+        if len(data) > MAX_DATAGRAM or not self._take(_grouped(source[0])):
             return
         try:
             message = validate(decode_body(data))
