@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -12,7 +13,9 @@ from game.rules import RulesError
 from game.rules.boards import SYMBOL_LETTERS, Sheet, Track, default_sheet, default_track
 
 RULES_MD = Path(__file__).resolve().parent.parent.parent / "shared" / "RULES.md"
-needs_rules = pytest.mark.skipif(not RULES_MD.exists(), reason="../shared/RULES.md is absent")
+needs_rules = pytest.mark.skipif(  # CI has ../shared beside the clone: there, absent fails
+    not RULES_MD.exists() and not os.environ.get("CI"), reason="../shared/RULES.md is absent"
+)
 
 
 @needs_rules

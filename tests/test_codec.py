@@ -31,6 +31,7 @@ from game.rules import (
     variant,
 )
 from game.rules.chance import random_action
+from game.rules.core import check_int
 
 from .helpers import play
 
@@ -203,3 +204,17 @@ def test_a_draw_is_agreed_only_where_the_rules_have_one(name: str) -> None:
             state.apply(state.parse_action("draw"))
         with pytest.raises(ReplayError, match="no draw by agreement"):
             MatchRecord.from_notation(state.variant, ("draw",)).replay()
+
+
+@pytest.mark.parametrize(
+    ("value", "fits"),
+    [(3, True), (7, True), (5, True), (2, False), (8, False), (True, False), (5.0, False)],
+)
+def test_check_int_takes_exactly_the_whole_numbers_of_its_range(value: object, fits: bool) -> None:
+    """Both ends belong to the range, one past either does not; a bool or a float is not a
+    whole number here (decoded data never means 1 by True)."""
+    if fits:
+        assert check_int(value, 3, 7, "a count") == value
+    else:
+        with pytest.raises(DecodeError, match="a count must be a whole number from 3 to 7"):
+            check_int(value, 3, 7, "a count")

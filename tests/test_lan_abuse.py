@@ -42,7 +42,7 @@ async def _ping(writer: asyncio.StreamWriter, every: float, until: float) -> Non
 @pytest.mark.slow
 def test_a_stranger_that_only_pings_is_closed_at_its_deadline() -> None:
     async def scenario() -> None:
-        ended: asyncio.Future[tuple[str, float, float]] = asyncio.Future()
+        ended: asyncio.Future[tuple[str, float]] = asyncio.Future()
 
         async def handle(reader, writer) -> None:
             connection = Connection(reader, writer)
@@ -50,20 +50,25 @@ def test_a_stranger_that_only_pings_is_closed_at_its_deadline() -> None:
             try:
                 await connection.receive_by(opened + 1.0)
             except Closed as closed:
-                ended.set_result((closed.reason, time.monotonic() - opened, connection.heard_at))
+                ended.set_result((closed.reason, time.monotonic() - opened))
 
         server, port = await _serve(handle)
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         pinging = asyncio.create_task(_ping(writer, 0.1, time.monotonic() + 3.0))
-        reason, after, heard = await ended
+        reason, after = await ended
+        pinged_past_the_close = not pinging.done()
         decoder, said = FrameDecoder(), []
         while data := await reader.read(65536):
             said += decoder.feed(data)
         pinging.cancel()
         server.close()
         assert reason == "no answer by the deadline (timed out)"
-        assert 1.0 <= after < 1.5  # ten pings later: they answered, but moved nothing
-        assert time.monotonic() - heard < 2.5  # every ping was heard all the same
+        assert after >= 1.0  # not before its deadline …
+        assert pinged_past_the_close  # … and pings (answered) never moved it: the line closed
+        # while they still came, not once they stopped (no wall-clock bound: a slow machine
+        # passes, a deadline that pings extend fails)
+        pongs = [m["n"] for m in said if m["t"] == "pong"]
+        assert pongs == list(range(1, len(pongs) + 1)) and len(pongs) >= 2  # heard, in order
         assert {m["t"] for m in said} == {"pong", "bye"}
         assert said[-1] == {"t": "bye", "reason": reason}
 

@@ -399,7 +399,7 @@ after returning the allocator's free pages, the pixels the drawing caches hold (
 
 
 def _memory_sample(frame: int) -> dict:
-    from game.client.surface_cache import cached_megabytes
+    from game.client.surface_cache import cached_megabytes, limit_megabytes
 
     plain = resident_bytes() / 2**20  # before the trim returns the free pages
     trimmed = trimmed_resident_bytes() / 2**20
@@ -409,6 +409,7 @@ def _memory_sample(frame: int) -> dict:
         "resident_mb": round(plain, 1),
         "trimmed_resident_mb": round(trimmed, 1),
         "drawing_caches_mb": round(caches, 1),
+        "drawing_caches_limit_mb": round(limit_megabytes(), 1),
         "trimmed_less_caches_mb": round(trimmed - caches, 1),
         "python_objects": len(gc.get_objects()),
     }
