@@ -198,7 +198,7 @@ def test_a_cut_drops_the_traffic_between_two_computers_both_ways_until_healed(
 # -- matches under faults ------------------------------------------------------------------
 
 
-class Table:
+class LanMatch:
     """The ``python -m net`` peers of one match, each on its own computer of a private LAN,
     and what they said; every peer is stopped when the test ends, and on a failure the
     test's output shows the tail of each one's events and errors."""
@@ -292,8 +292,8 @@ class Table:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    players = Table(tmp_path)
+def table(tmp_path: Path) -> Iterator[LanMatch]:
+    players = LanMatch(tmp_path)
     try:
         yield players
     finally:
@@ -301,7 +301,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         print(players.report())  # pytest shows it when the test failed
 
 
-def _one_result(table: Table, reports: dict[str, dict], codes: dict[str, int | None]) -> str:
+def _one_result(table: LanMatch, reports: dict[str, dict], codes: dict[str, int | None]) -> str:
     """Every record verifies, and every finished one (and every peer's own ``over``) ends on
     one final digest, which is returned."""
     context = f"exit codes {codes}, records {_brief(reports)}"
@@ -346,7 +346,7 @@ def _stopped(pid: int) -> bool:
 
 @pytest.mark.slow
 def test_a_guest_frozen_past_every_timeout_rejoins_the_same_host_and_plays_on(
-    lan3: netns.Lan, table: Table
+    lan3: netns.Lan, table: LanMatch
 ) -> None:
     """SIGSTOP: the guest's process, connections and timers stand still, longer than any
     timeout of the others; on SIGCONT it finds the match where the others left it."""
@@ -376,7 +376,7 @@ def test_a_guest_frozen_past_every_timeout_rejoins_the_same_host_and_plays_on(
 
 @pytest.mark.slow
 def test_a_host_cut_from_both_guests_for_15_s_leaves_one_result(
-    lan3: netns.Lan, table: Table
+    lan3: netns.Lan, table: LanMatch
 ) -> None:
     """The guests are two of the three people: they may go on under a new host, and give the
     cut host's seat to the computer, while the cut host, one of three, must neither go on
@@ -402,7 +402,7 @@ def test_a_host_cut_from_both_guests_for_15_s_leaves_one_result(
 
 @pytest.mark.slow
 def test_two_peers_cut_for_15_s_both_pause_and_finish_as_one_match(
-    lan2: netns.Lan, table: Table
+    lan2: netns.Lan, table: LanMatch
 ) -> None:
     """Neither of two people is a majority: both sides wait, and go on together."""
     first, second = lan2.hosts
@@ -427,7 +427,7 @@ def test_two_peers_cut_for_15_s_both_pause_and_finish_as_one_match(
 
 @pytest.mark.slow
 def test_a_host_frozen_while_the_others_end_the_match_wakes_ends_and_says_how(
-    lan3: netns.Lan, table: Table
+    lan3: netns.Lan, table: LanMatch
 ) -> None:
     """SIGSTOP on the host; the guests vote one of them in, give the host a second after the
     new host's grace and end the match (drop timeout 1 s).  When the host wakes nobody
