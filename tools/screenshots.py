@@ -424,12 +424,12 @@ def _operator_with_a_broken_file(app: App) -> None:
 
 
 def _pin_locked(app: App) -> None:
-    from game.client.scenes.kiosk import ask_pin
+    from game.client.scenes.kiosk import pin_keypad
 
     _as_a_kiosk(app)
     for _ in range(3):
         app.pin_guard.failed(app.time)
-    ask_pin(app)
+    app.push(pin_keypad(app))
     app.scene.text = "25"
 
 

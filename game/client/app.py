@@ -25,10 +25,16 @@ import pygame
 
 from game import i18n
 from game.ai.worker import Thinker
-from game.client import sprites, theme
+from game.client import input as ui
+from game.client import (
+    screens,  # noqa: F401 - every screen, registered with the navigator
+    sprites,
+    theme,
+)
 from game.client.input import InputTranslator
 from game.client.kiosk_config import KioskConfig
 from game.client.kiosk_usage import KioskUsage, RecentProblems
+from game.client.navigator import Screen, make, shows
 from game.client.pin_guard import TRIES_FILE, PinGuard
 from game.client.save_writer import SaveWriter
 from game.client.scene import Scene
@@ -518,8 +524,6 @@ class App:
     def _operator_gesture(self, event) -> bool:
         """A long press in the top-left corner asks for the operator's PIN; True if the
         event was that gesture's end (and so is no tap for the scene)."""
-        from game.client import input as ui
-
         if not isinstance(event, ui.Press | ui.Release):
             return False
         corner = 3 * theme.unit(self.size)
@@ -529,9 +533,7 @@ class App:
             return False
         since, self._corner_since = self._corner_since, None
         if inside and since is not None and self.time - since >= LONG_PRESS:
-            from game.client.scenes.kiosk import ask_pin
-
-            ask_pin(self)
+            self.push(make(Screen.PIN, self))
             return True
         return False
 
@@ -618,49 +620,48 @@ class App:
         self._exposed = False
 
     def _recover(self) -> None:
-        from game.client.scenes.menus import TitleScene
-
-        self.reset(TitleScene(self))
+        self.reset(make(Screen.TITLE, self))
 
     def _watch_idle(self, elapsed: float) -> None:
         """Attract mode after the idle time, or the closed screen outside the opening hours;
         the countdown over a match nobody touches; the usage counters; and, every few
         seconds, unfinished matches nobody came back to swept away."""
-        from game.client.scenes.kiosk import AbandonScene, AttractScene, ClosedScene
-        from game.client.scenes.play import PlayScene
-
         assert self.kiosk is not None
         idle = self.time - self.last_input
         # A match left open under a menu (paused, its rules, a question) is as abandoned as
         # one left on screen: the countdown ends it, or the next visitor would find it.
-        play = next((s for s in reversed(self.scenes) if isinstance(s, PlayScene)), None)
+        play = next((s for s in reversed(self.scenes) if shows(s, Screen.PLAY)), None)
         visiting = play is not None and not play.state.is_terminal()
         if self.usage is not None:
             match = play.match if play is not None else None
-            counted = visiting and match is not None and not isinstance(self.scene, AbandonScene)
+            counted = visiting and match is not None and not shows(self.scene, Screen.ABANDON)
             self.usage.tick(elapsed, (match.variant.name, match.seed, match.begun)
                             if counted and match is not None else None)  # fmt: skip
         if self.time - self._swept_at >= SWEEP_EVERY:
             self._swept_at = self.time
             self.sweep_abandoned()
-        if isinstance(self.scene, ClosedScene | AbandonScene):
+        if shows(self.scene, Screen.CLOSED) or shows(self.scene, Screen.ABANDON):
             return
-        if isinstance(self.scene, AttractScene):
+        if shows(self.scene, Screen.ATTRACT):
             if not self.kiosk_open():
-                self.reset(ClosedScene(self))
+                self.reset(make(Screen.CLOSED, self))
             return
         if any(getattr(scene, "operator", False) for scene in self.scenes):
             # Staff's screens: never a visitor's countdown (a touch on it would open them
             # to whoever came by); left idle, they close like any menu.
             if idle >= self.kiosk.attract_after:
                 log.info("kiosk: the operator menu closed after %d s untouched", idle)
-                self.reset(AttractScene(self) if self.kiosk_open() else ClosedScene(self))
+                self.reset(self._kiosk_rest())
             return
         if visiting:
             if idle >= self.kiosk.abandon_after:
-                self.push(AbandonScene(self, play))
+                self.push(make(Screen.ABANDON, self, play))
         elif idle >= self.kiosk.attract_after:
-            self.reset(AttractScene(self) if self.kiosk_open() else ClosedScene(self))
+            self.reset(self._kiosk_rest())
+
+    def _kiosk_rest(self) -> Scene:
+        """The kiosk's screen while nobody plays: the demos, or closed outside its hours."""
+        return make(Screen.ATTRACT if self.kiosk_open() else Screen.CLOSED, self)
 
     def sleep_display(self, sleep: bool = True) -> None:
         """Ask the X server to put the display to sleep (or wake it and keep it awake, as
@@ -685,16 +686,14 @@ class App:
         """Kiosk mode: delete the unfinished matches nobody has played for the abandon time
         and its countdown — left with *Leave*, or carried over a restart — but those open on
         the screen; a title showing one is made anew.  How many went."""
-        from game.client.scenes.menus import TitleScene
-        from game.client.scenes.play import PlayScene
-
         assert self.kiosk is not None
         store = self.saves.store
-        keep = frozenset(store.path_of(s.match) for s in self.scenes if isinstance(s, PlayScene))
+        keep = frozenset(store.path_of(s.match) for s in self.scenes if shows(s, Screen.PLAY))
         since = self.wall_clock() - self.kiosk.abandon_after - self.kiosk.countdown
         gone = len(store.abandon(since, keep))
-        if gone and self.scenes and isinstance(self.scene, TitleScene) and self.scene.shelf.total:
-            self.scenes[-1] = TitleScene(self)
+        title = shows(self.scene, Screen.TITLE) if self.scenes else False
+        if gone and title and self.scene.shelf.total:
+            self.scenes[-1] = make(Screen.TITLE, self)
             self.scene.layout(self.size)
         return gone
 

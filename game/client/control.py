@@ -16,6 +16,7 @@ import logging
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
+from game.client.navigator import Screen, make
 from game.client.turns import actor
 from game.i18n import _
 from game.rules import AGREED_DRAW, RulesError, State, resign_action
@@ -137,9 +138,7 @@ class MatchControl:
 
     def finished(self, app) -> Scene:
         """The screen after the end of the match."""
-        from game.client.scenes.results import ResultsScene
-
-        return ResultsScene(app, self.match)
+        return make(Screen.RESULTS, app, self.match)
 
     def kept_on_leaving(self) -> str:
         """What leaving the match keeps, in the players' words (the pause menu says it)."""
@@ -147,9 +146,7 @@ class MatchControl:
 
     def pause_menu(self, app, play) -> Scene:
         """The menu over the match screen."""
-        from game.client.scenes.menus import PauseScene
-
-        return PauseScene(app, play)
+        return make(Screen.PAUSE, app, play)
 
     def discard(self) -> None:
         """The match screen is gone for good: stop the work under way, close links."""
@@ -200,9 +197,7 @@ class LocalControl(MatchControl):
 
     def finished(self, app) -> Scene:
         """The results, where a result of a person here may make the high-score board."""
-        from game.client.scenes.results import ResultsScene
-
-        return ResultsScene(app, self.match, scored=True)
+        return make(Screen.RESULTS, app, self.match, scored=True)
 
     def thinking(self, seat: int) -> bool:
         return self._thinking is not None and self.match.state.to_move == seat

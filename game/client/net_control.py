@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 from game.client.control import MatchControl
+from game.client.navigator import Screen, make
 from game.client.turns import actor
 from game.client.views.base import Control
 from game.i18n import _
@@ -180,14 +181,10 @@ class NetControl(MatchControl):
         return True
 
     def finished(self, app) -> Scene:
-        from game.client.scenes.lan import NetResultsScene
-
-        return NetResultsScene(app, self.match)
+        return make(Screen.NET_RESULTS, app, self.match)
 
     def pause_menu(self, app, play) -> Scene:
-        from game.client.scenes.lan import NetPauseScene
-
-        return NetPauseScene(app, play)
+        return make(Screen.NET_PAUSE, app, play)
 
     def discard(self) -> None:
         self.link.close()

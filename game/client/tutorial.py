@@ -19,6 +19,7 @@ import pygame
 
 from game.client import theme
 from game.client.control import MatchControl
+from game.client.navigator import Screen, make
 from game.client.scenes.menus import Item, MenuScene, item, start_match
 from game.client.turns import actor
 from game.client.widgets import button
@@ -516,8 +517,6 @@ class TutorialsScene(MenuScene):
 
 def start_tutorial(app, game: str) -> None:
     """The lesson of the variant ``game`` on the match screen."""
-    from game.client.scenes.play import PlayScene
-
     script = script_for(game)
     if script is not None:
-        app.push(PlayScene(app, TutorialControl(app, script)))
+        app.push(make(Screen.PLAY, app, TutorialControl(app, script)))

@@ -13,6 +13,8 @@ from collections.abc import Callable
 import pygame
 
 from game.client import theme
+from game.client.control import LocalControl
+from game.client.navigator import Screen, make
 from game.client.scenes.menus import MenuScene, RulesScene
 from game.client.surface_cache import surface_cache
 from game.client.widgets import Target, button, two_lines
@@ -199,9 +201,7 @@ class ChooseScene(MenuScene):
         return super().animating or self._pictures_missing
 
     def choose(self, name: str) -> None:
-        from game.client.scenes.menus import SetupScene
-
-        self.app.push(SetupScene(self.app, name))
+        self.app.push(make(Screen.SETUP, self.app, name))
 
 
 class RulesIndexScene(ChooseScene):
@@ -231,11 +231,8 @@ def _picture_key(game: str, side: int, app) -> tuple:
 def thumbnail(game: str, side: int, app) -> pygame.Surface:
     """The board of ``game`` a few moves into a seeded match, drawn by its view as ``app``
     draws now and fitted into a ``side``-pixel square."""
-    from game.client.control import LocalControl
-    from game.client.scenes.play import PlayScene
-
     screen = pygame.Surface(THUMBNAIL_SCREEN)  # the match screen it is taken from
-    scene = PlayScene(app, LocalControl(app, _thumbnail_match(game), autosave=False))
+    scene = make(Screen.PLAY, app, LocalControl(app, _thumbnail_match(game), autosave=False))
     scene.layout(screen.get_size())
     screen.fill(app.palette.panel)
     scene.view.draw(screen)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pygame
 
 from game.client import theme
+from game.client.navigator import Screen, make
 from game.client.scenes.menus import Item, MenuScene, item
 from game.client.scenes.saved import MatchListScene, Row, fitted
 from game.i18n import _, ngettext
@@ -141,13 +142,11 @@ class ImportScene(MenuScene):
 
 def open_game(app, game: GameInFile) -> None:
     """The replay of a game read, its players named as its tags name them."""
-    from game.client.scenes.replay import ReplayScene
-
     assert game.game is not None
     imported = game.game
     names = player_names(game.text, imported.record.variant.players)
     match = Match(imported.record, [Seat(name=name) for name in names], 0)
-    app.push(ReplayScene.of_match(app, match, imported.marks, imported.notices))
+    app.push(make(Screen.REPLAY, app, match, imported.marks, imported.notices))
 
 
 class GamesScene(MatchListScene):

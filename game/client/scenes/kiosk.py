@@ -15,8 +15,10 @@ import random
 import pygame
 
 from game import i18n
+from game.client import input as ui
 from game.client import theme
 from game.client.control import LocalControl
+from game.client.navigator import Screen, make
 from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
 from game.client.scenes.highscores import draw_boards, what_counts
@@ -141,8 +143,6 @@ class AttractScene(Scene):
         return self.idle >= self.app.kiosk.dim_after
 
     def handle(self, event) -> None:
-        from game.client import input as ui
-
         if isinstance(event, ui.Press | ui.Activate | ui.Text):
             self.wake()
 
@@ -268,8 +268,6 @@ class AbandonScene(Scene):
         self.play.layout(size)
 
     def handle(self, event) -> None:
-        from game.client import input as ui
-
         if isinstance(event, ui.Press | ui.Activate | ui.Text | ui.Navigate | ui.Cycle):
             self.app.pop()
 
@@ -326,8 +324,6 @@ class ClosedScene(Scene):
         self.targets = []
 
     def handle(self, event) -> None:
-        from game.client import input as ui
-
         if isinstance(event, ui.Press | ui.Activate | ui.Text):
             self.lit_until = self.app.time + self.LIT_SECONDS
 
@@ -363,7 +359,7 @@ class ClosedScene(Scene):
             surface.blit(line, line.get_rect(midtop=(block.centerx, block.top + n * 3 * self.u)))
 
 
-def ask_pin(app, wrong: bool = False) -> None:
+def pin_keypad(app, wrong: bool = False) -> KeypadScene:
     """The keypad for the operator's PIN, its digits hidden; the right one opens the
     operator menu, a wrong one says so and asks again.  Wrong ones lock the keypad for
     longer and longer (:class:`PinGuard`); logins, wrong PINs and locks are logged (never
@@ -387,19 +383,17 @@ def ask_pin(app, wrong: bool = False) -> None:
         if kiosk.pin_matches(typed):
             guard.succeeded(app.time)
             log.info("kiosk: operator menu opened")
-            from game.client.scenes.operator import OperatorScene
-
-            app.push(OperatorScene(app))
+            app.push(make(Screen.OPERATOR, app))
             return
         app.sound.play("nope")
         lock = guard.failed(app.time)
         log.warning("kiosk: a wrong operator PIN (%d in a row)", guard.failures)
         if lock:
             log.warning("kiosk: the PIN keypad is locked for %d s", lock)
-        ask_pin(app, wrong=True)  # the keypad stays, saying so (and showing any wait)
+        app.push(pin_keypad(app, wrong=True))  # the keypad stays, saying so (and any wait)
 
     prompt = _("Wrong PIN: try again") if wrong else _("Operator PIN")
-    app.push(KeypadScene(app, prompt, "0123456789", check, secret=True, notice=notice))
+    return KeypadScene(app, prompt, "0123456789", check, secret=True, notice=notice)
 
 
 def _whole_seconds(seconds: float) -> int:

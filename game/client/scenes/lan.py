@@ -9,8 +9,9 @@ snapshots and post requests, so the frame loop never waits on a socket.
 
 from __future__ import annotations
 
+from game.client.navigator import Screen, make
 from game.client.net_control import DROP_TIMEOUT
-from game.client.scenes.menus import Item, MenuScene, TitleScene, item
+from game.client.scenes.menus import Item, MenuScene, item
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
 from game.i18n import _
@@ -32,7 +33,7 @@ def open_link(app, code: str | None = None) -> NetLink | None:
     try:
         identity = Identity.load(app.paths.data / "identity")
     except IdentityError as error:
-        app.reset(TitleScene(app, notice=str(error)))
+        app.reset(make(Screen.TITLE, app, notice=str(error)))
         return None
     config = PeerConfig(
         name=player_name(app),
@@ -60,19 +61,18 @@ class NetPauseScene(MenuScene):
         )
 
     def items(self) -> list[Item]:
-        from game.client.scenes.menus import RulesScene, SettingsScene
-
         return [
             item(lambda: _("Continue"), self.app.pop, "continue"),
             item(lambda: _("Rules"),
-                 lambda: self.app.push(RulesScene(self.app, self.play.match.variant)),
+                 lambda: self.app.push(make(Screen.RULES, self.app, self.play.match.variant)),
                  "rules"),
-            item(lambda: _("Settings"), lambda: self.app.push(SettingsScene(self.app)), "settings"),
+            item(lambda: _("Settings"), lambda: self.app.push(make(Screen.SETTINGS, self.app)),
+                 "settings"),
             item(lambda: _("Leave the match"), self._leave, "leave"),
         ]  # fmt: skip
 
     def _leave(self) -> None:
-        self.app.reset(TitleScene(self.app))  # the match screen closes its link
+        self.app.reset(make(Screen.TITLE, self.app))  # the match screen closes its link
 
 
 class NetResultsScene(ResultsScene):

@@ -16,8 +16,10 @@ from collections.abc import Callable
 import pygame
 
 from game import i18n
+from game.client import input as ui
 from game.client import theme
 from game.client.kiosk_config import (
+    CHECKS,
     RANGES,
     ROTATIONS,
     SETTINGS,
@@ -25,12 +27,14 @@ from game.client.kiosk_config import (
     SettingsNotSaved,
     pin_weakness,
 )
+from game.client.navigator import Screen, make
 from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.keypad import KeypadScene
-from game.client.scenes.menus import Item, MenuScene, TitleScene, item
+from game.client.scenes.menus import Item, MenuScene, item
 from game.client.scenes.saved import ConfirmScene
 from game.client.scenes.table import layout_label, next_layout
+from game.client.sound import EFFECTS
 from game.client.widgets import button
 from game.i18n import _, ngettext
 from game.names import variant_title
@@ -83,9 +87,7 @@ class OperatorScene(MenuScene):
         ]  # fmt: skip
 
     def _scores(self) -> None:
-        from game.client.scenes.operator_scores import OperatorScoresScene
-
-        self.app.push(OperatorScoresScene(self.app))
+        self.app.push(make(Screen.OPERATOR_SCORES, self.app))
 
     # -- the PIN ----------------------------------------------------------------------------
 
@@ -169,7 +171,7 @@ class OperatorScene(MenuScene):
         self._say(next((p for p in problems if p), _("Everything is back as it came.")))
 
     def _done(self) -> None:
-        self.app.reset(TitleScene(self.app))
+        self.app.reset(make(Screen.TITLE, self.app))
 
     def back(self) -> None:
         self._done()
@@ -303,8 +305,6 @@ class SettingsScene(MenuScene):
                 self._set("opening_hours", "")
                 return
             hours = f"{digits[:2]}:{digits[2:4]}-{digits[4:6]}:{digits[6:8]}"
-            from game.client.kiosk_config import CHECKS
-
             if len(digits) != 8:
                 problem = _("Not changed: opening and closing time, 8 digits.")
             elif not CHECKS["opening_hours"](hours):
@@ -515,8 +515,6 @@ class ServiceScene(MenuScene):
         self.feedback = problem or _("Saved.")
 
     def _sound_test(self) -> None:
-        from game.client.sound import EFFECTS
-
         name = EFFECTS[self._sound % len(EFFECTS)]
         self._sound += 1
         self.app.sound.play(name)
@@ -548,8 +546,6 @@ class TouchTestScene(Scene):
                                  name="back")])  # fmt: skip
 
     def handle(self, event) -> None:
-        from game.client import input as ui
-
         if isinstance(event, ui.Press):
             self.touches += 1
             self._down = True

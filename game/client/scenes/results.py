@@ -10,6 +10,7 @@ from datetime import date
 import pygame
 
 from game.client import theme
+from game.client.navigator import Screen, make
 from game.client.particles import Particles
 from game.client.scene import Scene
 from game.client.scenes.highscores import ask_names
@@ -150,24 +151,17 @@ class ResultsScene(Scene):
         return reason
 
     def review(self) -> None:
-        from game.client.scenes.review import ReviewScene
-
-        self.app.push(ReviewScene.of_match(self.app, self.match))
+        self.app.push(make(Screen.REVIEW_MATCH, self.app, self.match))
 
     def rematch(self) -> None:
-        from game.client.scenes.menus import TitleScene
-        from game.client.scenes.table import match_scene
-
         match = Match.new(
             self.match.variant, self.match.seats, random.SystemRandom().getrandbits(62)
         )
-        self.app.reset(TitleScene(self.app))
-        self.app.push(match_scene(self.app, match))
+        self.app.reset(make(Screen.TITLE, self.app))
+        self.app.push(make(Screen.MATCH, self.app, match))
 
     def to_title(self) -> None:
-        from game.client.scenes.menus import TitleScene
-
-        self.app.reset(TitleScene(self.app))
+        self.app.reset(make(Screen.TITLE, self.app))
 
     def back(self) -> None:
         self.to_title()

@@ -18,6 +18,7 @@ import pygame
 
 from game.ai.review import Judged, Review, review_from_bytes, review_to_bytes
 from game.client import theme
+from game.client.navigator import Screen, make
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.saved import fitted
 from game.client.widgets import button
@@ -215,9 +216,6 @@ class ReviewScene(ReplayScene):
     def try_again(self) -> None:
         """A match from the position before the move in hand, the player at its seat, the
         computer at the others (at the level last chosen), on fresh dice."""
-        from game.client.scenes.menus import TitleScene
-        from game.client.scenes.table import match_scene
-
         judged = self.judged()
         if judged is None:
             self.gentle_cue()
@@ -228,8 +226,8 @@ class ReviewScene(ReplayScene):
                  for seat in range(self.match.variant.players)]  # fmt: skip
         match = Match(record, seats, random.SystemRandom().getrandbits(62))
         self.discard()
-        self.app.reset(TitleScene(self.app))
-        self.app.push(match_scene(self.app, match))
+        self.app.reset(make(Screen.TITLE, self.app))
+        self.app.push(make(Screen.MATCH, self.app, match))
 
     def tap_elsewhere(self, pos: tuple[int, int]) -> None:
         """A tap on the graph goes to that moment of the match."""

@@ -16,6 +16,7 @@ from functools import lru_cache
 import pygame
 
 from game.client import theme
+from game.client.navigator import Screen, make
 from game.client.scene import Scene
 from game.client.scenes.menus import Item, MenuScene, computer_label, item
 from game.client.widgets import Target, button
@@ -256,9 +257,7 @@ class UnfinishedScene(MatchListScene):
 
     def back(self) -> None:
         """To a fresh title screen, which counts what is left."""
-        from game.client.scenes.menus import TitleScene
-
-        self.app.reset(TitleScene(self.app))
+        self.app.reset(make(Screen.TITLE, self.app))
 
 
 def unfinished_row(
@@ -293,11 +292,8 @@ def unfinished_row(
 
 def resume(app, match: Match) -> None:
     """Play ``match`` on, over a fresh title screen (where leaving it comes back to)."""
-    from game.client.scenes.menus import TitleScene
-    from game.client.scenes.table import match_scene
-
-    app.reset(TitleScene(app))
-    app.push(match_scene(app, match))
+    app.reset(make(Screen.TITLE, app))
+    app.push(make(Screen.MATCH, app, match))
 
 
 class ConfirmScene(MenuScene):
