@@ -42,8 +42,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from game.rules import AGREED_DRAW, ActionError, MatchRecord, RulesError, State, start
+from game.rules import AGREED_DRAW, ActionError, MatchRecord, RulesError, State
 from game.rules.core import resigning_seat
+from game.rules.fen import FenError, setup_of
 from game.rules.registry import VARIANTS
 from game.rules.variants import Variant, variant_from_fields
 from net.entries import (
@@ -104,6 +105,27 @@ class Seat:
         return not self.computer
 
 
+def _start_position(chosen: Variant, opening: dict[str, Any]) -> str | None:
+    """The set-up start of a match entry (None: the game's own start), checked: a position
+    of the game, written as a record writes it (one position, one FEN, so the heads of two
+    logs of one match agree), not the game's own start (the field is left out for that),
+    not a game already over."""
+    fen = opening.get("start")
+    if fen is None:
+        return None
+    try:
+        setup = setup_of(chosen, fen)
+    except FenError as error:
+        why = f"the start position is no position of {chosen.name}: {error.reason}"
+        raise Rejected(why) from error
+    if setup is None:
+        raise Rejected("the start position is the game's own: the field is left out for it")
+    require(setup == fen, f"the start position {fen!r} is not written as a record writes it")
+    over = MatchRecord(chosen, (), setup).initial_state().is_terminal()
+    require(not over, f"the game is already over in the start position {fen!r}")
+    return setup
+
+
 class MatchLog(DiceRules):
     """One match's log, applied entry by entry: the pure state machine every peer runs."""
 
@@ -145,8 +167,8 @@ class MatchLog(DiceRules):
         self.seats = [Seat(computer=level) for level in entry["seats"]]
         self.phase = LOBBY
         self.end_reason = ""
-        self.state: State = start(self.variant)
-        self.record = MatchRecord(self.variant)
+        self.record = MatchRecord(self.variant, (), _start_position(self.variant, entry))
+        self.state: State = self.record.initial_state()
         self._start_dice()
         self._offers: set[str] = set()
         self.electorate: frozenset[str] = frozenset()

@@ -769,6 +769,9 @@ class Peer:
                 self.observe("notice", {"text": f"lost the host: {closed.reason}"})
                 await self._seek()
             else:
+                if log is None:  # the match never came, or came malformed: say so
+                    self.failure = f"no match from the host: {closed.reason}"
+                    self.observe("error", {"text": self.failure})
                 self.finished.set()
         except _Fatal as fatal:
             self.failure = fatal.reason

@@ -22,6 +22,7 @@ import re
 from game.rules.checkerboard import BLACK, SQUARES, WHITE, parse_square, squares_of
 from game.rules.core import DecodeError, RulesError, State
 from game.rules.dama import DamaState
+from game.rules.registry import start
 from game.rules.variants import Variant
 
 SET_UP_GAMES = ("dama:classic", "dama:mangia")
@@ -114,3 +115,11 @@ def fen_of(state: State) -> str:
         )
         parts.append(_LETTER[side] + ",".join(f"{king}{s + 1}" for s, king in pieces))
     return ":".join(parts)
+
+
+def setup_of(chosen: Variant, fen: str) -> str | None:
+    """``fen`` as a match keeps a set-up start (a record, the LAN log's opening): written the
+    one way :func:`fen_of` writes it, None for the variant's own start, which is no set-up;
+    :class:`FenError` for a FEN that is no position of ``chosen``."""
+    written = fen_of(position_from_fen(chosen, fen))
+    return None if written == fen_of(start(chosen)) else written

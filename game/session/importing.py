@@ -49,11 +49,10 @@ from game.rules import (
     RulesError,
     State,
     resign_action,
-    start,
     variant,
 )
 from game.rules.checkerboard import parse_square
-from game.rules.fen import FenError, fen_of, fen_squares, position_from_fen
+from game.rules.fen import FenError, fen_squares, setup_of
 from game.rules.variants import Variant
 from game.session.export import PDN_GAME_TYPE
 
@@ -436,8 +435,7 @@ def _setup(game: Variant, tags: Tags) -> str | None:
         return None
     fen, line = tags["FEN"]
     try:
-        setup = fen_of(position_from_fen(game, fen))
-        return None if setup == fen_of(start(game)) else setup
+        return setup_of(game, fen)
     except FenError as error:
         if any(n > 32 for n in fen_squares(fen)):
             raise RecordImportError(line, _not_eight(20, 10)) from error

@@ -260,12 +260,18 @@ class LanChooseScene(ChooseScene):
 class LanSetupScene(SetupScene):
     """The match setup, with a join code, for a match others join over the LAN."""
 
-    def __init__(self, app, name: str) -> None:
+    offers_lan = False  # it is the LAN's
+
+    def __init__(
+        self, app, name: str, start: str | None = None, options: dict[str, object] | None = None
+    ) -> None:
         self.code: str | None = None
-        super().__init__(app, name)
+        super().__init__(app, name, start, options)
         self.seats = [Seat() for _ in self.seats]  # players join; the host adds computers
 
     def subtitle(self) -> str:
+        if self.start is not None:
+            return _("From the position chosen: seats left to a person are for players on the LAN")
         return _("Set up the match: seats left to a person are for players on the LAN")
 
     def items(self) -> list[Item]:
@@ -303,7 +309,7 @@ class LanSetupScene(SetupScene):
         link = open_link(self.app, self.code)
         if link is None:
             return
-        link.host(chosen, computers, self.code)
+        link.host(chosen, computers, self.code, self.start)
         self.app.reset(TitleScene(self.app))
         self.app.push(RoomScene(self.app, link))
 

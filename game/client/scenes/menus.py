@@ -26,7 +26,7 @@ from game.client.widgets import Target, balanced, button, draw_face, segment, tw
 from game.i18n import _
 from game.levels import LEVELS
 from game.names import seat_names, variant_subtitle, variant_title
-from game.rules import VARIANTS, Variant, new_game, variant
+from game.rules import VARIANTS, MatchRecord, Variant, new_game, variant
 from game.session.match import Match
 from game.session.saves import Shelf, Unfinished
 from game.session.seats import Seat, SeatKind
@@ -381,11 +381,18 @@ class SetupScene(MenuScene):
     """A row's height, in layout units."""
     picks_players = True
     """A person's seat names who plays it (a profile, for their record), by a tap on it."""
+    offers_lan = True
+    """A match from a set-up position may be hosted on the LAN from here instead."""
 
-    def __init__(self, app, name: str) -> None:
+    def __init__(
+        self, app, name: str, start: str | None = None, options: dict[str, object] | None = None
+    ) -> None:
+        """The setup of a match of ``name``, from the set-up position ``start`` (a FEN as a
+        record keeps it) if given, its rule options first set to ``options``."""
         self.spec = VARIANTS[name]
+        self.start = start
         self.players = self.spec.players[0]
-        self.options = {o.name: o.default for o in self.spec.options}
+        self.options = {o.name: o.default for o in self.spec.options} | (options or {})
         self.level = app.settings.last_level
         self.player_names = [main_player(app)] + [""] * (max(self.spec.players) - 1)
         """Who plays each seat when a person does (kept while the seat is the computer)."""
@@ -398,14 +405,24 @@ class SetupScene(MenuScene):
         return variant_title(self.spec.name)
 
     def subtitle(self) -> str:
+        if self.start is not None:
+            return _("Set up the match: it starts from the position chosen")
         return _("Set up the match")
 
     def items(self) -> list[Item]:
-        """The buttons under the rows."""
-        return [
-            item(lambda: _("Start"), self._start, "start"),
-            item(lambda: _("Back"), self.app.pop, "back"),
-        ]
+        """The buttons under the rows: start here, or (from a set-up position, where LAN
+        play is allowed) host it on the LAN."""
+        entries = [item(lambda: _("Start"), self._start, "start")]
+        kiosk = self.app.kiosk
+        if self.start is not None and self.offers_lan and (kiosk is None or kiosk.lan_hosting):
+            entries.append(item(lambda: _("Host on the LAN"), self._host_on_lan, "host lan"))
+        return [*entries, item(lambda: _("Back"), self.app.pop, "back")]
+
+    def _host_on_lan(self) -> None:
+        """The LAN's setup of this match, from the same position and options."""
+        from game.client.scenes.lobby import LanSetupScene
+
+        self.app.push(LanSetupScene(self.app, self.spec.name, self.start, self.options))
 
     # -- the rows -------------------------------------------------------------------------
 
@@ -524,7 +541,7 @@ class SetupScene(MenuScene):
     def _start(self) -> None:
         self._remember()
         chosen = variant(self.spec.name, self.players, self.options)
-        start_match(self.app, chosen, self.seats[: self.players])
+        start_match(self.app, chosen, self.seats[: self.players], self.start)
 
     def _remember(self) -> None:
         """What *Play* on the title starts next time: this game, against the computer at
@@ -947,10 +964,12 @@ def _set_aside_notice(app) -> str | None:
     return None
 
 
-def start_match(app, chosen: Variant, seats: list[Seat]) -> None:
-    """A new match at this screen, from a fresh seed, with the title under it (to come back
-    to, this match offered there to resume)."""
-    match = Match.new(chosen, seats, random.SystemRandom().getrandbits(62))
+def start_match(app, chosen: Variant, seats: list[Seat], start: str | None = None) -> None:
+    """A new match at this screen (from the set-up position ``start`` if given), from a
+    fresh seed, with the title under it (to come back to, this match offered there to
+    resume)."""
+    record = MatchRecord(chosen, (), start)
+    match = Match(record, seats, random.SystemRandom().getrandbits(62))
     app.reset(TitleScene(app))
     app.push(match_scene(app, match))
 

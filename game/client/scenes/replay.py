@@ -22,6 +22,7 @@ from game.names import (
     seat_names,
     variant_title,
 )
+from game.rules.fen import SET_UP_GAMES, fen_of, setup_of
 from game.session.export import export_name, export_text, free_path
 from game.session.match import Match
 from game.session.saves import FINISHED, Finished, plain
@@ -138,6 +139,13 @@ class ReplayScene(Scene):
         ]  # fmt: skip
         third = (inner - 2 * u) // 3
         bottom = self.panel.bottom - u - h
+        self.moves_bottom = bottom - u
+        if self.match.variant.name in SET_UP_GAMES:  # a match may start from any position
+            here = pygame.Rect(x, bottom - h - u // 2, inner, h)
+            label = lambda: _("Play from here")  # noqa: E731
+            targets.append(button(here, label, self.play_from_here, self.palette,
+                                  self.can_play_from_here, "play from here"))  # fmt: skip
+            self.moves_bottom = here.y - u
         targets += [
             button(pygame.Rect(x, bottom, third, h), lambda: _("Export"),
                    self.export, self.palette, name="export"),
@@ -146,7 +154,7 @@ class ReplayScene(Scene):
             button(pygame.Rect(x + 2 * (third + u), bottom, third, h), lambda: _("Back"),
                    self.app.pop, self.palette, name="back"),
         ]  # fmt: skip
-        self.moves_top, self.moves_bottom = y + h + u, bottom - u
+        self.moves_top = y + h + u
         self.set_targets(targets)
 
     def go(self, step: int) -> None:
@@ -158,6 +166,21 @@ class ReplayScene(Scene):
         self.preview.state = self.match.state_at(step)
         self.view.clear_selection()
         self.view.show_last_turn(last_turn(self.match, step))
+
+    def can_play_from_here(self) -> bool:
+        return not self.match.state_at(self.step).is_terminal()
+
+    def play_from_here(self) -> None:
+        """A new match from the position on the board (here or on the LAN), the rule
+        options as this match's: the setup screen, told where it starts."""
+        from game.client.scenes.menus import SetupScene
+
+        if not self.can_play_from_here():
+            self.gentle_cue()
+            return
+        chosen = self.match.variant
+        start = setup_of(chosen, fen_of(self.match.state_at(self.step)))
+        self.app.push(SetupScene(self.app, chosen.name, start, dict(chosen.options)))
 
     def open_review(self) -> None:
         from game.client.scenes.review import ReviewScene
