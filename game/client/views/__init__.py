@@ -4,22 +4,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from game.client.views.base import BoardView
 from game.client.views.checkers import CheckersView
 from game.client.views.mill import MillView
 from game.client.views.sheet import SheetView
 from game.client.views.track import TrackView
+from game.rules import VARIANTS, State
+from game.rules.ausgeblockt import AusgeblocktState
+from game.rules.dama import DamaState
+from game.rules.lupo import LupoState
+from game.rules.mulino import MulinoState
+from game.rules.numeri import NumeriState
 
 if TYPE_CHECKING:
     from game.client.scenes.play import PlayScene
-    from game.client.views.base import BoardView
+
+
+VIEWS: dict[type[State], type[BoardView]] = {
+    AusgeblocktState: SheetView,
+    NumeriState: TrackView,
+    DamaState: CheckersView,
+    LupoState: CheckersView,
+    MulinoState: MillView,
+}
+"""The view that draws each kind of game (its state's class)."""
 
 
 def view_for(variant_name: str, play: PlayScene) -> BoardView:
-    game = variant_name.split(":")[0]
-    views = {
-        "ausgeblockt": SheetView,
-        "numeri": TrackView,
-        "dama": CheckersView,
-        "mulino": MillView,
-    }
-    return views[game](play)
+    return VIEWS[VARIANTS[variant_name].state_class](play)

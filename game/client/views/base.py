@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+import game.client.views.marks as marks
 from game.client import theme
 from game.client.anim import Tween
 from game.client.particles import Particles
 from game.client.redraw import Element
-from game.client.views import marks
 from game.client.widgets import Target
 
 if TYPE_CHECKING:

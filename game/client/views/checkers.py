@@ -14,11 +14,11 @@ from collections.abc import Hashable
 
 import pygame
 
+import game.client.views.marks as marks
 from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import SQUARE_CORNER, Element, around
 from game.client.sprites import sprite
-from game.client.views import marks
 from game.client.views.base import BoardView, Step
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
 from game.client.widgets import Target

@@ -12,11 +12,11 @@ from collections.abc import Hashable
 
 import pygame
 
+import game.client.views.marks as marks
 from game.client import theme
 from game.client.anim import Tween, lerp
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
-from game.client.views import marks
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
 from game.client.widgets import Target

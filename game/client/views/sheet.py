@@ -22,12 +22,12 @@ from functools import cache
 
 import pygame
 
+import game.client.views.marks as marks
 from game.client import theme
 from game.client.anim import Tween
 from game.client.redraw import SQUARE_CORNER, Element
 from game.client.sprites import sprite
 from game.client.surface_cache import surface_cache
-from game.client.views import marks
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost, tinted_square
 from game.client.widgets import Target

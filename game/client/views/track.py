@@ -16,12 +16,12 @@ from collections.abc import Hashable
 
 import pygame
 
+import game.client.views.marks as marks
 from game.ai.odds import extra_roll_moves, roll_odds
 from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
-from game.client.views import marks
 from game.client.views.base import BoardView, Control, Step
 from game.client.views.marks import DIM_ALPHA, ghost
 from game.client.widgets import Target
