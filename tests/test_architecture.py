@@ -144,3 +144,73 @@ def test_callers_ask_a_variants_capabilities_never_its_name() -> None:
             if ASKS_A_NAME.search(line.split("#")[0]):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+CLIENT = ROOT / "game" / "client"
+
+
+def _client_module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _runtime_imports(tree: ast.Module, modules: set[str]) -> set[str]:
+    """The client modules a module imports when it loads (its top level, not the imports
+    read only by the type checker under ``if TYPE_CHECKING:``)."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found |= {name for name in names if name in modules}
+    return found
+
+
+def test_the_client_has_no_import_circle() -> None:
+    """Screens meet through the navigator: no module of the client imports one that
+    imports it back, however far round (ARCHITECTURE's client graph)."""
+    paths = sorted(CLIENT.rglob("*.py"))
+    modules = {_client_module(path) for path in paths}
+    graph = {
+        _client_module(path): _runtime_imports(ast.parse(path.read_text()), modules)
+        for path in paths
+    }
+
+    def reaches(start: str, goal: str) -> list[str] | None:
+        seen, todo = {start}, [[start]]
+        while todo:
+            way = todo.pop()
+            for after in sorted(graph[way[-1]]):
+                if after == goal:
+                    return [*way, after]
+                if after not in seen:
+                    seen.add(after)
+                    todo.append([*way, after])
+        return None
+
+    circles = [way for module in sorted(graph) if (way := reaches(module, module))]
+    assert not circles, " -> ".join(circles[0])
+
+
+IMPORTED_LATE = {"game/client/scenes/menus.py": 16, "game/client/scenes/replay.py": 2}
+"""Imports inside functions still to move to the navigator (none may be added; the count
+only goes down)."""
+
+
+def test_no_client_module_imports_inside_a_function() -> None:
+    """An import inside a function hides a dependency from the reader and from this test's
+    circle check: a screen asks the navigator instead (optional dependencies excepted)."""
+    late = {}
+    for path in sorted(CLIENT.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        count = sum(
+            isinstance(node, ast.ImportFrom) and (node.module or "").startswith("game.client")
+            for function in ast.walk(tree)
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+            for node in ast.walk(function)
+        )
+        if count:
+            late[str(path.relative_to(ROOT))] = count
+    assert late == IMPORTED_LATE

@@ -23,6 +23,8 @@ class Screen(Enum):
 
     TITLE = auto()
     SETUP = auto()
+    LAN_SETUP = auto()
+    """The setup of a match others join over the LAN."""
     SETTINGS = auto()
     RULES = auto()
     PLAY = auto()

@@ -8,6 +8,7 @@ from game.client.scenes import (
     import_game,
     kiosk,
     lan,
+    lobby,
     menus,
     operator,
     operator_scores,
@@ -20,6 +21,7 @@ from game.client.scenes import (
 
 register(Screen.TITLE, menus.TitleScene)
 register(Screen.SETUP, menus.SetupScene)
+register(Screen.LAN_SETUP, lobby.LanSetupScene)
 register(Screen.SETTINGS, menus.SettingsScene)
 register(Screen.RULES, menus.RulesScene)
 register(Screen.PAUSE, menus.PauseScene)

@@ -11,6 +11,7 @@ import pygame
 
 from game import i18n
 from game.client import sprites, theme
+from game.client.navigator import Screen, make
 from game.client.redraw import Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.scenes.table import layout_label, match_scene, next_layout
@@ -420,9 +421,8 @@ class SetupScene(MenuScene):
 
     def _host_on_lan(self) -> None:
         """The LAN's setup of this match, from the same position and options."""
-        from game.client.scenes.lobby import LanSetupScene
-
-        self.app.push(LanSetupScene(self.app, self.spec.name, self.start, self.options))
+        setup = make(Screen.LAN_SETUP, self.app, self.spec.name, self.start, self.options)
+        self.app.push(setup)
 
     # -- the rows -------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import time
 import pygame
 
 from game.client import theme
+from game.client.navigator import Screen, make
 from game.client.scene import Scene
 from game.client.scenes.picture import Preview
 from game.client.scenes.saved import MatchListScene, Row, opponents_text, turns_text, when_text
@@ -173,14 +174,12 @@ class ReplayScene(Scene):
     def play_from_here(self) -> None:
         """A new match from the position on the board (here or on the LAN), the rule
         options as this match's: the setup screen, told where it starts."""
-        from game.client.scenes.menus import SetupScene
-
         if not self.can_play_from_here():
             self.gentle_cue()
             return
         chosen = self.match.variant
         start = setup_of(chosen, fen_of(self.match.state_at(self.step)))
-        self.app.push(SetupScene(self.app, chosen.name, start, dict(chosen.options)))
+        self.app.push(make(Screen.SETUP, self.app, chosen.name, start, dict(chosen.options)))
 
     def open_review(self) -> None:
         from game.client.scenes.review import ReviewScene
