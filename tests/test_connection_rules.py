@@ -12,6 +12,7 @@ second.
 from __future__ import annotations
 
 import asyncio
+import errno
 import struct
 import time
 from collections.abc import Awaitable, Callable
@@ -277,11 +278,15 @@ def test_a_reset_line_is_lost_with_the_reason() -> None:
 # -- closing ------------------------------------------------------------------------------
 
 
-def test_a_bye_is_cut_to_300_characters() -> None:
+@pytest.mark.parametrize("how", ["hang_up", "close"])
+def test_a_bye_is_cut_to_300_characters(how: str) -> None:
     async def scenario(
         connection: Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
-        connection.hang_up("x" * 1000)
+        if how == "close":
+            await connection.close("x" * 1000)
+        else:
+            connection.hang_up("x" * 1000)
         assert connection.closed == "x" * 1000
         assert await _said(reader) == [{"t": "bye", "reason": "x" * 300}]
 
@@ -403,5 +408,189 @@ def test_a_line_without_a_peer_address_says_so() -> None:
         connection = Connection(asyncio.StreamReader(), Nameless())  # type: ignore[arg-type]
         assert connection.address == "?"
         assert connection.closed is None and connection.peer is None
+
+    _run(scenario())
+
+
+# -- the first reason, and what asyncio may raise -----------------------------------------
+
+
+def test_a_line_hung_up_while_it_is_read_ends_with_the_reason_it_was_hung_up_for() -> None:
+    """The reader waiting on the line hears why this side hung up, not "connection
+    closed": the first reason is the one kept and told."""
+
+    async def scenario(
+        connection: Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        receiving = asyncio.ensure_future(connection.receive(2))
+        await asyncio.sleep(0.05)
+        connection.hang_up("the match is over")
+        with pytest.raises(Closed) as closed:
+            await receiving
+        assert closed.value.reason == connection.closed == "the match is over"
+
+    _run(_with_line(scenario))
+
+
+class _Broken:
+    """A stream whose every call fails with ``error``, as a dead socket's or a closed
+    loop's may."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+        self.transport = self
+
+    def get_extra_info(self, name: str) -> tuple[str, int]:
+        return ("192.0.2.7", 4000)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def write(self, data: bytes) -> None:
+        raise self.error
+
+    async def drain(self) -> None:
+        raise self.error
+
+    def close(self) -> None:
+        raise self.error
+
+    async def read(self, size: int) -> bytes:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OSError(errno.ETIMEDOUT, "timed out"),
+        ConnectionResetError(errno.ECONNRESET, "reset"),
+        RuntimeError("Event loop is closed"),
+    ],
+    ids=["OSError", "ConnectionError", "RuntimeError"],
+)
+def test_a_dead_line_raises_nothing_at_whoever_writes_drains_or_hangs_up(
+    error: BaseException,
+) -> None:
+    """A broadcast writes to every member's line: one dead line must not stop it, nor a
+    hang-up, nor the drain before it; the reader notices the line is gone."""
+
+    async def scenario() -> None:
+        broken = _Broken(error)
+        connection = Connection(broken, broken)  # type: ignore[arg-type]
+        assert connection.address == "192.0.2.7"
+        connection.send(_notice(1))
+        connection.send_frame(encode(_notice(2)))
+        await connection.drain()
+        connection.hang_up("over")
+        assert connection.closed == "over"
+
+    _run(scenario())
+
+
+def test_a_line_that_fails_under_the_reader_is_lost_with_the_error() -> None:
+    async def scenario() -> None:
+        broken = _Broken(ConnectionResetError(errno.ECONNRESET, "reset by peer"))
+        connection = Connection(broken, broken)  # type: ignore[arg-type]
+        with pytest.raises(Closed) as closed:
+            await connection.receive(2)
+        assert closed.value.reason == connection.closed
+        assert closed.value.reason == "connection lost ([Errno 104] reset by peer)"
+
+    _run(scenario())
+
+
+# -- the rate, to the token ---------------------------------------------------------------
+
+
+async def _bursts(sizes: list[int], pause: float, rate: float, burst: float) -> tuple[int, str]:
+    """Messages taken from a peer that writes bursts of ``sizes`` ``pause`` seconds apart,
+    and why the line ended."""
+    taken = 0
+
+    async def scenario(
+        connection: Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        nonlocal taken
+
+        async def send() -> None:
+            for size in sizes:
+                writer.write(b"".join(encode(_notice(n)) for n in range(size)))
+                await asyncio.sleep(pause)
+            writer.write_eof()
+
+        sending = asyncio.ensure_future(send())
+        with pytest.raises(Closed) as closed:
+            while True:
+                await connection.receive(5)
+                taken += 1
+        sending.cancel()
+        result.append(closed.value.reason)
+
+    result: list[str] = []
+    await _with_line(scenario, rate=rate, burst=burst)
+    return taken, result[0]
+
+
+def test_the_bucket_refills_at_the_rate_and_no_faster() -> None:
+    """Bursts of 40 against a bucket of 50: refilled at 1,000 a second the peer keeps
+    going; at 10 a second (0.1 s apart: one token) the second burst is cut off — however
+    much time the first took, a refill never gives back more than the rate."""
+
+    async def scenario() -> None:
+        assert await _bursts([40] * 4, 0.1, rate=1000.0, burst=50.0) == (
+            160,
+            "connection closed",
+        )
+        taken, reason = await _bursts([40] * 4, 0.1, rate=10.0, burst=50.0)
+        assert reason == "too many messages: rate limit exceeded"
+        assert taken == 40
+
+    _run(scenario())
+
+
+def test_a_burst_of_exactly_the_bucket_is_taken_and_one_more_is_not() -> None:
+    """With nothing refilled (a rate of 0), the last token is usable: 50 messages of a
+    bucket of 50 go through, the 51st closes the line."""
+
+    async def scenario() -> None:
+        assert await _bursts([50], 0.0, rate=0.0, burst=50.0) == (50, "connection closed")
+        taken, reason = await _bursts([51], 0.0, rate=0.0, burst=50.0)
+        assert (taken, reason) == (0, "too many messages: rate limit exceeded")
+
+    _run(scenario())
+
+
+# -- closing, opening ---------------------------------------------------------------------
+
+
+def test_close_cuts_its_bye_and_waits_no_longer_than_its_time_for_a_peer_that_reads_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(line, "CLOSE_WAIT", 0.2)
+
+    async def scenario(
+        connection: Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        big = {"t": "reject", "reason": "y" * 16000, "kind": "x"}
+        for _ in range(300):
+            connection.send(big)
+        started = time.monotonic()
+        await connection.close("z" * 1000)
+        assert time.monotonic() - started < 0.6
+        assert connection.closed == "z" * 1000
+
+    _run(_with_line(scenario))
+
+
+def test_a_guest_opens_its_line_to_the_address_it_was_given() -> None:
+    """A host listening on 127.0.0.2 only (loopback still) is reached there."""
+
+    async def scenario() -> None:
+        server = await asyncio.start_server(lambda r, w: None, "127.0.0.2", 0)
+        port = server.sockets[0].getsockname()[1]
+        connection = await Connection.open("127.0.0.2", port)
+        assert connection.address == "127.0.0.2"
+        connection.hang_up("done")
+        server.close()
 
     _run(scenario())

@@ -316,7 +316,8 @@ def test_a_newcomer_that_heard_no_more_is_asked_for_nothing() -> None:
         assert await catch_up_from(host, behind, 4, lambda e: None) is True
         assert await catch_up_from(host, behind, 2, lambda e: None) is True
         host.hang_up("done")
-        assert await _closed_with(guest) == "done"  # no want came before the bye
+        with pytest.raises(Closed, match=r"^done$"):  # no want came before the bye
+            await guest.receive(2)
 
     _run(_pair(scenario))
 
@@ -380,6 +381,24 @@ def test_a_newcomer_claiming_a_huge_history_is_held_no_longer_than_the_cap(
     _run(_pair(scenario))
 
 
+def test_a_newcomer_gets_a_little_time_for_each_entry_it_claims_beyond_the_hosts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four entries claimed beyond the host's four: the deadline counts those four, not
+    the eight the newcomer holds in all."""
+    monkeypatch.setattr(door, "HANDSHAKE_TIMEOUT", 0.1)
+    monkeypatch.setattr(door, "CATCH_UP_PER_ENTRY", 0.1)
+    _, behind = _played(4)
+
+    async def scenario(host: Connection, guest: Connection) -> None:
+        started = time.monotonic()
+        with pytest.raises(Closed, match="no answer by the deadline"):
+            await catch_up_from(host, behind, 8, lambda e: None)
+        assert 0.45 < time.monotonic() - started < 1.0
+
+    _run(_pair(scenario))
+
+
 # -- the guest's side: present ------------------------------------------------------------
 
 
@@ -425,10 +444,14 @@ def test_a_guest_says_who_it_is_and_proves_it_to_the_host_it_expects_with_code_a
     _run(_pair(scenario))
 
 
-def test_a_newcomer_offers_no_head_when_it_holds_no_entries() -> None:
+@pytest.mark.parametrize("with_log", [False, True], ids=["no log", "a log it offers none of"])
+def test_a_newcomer_offers_no_head_when_it_offers_no_entries(with_log: bool) -> None:
+    log = _table().log if with_log else None
+    match = log.match_id if log is not None else "cd" * 16
+
     async def scenario(host: Connection, guest: Connection) -> None:
-        presenting = asyncio.ensure_future(present(guest, GUEST, ("Bert", "player", 1), 0, None, 0))
-        hello = await _host_answers(host, lambda h: _challenge(h, "cd" * 16))
+        presenting = asyncio.ensure_future(present(guest, GUEST, ("Bert", "player", 1), 0, log, 0))
+        hello = await _host_answers(host, lambda h: _challenge(h, match))
         assert hello["head"] is None and hello["have"] == 0
         await presenting
         assert (await host.receive(2))["t"] == "proof"
@@ -439,9 +462,21 @@ def test_a_newcomer_offers_no_head_when_it_holds_no_entries() -> None:
 @pytest.mark.parametrize(
     ("answer", "closing", "raised"),
     [
-        ("something else", "expected the host's challenge", "answered the hello with something"),
-        ("a forged proof", "the host's proof of identity does not check out", "cannot prove"),
-        ("another key", "not the host expected", "not the one announced"),
+        (
+            "something else",
+            "expected the host's challenge",
+            "the host answered the hello with something else",
+        ),
+        (
+            "a forged proof",
+            "the host's proof of identity does not check out",
+            "that host cannot prove who it is",
+        ),
+        (
+            "another key",
+            "not the host expected",
+            "that host's key is not the one announced, known or given: an impostor?",
+        ),
         ("a bye", None, "no thanks"),
     ],
 )
@@ -467,8 +502,9 @@ def test_a_host_that_does_not_prove_the_key_asked_for_learns_nothing(
             present(guest, GUEST, ("Bert", "player", 1), 4000, log, 1, expected, "4711")
         )
         await _host_answers(host, reply)
-        with pytest.raises(Unproven, match=raised):
+        with pytest.raises(Unproven) as unproven:
             await presenting
+        assert unproven.value.reason == raised
         if closing is not None:
             assert await _closed_with(host) == closing  # the bye, and not a proof before it
 
