@@ -1,7 +1,9 @@
 """``python tools/bench.py engine``: random-playout actions per second for every variant of
-the rules engine, and pydraughts' English checkers in the same run as the pure-Python peer
-for Dama.  Each step asks for the legal actions or chance outcomes, picks one and applies it
-with the engine's own legality check: the work a search, or a peer replaying, does.
+the rules engine, pydraughts' English checkers in the same run as the pure-Python peer for
+Dama, and OpenSpiel's ``nine_mens_morris`` (C++ behind Python bindings, driven by the same
+Python loop) beside Mulino.  Each step asks for the legal actions or chance outcomes, picks
+one and applies it with the engine's own legality check: the work a search, or a peer
+replaying, does.
 """
 
 from __future__ import annotations
@@ -63,6 +65,33 @@ def pydraughts_playouts(seconds: float, seed: int) -> dict:
     }
 
 
+def openspiel_playouts(seconds: float, seed: int) -> dict:
+    """The same measurement on OpenSpiel's nine men's morris: its C++ states, mutated in
+    place (``apply_action``), where Tavolo's are immutable Python."""
+    try:
+        import pyspiel
+    except ImportError:
+        return {"error": "open_spiel is not installed: pip install -e '.[bench]'"}
+    game = pyspiel.load_game("nine_mens_morris")
+    rng = random.Random(seed)
+    actions = games = 0
+    begin = time.perf_counter()
+    while time.perf_counter() - begin < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
+        games += 1
+    elapsed = time.perf_counter() - begin
+    return {
+        "package": f"open_spiel {metadata.version('open_spiel')}",
+        "actions_per_second": round(actions / elapsed),
+        "games": games,
+        "mean_actions_per_game": round(actions / games, 1),
+        "seconds": round(elapsed, 2),
+    }
+
+
 def bench_engine(seconds: float, seed: int) -> dict:
     setups = every_setup()
     results = {v.describe(): engine_playouts(v, seconds, seed) for v in setups}
@@ -75,15 +104,20 @@ def bench_engine(seconds: float, seed: int) -> dict:
         if v.game in TARGETS
     }
     peer = pydraughts_playouts(seconds, seed)
+    spiel = openspiel_playouts(seconds, seed)
     report = {
         "benchmark": "engine",
         "what": "random-playout actions per second, chance outcomes included",
         "machine": machine(),
         "variants": results,
         "targets": targets,
-        "peer": {"pydraughts:english": peer},
+        "peer": {"pydraughts:english": peer, "openspiel:nine_mens_morris": spiel},
     }
     if "actions_per_second" in peer:
         dama = results["dama:classic players=2 huffing=false"]["actions_per_second"]
         report["peer"]["dama:classic_over_pydraughts"] = round(dama / peer["actions_per_second"], 1)
+    if "actions_per_second" in spiel:
+        mulino = results["mulino:classic players=2"]["actions_per_second"]
+        ratio = mulino / spiel["actions_per_second"]
+        report["peer"]["mulino:classic_over_openspiel"] = round(ratio, 3)
     return report
