@@ -170,6 +170,7 @@ def test_the_client_hosts_a_match_from_a_position_chosen_in_a_replay(tmp_path: P
     drive.press("play from here")
     setup = drive.scene
     assert type(setup).__name__ == "SetupScene" and setup.start == FEN
+    assert setup.picture is not None  # the position it starts from, under the buttons
     assert {"start", "host lan", "back"} <= {t.name for t in setup.targets}
     drive.press("host lan")
     assert type(drive.scene).__name__ == "LanSetupScene" and drive.scene.start == FEN

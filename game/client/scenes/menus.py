@@ -14,6 +14,7 @@ from game.client import sprites, theme
 from game.client.navigator import Screen, make
 from game.client.redraw import Redraw, draw_clipped
 from game.client.scene import Scene
+from game.client.scenes.picture import draw_position
 from game.client.scenes.table import layout_label, match_scene, next_layout
 from game.client.settings import (
     ANIMATION_SPEEDS,
@@ -400,6 +401,8 @@ class SetupScene(MenuScene):
         self.seats = [Seat(name=self.player_names[0]),
                       *(self._computer() for _ in range(max(self.spec.players) - 1))]  # fmt: skip
         self.rows: list[tuple[SetupRow, pygame.Rect]] = []
+        self.picture: tuple[pygame.Surface, tuple[int, int]] | None = None
+        """The set-up position the match starts from, under the buttons, and where."""
         super().__init__(app)
 
     def title(self) -> str:
@@ -598,6 +601,13 @@ class SetupScene(MenuScene):
             rect = pygame.Rect(left + n * (each + u), top, each, theme.row(u, 3.4))
             targets.append(button(rect, label, action, self.palette, enabled, name))
         self.set_targets(targets)
+        self.picture = None
+        top += theme.row(u, 3.4) + u
+        side = min(size[1] - top - u, width)
+        if self.start is not None and side >= 8 * u:  # the position it starts from
+            position = MatchRecord(variant(self.spec.name), (), self.start).initial_state()
+            at = ((size[0] - side) // 2, top)
+            self.picture = (draw_position(self.app, position, (side, side)), at)
 
     def _label_face(
         self, rect: pygame.Rect, seat: int
@@ -614,6 +624,8 @@ class SetupScene(MenuScene):
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
         u = self.u
+        if self.picture is not None:
+            surface.blit(*self.picture)
         for row, rect in self.rows:
             size = round(1.1 * u)
             x, middle = rect.x, rect.centery
