@@ -179,6 +179,9 @@ class MulinoState(State):
     def result(self) -> Result | None:
         return self._result if self.to_move == TERMINAL else None
 
+    def is_chance(self) -> bool:
+        return False  # nothing in Mulino is left to chance: asked of every state a search sees
+
     # -- legal actions --------------------------------------------------------------------
 
     def _generate_legal(self) -> tuple[int, ...]:
