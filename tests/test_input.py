@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.client import theme
-from game.client.app import LONG_PRESS
 from game.client.input import (
     STALE_TOUCH_SECONDS,
     InputTranslator,
@@ -23,6 +22,7 @@ from game.client.input import (
     UIEvent,
 )
 from game.client.kiosk_config import KioskConfig
+from game.client.kiosk_watch import LONG_PRESS
 
 from .client_driver import Driver
 

@@ -100,7 +100,7 @@ def test_a_match_being_played_is_never_swept_however_long_its_last_move(kiosk: D
     kiosk.play_one()
     kiosk.app.saves.flush()
     _later(kiosk, 3600)
-    kiosk.app.sweep_abandoned()
+    kiosk.app.kiosk_watch.sweep_abandoned()
     assert kiosk.app.saves.store.unfinished().total == 1
 
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -25,7 +23,6 @@ import pygame
 
 from game import i18n
 from game.ai.worker import Thinker
-from game.client import input as ui
 from game.client import (
     screens,  # noqa: F401 - every screen, registered with the navigator
     sprites,
@@ -34,7 +31,8 @@ from game.client import (
 from game.client.input import InputTranslator
 from game.client.kiosk_config import KioskConfig
 from game.client.kiosk_usage import KioskUsage, RecentProblems
-from game.client.navigator import Screen, make, shows
+from game.client.kiosk_watch import KioskWatch
+from game.client.navigator import Screen, make
 from game.client.pin_guard import TRIES_FILE, PinGuard
 from game.client.save_writer import SaveWriter
 from game.client.scene import Scene
@@ -54,10 +52,6 @@ WAITING_WAIT_MS = 100
 """A screen waiting for word from outside draws at least this often (its clocks move)."""
 WIPE_SECONDS = 0.2
 """The next screen is uncovered over the last one in this long."""
-SWEEP_EVERY = 5.0
-"""Seconds between two looks, in kiosk mode, for unfinished matches nobody came back to."""
-LONG_PRESS = 3.0
-"""Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
 KIOSK_SCALE = 1.12
 """A kiosk's controls are this much bigger: at 1080p every button is at least 64 px."""
 OFFSCREEN_DRIVERS = frozenset({"offscreen", "dummy"})
@@ -166,7 +160,6 @@ class App:
         """A kiosk's usage counters."""
         self.recent_problems: RecentProblems | None = None
         """A kiosk's last warnings and errors, for the operator's health page."""
-        self._swept_at = -SWEEP_EVERY
         if kiosk is not None:
             self.usage = KioskUsage(paths.data)
             self.usage.started()
@@ -188,8 +181,10 @@ class App:
         pygame.display.set_caption("Tavolo")
         self._window_guard = WindowGuard() if kiosk is not None else None
         self.running = True
-        if kiosk is not None:
-            self.sweep_abandoned()  # a restart carries no stranger's match to the title
+        self.kiosk_watch = KioskWatch(self, kiosk) if kiosk is not None else None
+        """The kiosk's watch over the app: idle screens, abandoned matches, the PIN gesture."""
+        if self.kiosk_watch is not None:
+            self.kiosk_watch.sweep_abandoned()  # a restart carries no stranger's match on
         self._translator = InputTranslator(clock=lambda: self.time)  # LONG_PRESS's clock
         self._clock = pygame.time.Clock()
         self._exposed = False
@@ -207,7 +202,6 @@ class App:
         self.last_input = 0.0
         self.recovered = 0
         """Errors a kiosk caught inside a scene and recovered from."""
-        self._corner_since: float | None = None
         self.pin_guard = PinGuard(None if kiosk is None else paths.config / TRIES_FILE)
         """Wrong operator PINs so far (kiosk mode: kept across restarts)."""
 
@@ -502,7 +496,7 @@ class App:
                 if self.rotation and hasattr(translated, "pos"):
                     translated = dataclasses.replace(translated, pos=self._upright(translated.pos))
                 self.last_input = self.time
-                if self.kiosk is not None and self._operator_gesture(translated):
+                if self.kiosk_watch is not None and self.kiosk_watch.gesture(translated):
                     return
                 wipe = self._wipe
                 self.scene.handle(translated)
@@ -521,22 +515,6 @@ class App:
         pos = self._upright((round(event.x * width), round(event.y * height)))
         finger(event.finger_id, None if event.type == pygame.FINGERUP else pos)
 
-    def _operator_gesture(self, event) -> bool:
-        """A long press in the top-left corner asks for the operator's PIN; True if the
-        event was that gesture's end (and so is no tap for the scene)."""
-        if not isinstance(event, ui.Press | ui.Release):
-            return False
-        corner = 3 * theme.unit(self.size)
-        inside = event.pos[0] < corner and event.pos[1] < corner
-        if isinstance(event, ui.Press):
-            self._corner_since = self.time if inside else None
-            return False
-        since, self._corner_since = self._corner_since, None
-        if inside and since is not None and self.time - since >= LONG_PRESS:
-            self.push(make(Screen.PIN, self))
-            return True
-        return False
-
     def frame(self, dt: float | None = None, first: pygame.event.Event | None = None) -> None:
         """Handle ``first`` (an event already taken from the queue) and then the waiting
         events, in the order they came, advance by ``dt`` seconds (or the time since the last
@@ -549,7 +527,8 @@ class App:
             return
         try:
             self._step(min(elapsed, 0.1), first)
-            self._watch_idle(elapsed)
+            assert self.kiosk_watch is not None
+            self.kiosk_watch.watch(elapsed)
             if self._window_guard is not None:
                 self._window_guard.check(self.time)
         except Exception:  # a kiosk logs it and starts over; the public sees no traceback
@@ -621,81 +600,6 @@ class App:
 
     def _recover(self) -> None:
         self.reset(make(Screen.TITLE, self))
-
-    def _watch_idle(self, elapsed: float) -> None:
-        """Attract mode after the idle time, or the closed screen outside the opening hours;
-        the countdown over a match nobody touches; the usage counters; and, every few
-        seconds, unfinished matches nobody came back to swept away."""
-        assert self.kiosk is not None
-        idle = self.time - self.last_input
-        # A match left open under a menu (paused, its rules, a question) is as abandoned as
-        # one left on screen: the countdown ends it, or the next visitor would find it.
-        play = next((s for s in reversed(self.scenes) if shows(s, Screen.PLAY)), None)
-        visiting = play is not None and not play.state.is_terminal()
-        if self.usage is not None:
-            match = play.match if play is not None else None
-            counted = visiting and match is not None and not shows(self.scene, Screen.ABANDON)
-            self.usage.tick(elapsed, (match.variant.name, match.seed, match.begun)
-                            if counted and match is not None else None)  # fmt: skip
-        if self.time - self._swept_at >= SWEEP_EVERY:
-            self._swept_at = self.time
-            self.sweep_abandoned()
-        if shows(self.scene, Screen.CLOSED) or shows(self.scene, Screen.ABANDON):
-            return
-        if shows(self.scene, Screen.ATTRACT):
-            if not self.kiosk_open():
-                self.reset(make(Screen.CLOSED, self))
-            return
-        if any(getattr(scene, "operator", False) for scene in self.scenes):
-            # Staff's screens: never a visitor's countdown (a touch on it would open them
-            # to whoever came by); left idle, they close like any menu.
-            if idle >= self.kiosk.attract_after:
-                log.info("kiosk: the operator menu closed after %d s untouched", idle)
-                self.reset(self._kiosk_rest())
-            return
-        if visiting:
-            if idle >= self.kiosk.abandon_after:
-                self.push(make(Screen.ABANDON, self, play))
-        elif idle >= self.kiosk.attract_after:
-            self.reset(self._kiosk_rest())
-
-    def _kiosk_rest(self) -> Scene:
-        """The kiosk's screen while nobody plays: the demos, or closed outside its hours."""
-        return make(Screen.ATTRACT if self.kiosk_open() else Screen.CLOSED, self)
-
-    def sleep_display(self, sleep: bool = True) -> None:
-        """Ask the X server to put the display to sleep (or wake it and keep it awake, as
-        the manual's ``xset -dpms`` does); nothing under other video drivers."""
-        if pygame.display.get_driver() != "x11" or shutil.which("xset") is None:
-            return
-        steps = [["force", "off"]] if sleep else [["force", "on"], ["-dpms"]]
-        for step in steps:
-            command = ["xset", *step] if step[0] == "-dpms" else ["xset", "dpms", *step]
-            try:
-                subprocess.run(command, timeout=2, check=False, capture_output=True)
-            except (OSError, subprocess.TimeoutExpired) as error:
-                log.warning("kiosk: %s failed: %s", " ".join(command), error)
-
-    def kiosk_open(self) -> bool:
-        """Whether the kiosk is within its opening hours now."""
-        assert self.kiosk is not None
-        now = time.localtime(self.wall_clock())
-        return self.kiosk.is_open(now.tm_hour * 60 + now.tm_min)
-
-    def sweep_abandoned(self) -> int:
-        """Kiosk mode: delete the unfinished matches nobody has played for the abandon time
-        and its countdown — left with *Leave*, or carried over a restart — but those open on
-        the screen; a title showing one is made anew.  How many went."""
-        assert self.kiosk is not None
-        store = self.saves.store
-        keep = frozenset(store.path_of(s.match) for s in self.scenes if shows(s, Screen.PLAY))
-        since = self.wall_clock() - self.kiosk.abandon_after - self.kiosk.countdown
-        gone = len(store.abandon(since, keep))
-        title = shows(self.scene, Screen.TITLE) if self.scenes else False
-        if gone and title and self.scene.shelf.total:
-            self.scenes[-1] = make(Screen.TITLE, self)
-            self.scene.layout(self.size)
-        return gone
 
     def run(self) -> int:
         if os.environ.get("TAVOLO_EXIT_AFTER_FIRST_FRAME"):  # for tools/bench.py startup

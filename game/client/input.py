@@ -26,7 +26,7 @@ STALE_TOUCH_SECONDS = 8.0
 """A finger that neither moves nor lifts for this long is taken to be gone: its lift was
 lost (a dropped event, a finger slid off the glass on some panels, a driver's hiccup).  A
 finger held still sends nothing, so this must be well over the longest deliberate hold: the
-operator's three seconds in the corner (``LONG_PRESS`` in :mod:`game.client.app`), which
+operator's three seconds in the corner (``LONG_PRESS`` in :mod:`game.client.kiosk_watch`), which
 people stretch to be sure.  It is also how long a lost lift keeps other fingers out."""
 
 

@@ -317,7 +317,7 @@ class ClosedScene(Scene):
         super().__init__(app)
         self.lit_until = 0.0
         log.info("kiosk: closed (opening hours %s)", app.kiosk.opening_hours)
-        app.sleep_display()
+        app.kiosk_watch.sleep_display()
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = theme.unit(size)
@@ -329,9 +329,9 @@ class ClosedScene(Scene):
 
     def update(self, dt: float) -> None:
         super().update(dt)
-        if self.app.kiosk_open():
+        if self.app.kiosk_watch.is_open():
             log.info("kiosk: open again")
-            self.app.sleep_display(False)
+            self.app.kiosk_watch.sleep_display(False)
             self.app.reset(AttractScene(self.app))
 
     @property
