@@ -222,3 +222,29 @@ def test_a_position_chosen_is_played_here_too_and_the_end_of_a_game_is_no_start(
     assert type(drive.scene).__name__ == "SetupScene" and drive.scene.start is None
     assert "host lan" not in {t.name for t in drive.scene.targets}
     drive.app.close()
+
+
+@pytest.mark.slow
+def test_the_client_joins_a_match_from_a_set_up_position_and_keeps_its_record(
+    tmp_path: Path,
+) -> None:
+    """A guest at the client: the match screen starts from the host's position, and the
+    record the client keeps of it replays from there."""
+    from tests.client_driver import Driver
+    from tests.test_client_lan import _join_on_the_keypad
+
+    drive = Driver(tmp_path)
+    drive.app.settings.lan_interface = "127.0.0.1"
+    drive.app.settings.player_name = "Carla"
+    server, port = host(tmp_path, "dama", "--ai", "easy", "--fen", FEN)
+    _join_on_the_keypad(drive, port, server)
+    drive.press("ready")
+    drive.wait_for_scene("PlayScene")
+    assert drive.scene.control.match.record.setup == FEN
+    drive.play_lan_to_the_end()
+    assert server.finish() == 0, server.tail()
+    assert drive.scene.match.state.digest() == server.last("over")["digest"]
+    (saved,) = (tmp_path / "data" / "lan").glob("*.tavolo-net")
+    report = records.verify(records.load(saved))
+    assert report["ok"] and report["start"] == FEN
+    drive.app.close()
