@@ -127,8 +127,7 @@ class Connection:
         while True:
             quiet = min(PING_EVERY, deadline - time.monotonic())
             if quiet <= 0:
-                await self.close(f"{late} (timed out)")
-                raise Closed(self.closed or "timed out")
+                raise Closed(await self.close(f"{late} (timed out)"))
             try:
                 async with asyncio.timeout(quiet):  # no task per read, unlike wait_for
                     data = await self._reader.read(READ_CHUNK)
@@ -138,22 +137,18 @@ class Connection:
                     self.send({"t": "ping", "n": self._pings})
                 continue
             except (OSError, ConnectionError) as error:
-                self._shut(f"connection lost ({error})")
-                raise Closed(self.closed or "connection lost") from error
+                raise Closed(self._shut(f"connection lost ({error})")) from error
             if not data:
-                self._shut("connection closed")
-                raise Closed(self.closed or "connection closed")
+                raise Closed(self._shut("connection closed"))
             self.heard_at = time.monotonic()
             try:
                 messages = self._decoder.feed(data)
                 for message in messages:
                     validate(message)
             except (FrameError, MessageError) as error:
-                await self.close(f"bad message: {error}")
-                raise Closed(self.closed or "bad message") from error
+                raise Closed(await self.close(f"bad message: {error}")) from error
             if not self._take(len(messages)):
-                await self.close("too many messages: rate limit exceeded")
-                raise Closed(self.closed or "rate limit")
+                raise Closed(await self.close("too many messages: rate limit exceeded"))
             if messages:
                 self._inbox.extend(messages)
                 return
@@ -165,20 +160,24 @@ class Connection:
         self._tokens -= count
         return self._tokens >= 0
 
-    async def close(self, reason: str) -> None:
-        """Say ``bye`` with the reason, give it :data:`CLOSE_WAIT` seconds to go out, hang up."""
+    async def close(self, reason: str) -> str:
+        """Say ``bye`` with the reason, give it :data:`CLOSE_WAIT` seconds to go out, hang up;
+        the reason the line ended with is returned (see :meth:`_shut`)."""
         if self.closed is None:
             self.send({"t": "bye", "reason": reason[:300]})
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.drain(), CLOSE_WAIT)
-        self._shut(reason)
+        return self._shut(reason)
 
     def hang_up(self, reason: str) -> None:
         """Say ``bye`` and hang up now, without waiting (for callers that cannot wait)."""
         self.send({"t": "bye", "reason": reason[:300]})
         self._shut(reason)
 
-    def _shut(self, reason: str) -> None:
+    def _shut(self, reason: str) -> str:
+        """Hang up; returns the reason the line ended with: the first one given, which a
+        reader waiting on the line hears (a line hung up under it is not "closed" by the
+        other side)."""
         if self.closed is None:
             self.closed = reason
         with contextlib.suppress(OSError, RuntimeError):
@@ -187,3 +186,4 @@ class Connection:
             transport = self._writer.transport
             if transport.get_write_buffer_size():
                 asyncio.get_running_loop().call_later(CLOSE_WAIT, transport.abort)
+        return self.closed
