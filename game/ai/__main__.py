@@ -158,8 +158,8 @@ class Engine:
             for face, moves in odds.by_face.items():
                 face_text = state.action_to_str(face)
                 rolled = state.apply(face)
-                earning = " ".join(rolled.action_to_str(m) for m in moves) or "-"
-                self.say(f"odds face {face_text} extra {earning}")
+                listed = " ".join(rolled.action_to_str(m) for m in moves) or "-"
+                self.say(f"odds face {face_text} extra {listed}")
             self.say(f"oddsok extra {odds.extra:.6f}")
             return
         if state.is_chance():

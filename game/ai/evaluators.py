@@ -6,6 +6,8 @@ Weights are in hundredths of a piece.  Their values come from ``WEIGHTS`` in
 
 from __future__ import annotations
 
+from typing import TypeVar, overload
+
 from game.ai.weights import WEIGHTS
 from game.rules.checkerboard import FAR_ROW, NEIGHBOURS, SQUARES, coords, squares_of
 from game.rules.dama import DamaState
@@ -22,7 +24,7 @@ from game.rules.mulino import (
     MulinoState,
     points_of,
 )
-from game.rules.variants import Rule, Variant
+from game.rules.variants import Rule
 
 _ROW = tuple(coords(s)[1] for s in range(SQUARES))
 _CENTRE = sum(1 << s for s in range(SQUARES) if 2 <= coords(s)[0] <= 5 and 2 <= _ROW[s] <= 5)
@@ -149,9 +151,18 @@ class LupoEvaluator:
         return False
 
 
-def board_evaluator(variant: Variant) -> MillEvaluator | DamaEvaluator:
-    """The evaluator *hard* searches ``variant`` with (a Mulino or Dama variant other than
-    Lupo e pecore, which is solved)."""
-    if variant.spec.state_class is MulinoState:
+Board = TypeVar("Board", MulinoState, DamaState)
+"""A position of a board game the search plays with :func:`board_evaluator` (Lupo e pecore,
+which is solved, has its own evaluator for the weaker levels)."""
+
+
+@overload
+def board_evaluator(state: MulinoState) -> MillEvaluator: ...
+@overload
+def board_evaluator(state: DamaState) -> DamaEvaluator: ...
+def board_evaluator(state: MulinoState | DamaState) -> MillEvaluator | DamaEvaluator:
+    """The evaluator *hard* searches ``state``'s variant with."""
+    variant = state.variant
+    if isinstance(state, MulinoState):
         return MillEvaluator(ceylonese=variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED))
     return DamaEvaluator(losing=variant.has(Rule.MISERE))

@@ -23,6 +23,7 @@ from fractions import Fraction
 from functools import cache
 
 from game.ai.rerolls import Dice, expectations, keep_values, throws
+from game.ai.search import successor
 from game.rules.ausgeblockt import (
     ATTEMPTS,
     DECIDE,
@@ -79,7 +80,7 @@ def extra_roll_moves(state: NumeriState) -> tuple[int, ...]:
     side = state.side
     earning = []
     for action in state.legal_actions():
-        after = state.apply(action)
+        after = successor(state, action)
         if not after.is_terminal() and after.side == side:
             earning.append(action)
     return tuple(earning)
@@ -91,7 +92,7 @@ def roll_odds(state: NumeriState) -> RollOdds | None:
         return None
     by_face, chance = {}, Fraction(0)
     for face, probability in state.chance_outcomes():
-        moves = extra_roll_moves(state.apply(face))
+        moves = extra_roll_moves(state._successor(face))  # an outcome the state lists
         by_face[face] = moves
         if moves:
             chance += probability
@@ -111,6 +112,7 @@ def turn_odds(state: AusgeblocktState) -> TurnOdds | None:
     """The odds for each choice, when the player is to roll (before the first roll of the
     turn) or to keep dice; None at any other moment."""
     symbols = markable_symbols(state)
+    dice: Dice
     if state.stage == ROLL and state.attempts == 0 and not state.kept:
         dice, rolls_left = (), ATTEMPTS
     elif state.stage == DECIDE:
@@ -135,7 +137,9 @@ def _keep_values(
 
 
 @cache
-def _tables(symbols: frozenset[int], quad: bool) -> tuple[dict, list]:
+def _tables(
+    symbols: frozenset[int], quad: bool
+) -> tuple[dict[Dice, float], list[dict[Dice, float]]]:
     """The last throw's value (1 if it marks, or marks a quad) and its expectations."""
     value = {dice: float(_succeeds(dice, symbols, quad)) for dice in throws()}
     return value, expectations(value, ATTEMPTS)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from game.ai import sheet_player, track_player
 from game.ai.endgames import probe as endgames_probe
-from game.ai.evaluators import LupoEvaluator, board_evaluator
+from game.ai.evaluators import Board, LupoEvaluator, board_evaluator
 from game.ai.lupo_table import lookup
-from game.ai.search import AlphaBeta, Budget
+from game.ai.search import AlphaBeta, Budget, CancelFlag, S
 from game.levels import LEVELS
 from game.rules import RulesError
 from game.rules.ausgeblockt import AusgeblocktState
@@ -28,7 +28,9 @@ from game.rules.mulino import MulinoState
 from game.rules.numeri import NumeriState
 
 if TYPE_CHECKING:
-    import threading
+    from collections.abc import Callable
+
+    from game.ai.endgames import Verdict
 
 
 NODES: dict[type[State], dict[str, int]] = {
@@ -67,7 +69,7 @@ def choose(
     level: str,
     seed: int,
     *,
-    cancel: threading.Event | None = None,
+    cancel: CancelFlag | None = None,
     max_seconds: float | None = None,
     nodes: int | None = None,
     scale: float = 1.0,
@@ -101,10 +103,11 @@ def choose(
         decision = Decision(state.legal_actions()[0], level)
     elif isinstance(state, LupoState):
         decision = _lupo(state, level, rng, budget)
-    else:
+    elif isinstance(state, MulinoState | DamaState):
         probe = endgames_probe if endgames and level == "hard" else None
-        search = AlphaBeta(board_evaluator(state.variant), budget, endgames=probe)
-        decision = _searched(state, level, rng, search)
+        decision = _board(state, level, rng, budget, probe)
+    else:
+        raise RulesError(f"no computer player plays {state.variant.name}")
     return Decision(
         decision.action,
         level,
@@ -115,8 +118,37 @@ def choose(
     )
 
 
+@overload
+def _board(
+    state: MulinoState,
+    level: str,
+    rng: random.Random,
+    budget: Budget,
+    endgames: Callable[[State], Verdict | None] | None,
+) -> Decision: ...
+@overload
+def _board(
+    state: DamaState,
+    level: str,
+    rng: random.Random,
+    budget: Budget,
+    endgames: Callable[[State], Verdict | None] | None,
+) -> Decision: ...
+def _board(
+    state: Board,
+    level: str,
+    rng: random.Random,
+    budget: Budget,
+    endgames: Callable[[State], Verdict | None] | None,
+) -> Decision:
+    """Mulino and Dama: the search with the game's evaluator (and the endgame tables, if
+    given)."""
+    search = AlphaBeta(board_evaluator(state), budget, endgames=endgames)
+    return _searched(state, level, rng, search)
+
+
 def _searched(
-    state: State, level: str, rng: random.Random, search: AlphaBeta, scale: float = 1.0
+    state: S, level: str, rng: random.Random, search: AlphaBeta[S], scale: float = 1.0
 ) -> Decision:
     """The search's move; the weaker levels pick among the moves within their margin
     (``scale`` fits the margin to the evaluation's units)."""

@@ -69,7 +69,10 @@ def expectations(value: Mapping[Dice, float], rolls: int) -> list[dict[Dice, flo
 
 
 def keep_values(
-    dice: Dice, rolls_left: int, value: Mapping[Dice, float], tables: list | None = None
+    dice: Dice,
+    rolls_left: int,
+    value: Mapping[Dice, float],
+    tables: list[dict[Dice, float]] | None = None,
 ) -> dict[Dice, float]:
     """What each choice on throw ``dice`` is worth with ``rolls_left`` rolls to come: keeping
     ``K`` (rolling the others) is ``E_rolls_left(K)``, keeping all (stopping) is ``V(dice)``.

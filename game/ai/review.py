@@ -33,6 +33,7 @@ import hashlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, overload
 
 import msgpack
 
@@ -41,9 +42,9 @@ from game.ai.analysis import analyse
 from game.ai.analysis import analysed as analysed_by
 from game.ai.endgames import Verdict, probe
 from game.ai.endgames.codes import verdict_of
-from game.ai.evaluators import board_evaluator
+from game.ai.evaluators import Board, board_evaluator
 from game.ai.players import nodes_for
-from game.ai.search import WIN, AlphaBeta
+from game.ai.search import WIN, successor
 from game.ai.track_player import judge, play_out
 from game.ai.weights import WEIGHTS
 from game.rules import MatchRecord, Outcome, State
@@ -51,6 +52,9 @@ from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.dama import DamaState
 from game.rules.mulino import MulinoState
 from game.rules.numeri import NumeriState
+
+if TYPE_CHECKING:
+    from game.ai.analysis import BoardSearched
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = {"dama": (20, 50, 90), "mulino": (20, 50, 90), "numeri": (50, 150, 400),
@@ -137,11 +141,13 @@ def review(
         if _nodes(state) is not None and len(state.legal_actions()) == 1:
             only_moves.append(index)  # scored below, from the position it leads to
         else:
-            ranked, search = analysed_by(state, _nodes(state))
+            ranked, searched = analysed_by(state, _nodes(state))
             analysed[index] = {s.action: s.score for s in ranked}
             if state.to_move in people:
                 played = record.actions[index]
-                judged[index] = _judge(state, played, analysed[index], index, game, players, search)
+                judged[index] = _judge(
+                    state, played, analysed[index], index, game, players, searched
+                )
         if progress is not None:
             progress(done + 1, len(decisions))
     for index in reversed(only_moves):
@@ -188,10 +194,10 @@ def _judge(
     ply: int,
     game: str,
     players: int,
-    search: AlphaBeta | None = None,
+    searched: BoardSearched | None = None,
 ) -> Judged:
-    """One decision judged from its analysis (``search``: the one that made it, whose table
-    holds the lines expected after each move)."""
+    """One decision judged from its analysis (``searched``: the search that made it, whose
+    table holds the lines expected after each move)."""
     best = max(scores, key=lambda a: (scores[a], a == played))
     loss = scores[best] - scores[played]
     reason, move, pieces = "", "", 0
@@ -212,7 +218,7 @@ def _judge(
     if label in ("mistake", "blunder") and not reason:
         reason, move = _punishing_reply(state, played, best)
     if label in ("mistake", "blunder") and not reason:
-        reason, pieces, move = _material_lost(state, played, best, search)
+        reason, pieces, move = _material_lost(state, played, best, searched)
     chances = None
     if isinstance(state, NumeriState | AusgeblocktState) and played != best:
         # The judgement names the better move; how much the move cost is the winning chance
@@ -251,18 +257,20 @@ def _endgame_changed(state: State, played: int) -> str:
 
 
 def _material_lost(
-    state: State, played: int, best: int, search: AlphaBeta | None
+    state: State, played: int, best: int, searched: BoardSearched | None
 ) -> tuple[str, int, str]:
-    """What ``played`` loses against ``best`` over the lines ``search`` expects after each
-    (:data:`LINE_PLIES` plies at most, with the captures or removal due at their end made):
-    ``loses_material`` and how many pieces, or else, in Dama, ``costs_kings`` and how many
-    kings (a crowning allowed or missed); with the opponent's reply that starts the line.
-    ("", 0, "") if neither or no search."""
-    if search is None:
+    """What ``played`` loses against ``best`` over the lines the search that analysed
+    ``state`` expects after each (:data:`LINE_PLIES` plies at most, with the captures or
+    removal due at their end made): ``loses_material`` and how many pieces, or else, in Dama,
+    ``costs_kings`` and how many kings (a crowning allowed or missed); with the opponent's
+    reply that starts the line.  ("", 0, "") if neither or no search."""
+    if searched is None:
         return "", 0, ""
     seat = state.to_move
-    played_line, (pieces, kings) = _expected_line(state.apply(played), seat, search)
-    _, (best_pieces, best_kings) = _expected_line(state.apply(best), seat, search)
+    played_line, played_end = searched.expected_line(played, LINE_PLIES)
+    _, best_end = searched.expected_line(best, LINE_PLIES)
+    pieces, kings = _material(played_end, seat)
+    best_pieces, best_kings = _material(best_end, seat)
     if not played_line:
         return "", 0, ""
     if best_pieces > pieces:
@@ -270,27 +278,6 @@ def _material_lost(
     if best_pieces == pieces and best_kings > kings:
         return "costs_kings", best_kings - kings, played_line[0]
     return "", 0, ""
-
-
-def _expected_line(state: State, seat: int, search: AlphaBeta) -> tuple[list[str], tuple[int, int]]:
-    """The line ``search`` expects from ``state`` (its transposition table's best actions)
-    and ``seat``'s material at its end (:func:`_material`)."""
-    evaluator = search.evaluator
-    line: list[str] = []
-    for _ in range(LINE_PLIES):
-        if state.is_terminal():
-            break
-        entry = search.table.get(evaluator.key(state))
-        if entry is not None and entry[3] is not None:
-            action = entry[3]
-        elif evaluator.forcing(state):  # a capture or removal due: the one taking most
-            action = max(state.legal_actions(),
-                         key=lambda a: (state.action_to_str(a).count("x"), -a))  # fmt: skip
-        else:
-            break
-        line.append(state.action_to_str(action))
-        state = state.apply(action)
-    return line, _material(state, seat)
 
 
 def _material(state: State, seat: int) -> tuple[int, int]:
@@ -316,7 +303,7 @@ def _chances_lost(state: NumeriState, played: int, best: int, ply: int) -> int:
     won = {played: 0.0, best: 0.0}
     for playout in range(PLAYOUTS):
         for action in won:
-            scores = play_out(state.apply(action), random.Random(f"{ply}:{playout}"), None)
+            scores = play_out(successor(state, action), random.Random(f"{ply}:{playout}"), None)
             top = max(scores)
             if scores[seat] == top:
                 won[action] += 1 / scores.count(top)
@@ -328,21 +315,32 @@ def _punishing_reply(state: State, played: int, best: int) -> tuple[str, str]:
     taking most) in Dama, a mill in Mulino — as (reason, the reply) — or ("", "")."""
     if not isinstance(state, DamaState | MulinoState):
         return "", ""
-    evaluator = board_evaluator(state.variant)
     reason = "allows_mill" if isinstance(state, MulinoState) else "allows_capture"
+    allowed = _allowed(state, played, best)
+    if not allowed:
+        return "", ""
+    return reason, max(allowed, key=lambda text: (text.count("x"), text))
 
-    def punishing(after: State) -> dict[str, int]:
+
+@overload
+def _allowed(state: MulinoState, played: int, best: int) -> dict[str, int]: ...
+@overload
+def _allowed(state: DamaState, played: int, best: int) -> dict[str, int]: ...
+def _allowed(state: Board, played: int, best: int) -> dict[str, int]:
+    """The opponent's noisy replies — captures, mills — that ``played`` allows and ``best``
+    would not, by their notation."""
+    evaluator = board_evaluator(state)
+
+    def punishing(after: Board) -> dict[str, int]:
         if after.is_terminal() or after.is_chance() or after.to_move == state.to_move:
             return {}
         return {after.action_to_str(a): a for a in after.legal_actions()
                 if evaluator.noisy(after, a)}  # fmt: skip
 
-    allowed = punishing(state.apply(played))
-    for text in punishing(state.apply(best)):
+    allowed = punishing(successor(state, played))
+    for text in punishing(successor(state, best)):
         allowed.pop(text, None)
-    if not allowed:
-        return "", ""
-    return reason, max(allowed, key=lambda text: (text.count("x"), text))
+    return allowed
 
 
 def _advantages(states: list[State], best_scores: dict[int, int]) -> list[int]:

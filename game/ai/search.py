@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, Self, TypeVar
+
+from game.rules.core import IllegalActionError
 
 if TYPE_CHECKING:
-    import threading
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from game.ai.endgames import Verdict
-    from game.rules import State
+    from game.rules import Result
 
 WIN = 100_000
 INFINITY = 10 * WIN
@@ -41,11 +42,18 @@ class Stopped(Exception):  # noqa: N818 - a signal, not an error
     """The budget, the time cap or a cancel request ended the search."""
 
 
+class CancelFlag(Protocol):
+    """What the search asks a cancel request: a :class:`threading.Event`, or the worker's
+    flag that watches a counter shared with the window."""
+
+    def is_set(self) -> bool: ...
+
+
 @dataclass
 class Budget:
     nodes: int
     deadline: float | None = None
-    cancel: threading.Event | None = None
+    cancel: CancelFlag | None = None
     used: int = 0
 
     def spend(self) -> None:
@@ -59,19 +67,46 @@ class Budget:
                 raise Stopped
 
 
-class Evaluator(Protocol):
-    """What the search needs to know about a game."""
+class Searchable(Protocol):
+    """What the search asks of a position: a game state whose successors are states of the
+    same game (a :class:`~game.rules.mulino.MulinoState` leads to one, and so on)."""
 
-    def key(self, state: State) -> object:
+    @property
+    def to_move(self) -> int: ...
+
+    def legal_actions(self) -> tuple[int, ...]: ...
+
+    def result(self) -> Result | None: ...
+
+    def _successor(self, action: int) -> Self: ...
+
+
+S = TypeVar("S", bound=Searchable)
+"""The kind of position one search looks at."""
+S_contra = TypeVar("S_contra", bound=Searchable, contravariant=True)
+
+
+def successor(state: S, action: int) -> S:
+    """``state.apply(action)`` for a move (no chance outcome, no conclusion), typed as the
+    position of the same game it is."""
+    if action not in state.legal_actions():
+        raise IllegalActionError(action, "not a legal action here")
+    return state._successor(action)
+
+
+class Evaluator(Protocol[S_contra]):
+    """What the search needs to know about a game whose positions are ``S_contra``."""
+
+    def key(self, state: S_contra) -> object:
         """A hashable key of the position (for the transposition table)."""
 
-    def evaluate(self, state: State, player: int) -> int:
+    def evaluate(self, state: S_contra, player: int) -> int:
         """How good the position is for ``player``, in hundredths of a piece."""
 
-    def noisy(self, state: State, action: int) -> bool:
+    def noisy(self, state: S_contra, action: int) -> bool:
         """Whether the action must be followed past the horizon."""
 
-    def forcing(self, state: State) -> bool:
+    def forcing(self, state: S_contra) -> bool:
         """Whether the side to act may not stand pat (a capture or removal is due)."""
 
 
@@ -85,13 +120,18 @@ class Outcome:
     """Root actions with the scores of the last finished depth (for the weaker levels)."""
 
 
-class AlphaBeta:
+Entry = tuple[int, int, int, int | None]
+"""A transposition table's entry: the depth searched, the value, whether it is exact or a
+lower or upper bound, and the best action found (None when every action failed low)."""
+
+
+class AlphaBeta(Generic[S]):
     def __init__(
         self,
-        evaluator: Evaluator,
+        evaluator: Evaluator[S],
         budget: Budget,
         max_depth: int = 64,
-        endgames: Callable[[State], Verdict | None] | None = None,
+        endgames: Callable[[S], Verdict | None] | None = None,
     ) -> None:
         self.evaluator = evaluator
         self.budget = budget
@@ -99,10 +139,10 @@ class AlphaBeta:
         self.endgames = endgames
         self.margin = 0
         """Root moves within this of the best get exact scores (for the weaker levels)."""
-        self.table: dict[object, tuple[int, int, int, int | None]] = {}
+        self.table: dict[object, Entry] = {}
         self.history: dict[int, int] = {}
 
-    def best(self, state: State) -> Outcome:
+    def best(self, state: S) -> Outcome:
         """The best action and its score, with the root actions' scores.  An only move is
         searched like any other (its score is what follows it); a player that needs no
         score skips the search itself (:func:`game.ai.players.choose`)."""
@@ -120,7 +160,7 @@ class AlphaBeta:
         done.nodes = self.budget.used
         return done
 
-    def _root(self, state: State, depth: int) -> dict[int, int]:
+    def _root(self, state: S, depth: int) -> dict[int, int]:
         player = state.to_move
         scores: dict[int, int] = {}
         best = -INFINITY
@@ -136,7 +176,7 @@ class AlphaBeta:
         return scores
 
     def _child(
-        self, state: State, action: int, player: int, depth: int, alpha: int, beta: int, ply: int
+        self, state: S, action: int, player: int, depth: int, alpha: int, beta: int, ply: int
     ) -> int:
         """The value for ``player`` of playing ``action`` in ``state``."""
         child = state._successor(action)
@@ -152,7 +192,7 @@ class AlphaBeta:
                 return -verdict.outcome * (WIN - ply - verdict.plies)
         return -self._negamax(child, depth - 1, -beta, -alpha, ply)
 
-    def _negamax(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _negamax(self, state: S, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.budget.spend()
         if depth <= 0:
             return self._quiesce(state, alpha, beta, ply, 0)
@@ -180,10 +220,11 @@ class AlphaBeta:
         self.table[key] = (depth, best, flag, best_action)
         return best
 
-    def _quiesce(self, state: State, alpha: int, beta: int, ply: int, level: int) -> int:
+    def _quiesce(self, state: S, alpha: int, beta: int, ply: int, level: int) -> int:
         player = state.to_move
         evaluator = self.evaluator
         forced = evaluator.forcing(state)
+        actions: Sequence[int]
         if not forced:
             stand = evaluator.evaluate(state, player)
             if stand >= beta or level >= QUIESCENCE_LIMIT:
@@ -212,7 +253,7 @@ class AlphaBeta:
                 break
         return best
 
-    def _ordered(self, state: State, entry) -> list[int]:
+    def _ordered(self, state: S, entry: Entry | None) -> list[int]:
         legal = state.legal_actions()
         first = entry[3] if entry is not None else None
         evaluator, history = self.evaluator, self.history
@@ -223,7 +264,7 @@ class AlphaBeta:
         return sorted(legal, key=rank)
 
 
-def _terminal(result, player: int, ply: int) -> int:
+def _terminal(result: Result, player: int, ply: int) -> int:
     """A finished game's value for ``player``: sooner wins and later losses are better."""
     outcome = result.outcomes[player].value
     if outcome == "win":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from game.ai.search import successor
 from game.ai.sheet_player import BLOCKED, connection
 from game.rules.ausgeblockt import DECIDE, MARK, AusgeblocktState
 
@@ -63,7 +64,7 @@ def chances_lost(state: AusgeblocktState, played: int, best: int, worth_lost: fl
     in ``state``; ``worth_lost`` is the analysis's difference of their worth, in cells."""
     seat = state.to_move
     if state.stage == MARK:
-        after_best, after_played = state.apply(best), state.apply(played)
+        after_best, after_played = successor(state, best), successor(state, played)
         return round(100 * (win_chance(after_best, seat) - win_chance(after_played, seat)))
     assert state.stage == DECIDE
     mine = connection(state.starts(seat), state.cells[seat], state.cells[1 - seat])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from game.ai.rerolls import plan_roll, throws
+from game.ai.rerolls import Dice, plan_roll, throws
 from game.rules.ausgeblockt import (
     CELLS,
     FULL,
@@ -106,7 +106,7 @@ def cell_values(state: AusgeblocktState, seat: int, blocking: bool) -> dict[int,
 # -- the dice -----------------------------------------------------------------------------
 
 
-def throw_values(state: AusgeblocktState, values: dict[int, float]) -> dict:
+def throw_values(state: AusgeblocktState, values: dict[int, float]) -> dict[Dice, float]:
     """V(D) for every throw: the best mark it allows here, with the quad bonus."""
     allowed = FULL ^ state.cells[0] ^ state.cells[1]
     if state.chain >= 0:
@@ -117,7 +117,7 @@ def throw_values(state: AusgeblocktState, values: dict[int, float]) -> dict:
         if allowed >> cell & 1:
             symbol = symbols[cell]
             best_by_symbol[symbol] = max(best_by_symbol.get(symbol, -1e9), value)
-    result = {}
+    result: dict[Dice, float] = {}
     for dice in throws():
         best = 0.0
         for symbol, quad in mark_options(dice).items():
@@ -154,7 +154,7 @@ def choose(state: AusgeblocktState, level: str, rng: random.Random) -> int:
     return REROLL_BASE + dice_code(tuple(rolled))
 
 
-def _aim(state: AusgeblocktState, values: dict[int, float], value: dict) -> tuple[int, ...]:
+def _aim(state: AusgeblocktState, values: dict[int, float], value: dict[Dice, float]) -> Dice:
     """How a good casual player rolls: aim at the symbol of the best cell within reach, keep
     those dice, stop once the throw already marks nearly as well."""
     allowed = FULL ^ state.cells[0] ^ state.cells[1]
@@ -173,7 +173,7 @@ def _aim(state: AusgeblocktState, values: dict[int, float], value: dict) -> tupl
     return tuple(f for f in state.dice if f == target)
 
 
-def _easy(state: AusgeblocktState, seat: int, legal: list[int], rng: random.Random) -> int:
+def _easy(state: AusgeblocktState, seat: int, legal: tuple[int, ...], rng: random.Random) -> int:
     """A casual player: keeps the commonest face, marks a cell that helps, not always the
     best one."""
     if state.stage == MARK:

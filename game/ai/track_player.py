@@ -28,12 +28,14 @@ from game.ai.weights import WEIGHTS
 from game.rules.numeri import CHOOSE, OFF, OFF_TRACK_VALUE, PAWNS, ROLL, NumeriState
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from game.ai.search import Budget
 
-POINTS = {"waiting": OFF_TRACK_VALUE, "advance": 0, "to_roll": 0}
+POINTS: dict[str, float] = {"waiting": OFF_TRACK_VALUE, "advance": 0, "to_roll": 0}
 """*Easy*'s judgement: the score as it stands."""
 
-ROUGH = {"waiting": -3, "advance": 0.15, "to_roll": 2}
+ROUGH: dict[str, float] = {"waiting": -3, "advance": 0.15, "to_roll": 2}
 """*Medium*'s judgement, set by hand: the score, a little for being further on, waiting pawns
 charged less than their penalty, a bonus for the next roll."""
 
@@ -62,7 +64,7 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget: Budget | 
     if len(legal) == 1:
         return legal[0]
     seat = state.to_move
-    weights = {"easy": POINTS, "medium": ROUGH}.get(level, WEIGHTS["numeri"])
+    weights: Mapping[str, float] = {"easy": POINTS, "medium": ROUGH}.get(level, WEIGHTS["numeri"])
     judged = sorted(legal, key=lambda a: (-judge(state._successor(a), seat, weights), a))
     best = state._successor(judged[0]).result()
     if level == "hard" and (best is None or best.winners() != (seat,)):
@@ -72,18 +74,18 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget: Budget | 
     return judged[0]
 
 
-def judge(state: NumeriState, seat: int, weights: dict[str, float]) -> float:
+def judge(state: NumeriState, seat: int, weights: Mapping[str, float]) -> float:
     """How good the pawns stand for ``seat`` against the best placed other seat; a game
     that has ended counts as won or lost before anything else."""
     result = state.result()
     if result is not None:
-        margin = _lead(result.scores, seat)
+        margin = _lead(state.scores(), seat)
         return margin + (ENDED if margin > 0 else -ENDED if margin < 0 else 0)
     values = state.track.values
     waiting, advance = weights["waiting"], weights["advance"]
-    totals = []
+    totals: list[float] = []
     for who, own in enumerate(state.pawns):
-        score = 0
+        score: float = 0
         for pawn, at in zip(PAWNS, own, strict=True):
             score += pawn * (waiting if at == OFF else values[at] + advance * at)
         if who == state.side and state.stage == ROLL:
@@ -92,12 +94,12 @@ def judge(state: NumeriState, seat: int, weights: dict[str, float]) -> float:
     return _lead(totals, seat)
 
 
-def _lead(totals: list[float] | tuple[int, ...], seat: int) -> float:
+def _lead(totals: Sequence[float], seat: int) -> float:
     """How far ``seat``'s total is ahead of the best other seat's (negative: behind)."""
     return totals[seat] - max(t for who, t in enumerate(totals) if who != seat)
 
 
-def judged_best(state: NumeriState, weights: dict[str, float]) -> int:
+def judged_best(state: NumeriState, weights: Mapping[str, float]) -> int:
     """The move the judgement with ``weights`` prefers (the lowest action among equals)."""
     legal = state.legal_actions()
     if len(legal) == 1:
@@ -118,12 +120,12 @@ def _played_out(
     base = rng.getrandbits(64)
     after = {action: state._successor(action) for action in candidates}
     wins = dict.fromkeys(candidates, 0.0)
-    margin = dict.fromkeys(candidates, 0)
+    margin: dict[int, float] = dict.fromkeys(candidates, 0)
     spread = dict.fromkeys(candidates, 0.0)  # squared differences with the reference, summed
     alive = list(candidates)
     rounds = 0
 
-    def standing(action: int) -> tuple[float, int, int]:
+    def standing(action: int) -> tuple[float, float, int]:
         return wins[action], margin[action], -candidates.index(action)
 
     def proven(action: int) -> bool:
@@ -168,4 +170,4 @@ def play_out(state: NumeriState, dice: random.Random, budget: Budget | None) -> 
         state = state._successor(
             judged_best(state, weights) if state.stage == CHOOSE else dice.randint(1, 6)
         )
-    return state.result().scores
+    return state.scores()

@@ -14,18 +14,25 @@ import os
 import signal
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
+    from multiprocessing.sharedctypes import Synchronized, SynchronizedArray
+
+    from game.ai.odds import TurnOdds
+    from game.ai.review import Review
     from game.rules import MatchRecord, State
 
-_generation = None  # the shared counter, in the worker process
-_progress = None  # the review's decisions done and to do, in the worker process
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_generation: Synchronized[int] | None = None  # the shared counter, in the worker process
+_progress: SynchronizedArray[int] | None = None  # the review's done and to do, in the worker
 PR_SET_PDEATHSIG = 1
 """Linux's ``prctl`` option: a signal for this process when the one that started it ends."""
 
 
-def _start(generation, progress, parent: int) -> None:
+def _start(generation: Synchronized[int], progress: SynchronizedArray[int], parent: int) -> None:
     global _generation, _progress
     _generation, _progress = generation, progress
     _die_with(parent)
@@ -75,7 +82,7 @@ def _think(
     return None if cancel.is_set() else decision.action
 
 
-def _review(data: bytes, people: list[int], generation: int):
+def _review(data: bytes, people: list[int], generation: int) -> Review | None:
     from game.ai.review import review
     from game.rules import MatchRecord
 
@@ -88,11 +95,13 @@ def _review(data: bytes, people: list[int], generation: int):
     return review(MatchRecord.decode(data), set(people), progress, cancel.is_set)
 
 
-def _odds(data: bytes):
+def _odds(data: bytes) -> TurnOdds | None:
     from game.ai.odds import turn_odds
     from game.rules import decode_state
+    from game.rules.ausgeblockt import AusgeblocktState
 
-    return turn_odds(decode_state(data))
+    state = decode_state(data)
+    return turn_odds(state) if isinstance(state, AusgeblocktState) else None
 
 
 class Thinker:
@@ -101,8 +110,8 @@ class Thinker:
         frame loop asleep while nothing moves wakes for it instead of polling the future."""
         self._on_done = on_done
         context = multiprocessing.get_context("spawn")
-        self._counter = context.Value("i", 0)
-        self._progress = context.Array("i", 2)
+        self._counter = context.Value(ctypes.c_int, 0)
+        self._progress = context.Array(ctypes.c_int, 2)
         self._pool = ProcessPoolExecutor(
             1,
             mp_context=context,
@@ -111,7 +120,9 @@ class Thinker:
         )
         self._pool.submit(_warm)
 
-    def think(self, state: State, level: str, seed: int, seconds: float | None = None) -> Future:
+    def think(
+        self, state: State, level: str, seed: int, seconds: float | None = None
+    ) -> Future[int | None]:
         """Start choosing an action for the seat to move; the future gives it (or None if
         cancelled).  ``seconds`` is the player's thinking-time setting, the one budget of
         local and LAN play: it scales the level's node budget (so the choice does not depend
@@ -120,13 +131,14 @@ class Thinker:
         generation = self.cancel()
         return self._submit(_think, state.encode(), level, seed, seconds, generation)
 
-    def odds(self, state: State) -> Future:
+    def odds(self, state: State) -> Future[TurnOdds | None]:
         """Work out the odds of an Ausgeblockt turn (:func:`game.ai.odds.turn_odds`); the
-        future gives the :class:`~game.ai.odds.TurnOdds`, or None when the state has none.
+        future gives the :class:`~game.ai.odds.TurnOdds`, or None when the state has none
+        (another game's among them).
         Queued behind a search under way, never cancelling it."""
         return self._submit(_odds, state.encode())
 
-    def review(self, record: MatchRecord, people: set[int]) -> Future:
+    def review(self, record: MatchRecord, people: set[int]) -> Future[Review | None]:
         """Start reviewing ``record`` for the decisions of ``people``: the future gives the
         :class:`~game.ai.review.Review` (None if cancelled); :meth:`review_progress` says
         how far it is."""
@@ -134,8 +146,8 @@ class Thinker:
         self._progress[0], self._progress[1] = 0, 0
         return self._submit(_review, record.encode(), sorted(people), generation)
 
-    def _submit(self, function: Callable[..., Any], *args: Any) -> Future:
-        future = self._pool.submit(function, *args)
+    def _submit(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future = self._pool.submit(function, *args, **kwargs)
         if self._on_done is not None:
             on_done = self._on_done
             future.add_done_callback(lambda _future: on_done())

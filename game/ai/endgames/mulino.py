@@ -17,6 +17,7 @@ from math import comb
 
 from game.ai.endgames.codes import Verdict, decode, verdict_of
 from game.ai.endgames.store import load, mask_rank
+from game.ai.search import successor
 from game.rules.mulino import FULL, NORMAL, MulinoState
 
 SIZES = ((3, 3), (4, 3), (3, 4))
@@ -79,7 +80,7 @@ def _after_one_action(state: MulinoState) -> Verdict | None:
     """A removal or an extra action is due: the best of the positions it can lead to."""
     best: Verdict | None = None
     for action in state.legal_actions():
-        child = state.apply(action)
+        child = successor(state, action)
         result = child.result()
         if result is not None:
             verdict = verdict_of(result, state.side, 1)

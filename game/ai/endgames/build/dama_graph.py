@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 from array import array
+from collections.abc import Iterator
 from itertools import combinations
 
 import numpy as np
@@ -24,7 +25,7 @@ from game.rules.dama import moves_of
 
 def groups() -> list[tuple[tuple[int, int, int, int], ...]]:
     """The signatures in the order they can be solved, grouped."""
-    keyed: dict[tuple[int, int], list] = {}
+    keyed: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
     for sig in SIGNATURES:
         keyed.setdefault((sum(sig), sig[0] + sig[2]), []).append(sig)
     return [tuple(keyed[key]) for key in sorted(keyed)]
@@ -45,7 +46,9 @@ _SOLVED: dict[tuple[int, int, int, int], np.ndarray] = {}
 _MANGIA = False
 
 
-def _positions(sig: tuple[int, int, int, int], first: int, last: int):
+def _positions(
+    sig: tuple[int, int, int, int], first: int, last: int
+) -> Iterator[tuple[int, int, int, int, int]]:
     """(table index, mover men, mover kings, other men, other kings) of every real position
     with an index in ``first … last - 1``."""
     a, b, c, d = sig

@@ -56,7 +56,8 @@ def _free_to_remove(others: np.ndarray) -> np.ndarray:
 
 def _closes_mill(mover: np.ndarray, to: int) -> np.ndarray:
     first, second = MILLS_AT[to]
-    return ((mover & first) == first) | ((mover & second) == second)
+    closes: np.ndarray = ((mover & first) == first) | ((mover & second) == second)
+    return closes
 
 
 class Graph:
@@ -78,7 +79,7 @@ class Graph:
         """The graph as :func:`retrograde.solve` takes it, the parts joined and let go."""
 
         def join(parts: list[np.ndarray], dtype: type) -> np.ndarray:
-            joined = np.concatenate(parts, dtype=dtype) if parts else np.zeros(0, dtype)
+            joined: np.ndarray = np.concatenate(parts, dtype=dtype) if parts else np.zeros(0, dtype)
             parts.clear()
             return joined
 
