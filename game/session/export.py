@@ -74,11 +74,12 @@ def _pdn(match: Match, when: float | None, marks: dict[int, str]) -> str:
     result = match.state.result()
     score = "*"
     if result is not None:
-        score = {
+        scores: dict[tuple[Outcome, ...], str] = {
             (Outcome.WIN, Outcome.LOSS): "1-0",
             (Outcome.LOSS, Outcome.WIN): "0-1",
             (Outcome.DRAW, Outcome.DRAW): "1/2-1/2",
-        }.get(result.outcomes, "*")
+        }
+        score = scores.get(result.outcomes, "*")
     date = "????.??.??" if when is None else datetime.fromtimestamp(when, UTC).strftime("%Y.%m.%d")
     headers = [
         '[Event "Tavolo"]',

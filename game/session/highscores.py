@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypedDict
 
 from game.files import atomic_write
 from game.rules import VARIANTS, HighScore, Outcome, State
@@ -48,6 +48,14 @@ class Score:
     value: int
     day: str
     """The local date of the result, ``YYYY-MM-DD``."""
+
+
+class Stored(TypedDict):
+    """A result as ``highscores.json`` keeps it: the fields of a :class:`Score`."""
+
+    name: str
+    value: int
+    day: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +127,7 @@ class HighScores:
     def __init__(self, folder: Path) -> None:
         self.path = folder / FILE
         self.problem: str | None = None
-        self._boards: dict[str, list[dict]] = {}
+        self._boards: dict[str, list[Stored]] = {}
         self._load()
 
     # -- reading --------------------------------------------------------------------------
@@ -160,7 +168,7 @@ class HighScores:
         """Put a qualifying result on the boards under ``name`` and save; raises OSError if
         the disk refuses (the board in memory has it all the same)."""
         board = self._boards.setdefault(qualifier.variant, [])
-        board.append(asdict(Score(name[:NAME_LENGTH], qualifier.value, today.isoformat())))
+        board.append(Stored(name=name[:NAME_LENGTH], value=qualifier.value, day=today.isoformat()))
         self._trim(qualifier.variant, today)
         self._save()
 
@@ -185,7 +193,7 @@ class HighScores:
         :meth:`remove`, the boards kept."""
         self._replace(variant, [])
 
-    def _replace(self, variant: str, scores: list[dict]) -> None:
+    def _replace(self, variant: str, scores: list[Stored]) -> None:
         """Store ``scores`` as ``variant``'s and save; on OSError put back what was."""
         before = self._boards.get(variant)
         self._boards[variant] = scores
@@ -204,7 +212,7 @@ class HighScores:
         keep |= {id(s) for s in self._raw_ranked(variant, today.isoformat())}
         self._boards[variant] = [s for s in self._boards[variant] if id(s) in keep]
 
-    def _raw_ranked(self, variant: str, day: str | None) -> list[dict]:
+    def _raw_ranked(self, variant: str, day: str | None) -> list[Stored]:
         """The board's stored results, best first (equal ones in the order they came)."""
         scores = [s for s in self._boards.get(variant, []) if day is None or s["day"] == day]
         scores.sort(key=lambda s: _rank_key(variant, s))
@@ -219,7 +227,7 @@ class HighScores:
         self._boards = boards or {}
 
 
-def _rank_key(variant: str, score: dict) -> int:
+def _rank_key(variant: str, score: Stored) -> int:
     """Sorting by this puts the best stored result first."""
     return -score["value"] if measure(variant) == "points" else score["value"]
 
@@ -229,14 +237,14 @@ def _place(variant: str, value: int, board: list[Score]) -> int:
     return 1 + sum(1 for s in board if not better(variant, value, s.value))
 
 
-def _parse(data: object) -> dict[str, list[dict]]:
+def _parse(data: object) -> dict[str, list[Stored]]:
     """The boards of a file, checked field by field (anything else raises ValueError)."""
     if not isinstance(data, dict) or data.get("version") != 1:
         raise ValueError("not a version 1 high-score file")
     boards = data["boards"]
     if not isinstance(boards, dict):
         raise ValueError("boards is not a map")
-    checked: dict[str, list[dict]] = {}
+    checked: dict[str, list[Stored]] = {}
     for variant, scores in boards.items():
         if variant not in VARIANTS or not isinstance(scores, list):
             raise ValueError(f"no such board: {variant!r}")

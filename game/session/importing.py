@@ -46,6 +46,7 @@ from game.rules import (
     ActionError,
     MatchRecord,
     Outcome,
+    Result,
     RulesError,
     State,
     resign_action,
@@ -505,8 +506,9 @@ def _pdn(text: str, tags: Tags) -> Imported:
             "all legal in Dama, and the game is shown as Dama."
         )
         notices.append(fits.format(game=game_name(foreign), number=foreign))
-    if result is not None and result.text != "*" and state.is_terminal():
-        ended = _score(state)
+    finished = state.result()
+    if result is not None and result.text != "*" and finished is not None:
+        ended = _score(finished)
         if ended != result.text:
             notices.append(
                 _("The file gives the result {given}, but the moves end {ended}: the moves are "
@@ -515,9 +517,9 @@ def _pdn(text: str, tags: Tags) -> Imported:
     return Imported(record, marks, tuple(notices))
 
 
-def _score(state: State) -> str:
-    """The PDN result of a finished Dama state."""
-    outcomes = state.result().outcomes  # type: ignore[union-attr]
+def _score(result: Result) -> str:
+    """The PDN result of a finished Dama game."""
+    outcomes = result.outcomes
     if outcomes == (Outcome.WIN, Outcome.LOSS):
         return "1-0"
     if outcomes == (Outcome.LOSS, Outcome.WIN):

@@ -232,8 +232,10 @@ class Match:
     def from_bytes(cls, data: bytes) -> Match:
         """The match saved by :meth:`to_bytes`; raises :class:`RulesError` for anything else."""
         fields = unpack(data, "match")
+        if not isinstance(fields, list):
+            raise DecodeError(f"match: not a match of version 1 to {MATCH_VERSION}")
         try:
-            version, record, seats, seed, *rest = fields  # type: ignore[misc]
+            version, record, seats, seed, *rest = fields
             known = rest == [] if version == 1 else version in (2, MATCH_VERSION) and len(rest) == 1
             if not known:
                 raise DecodeError(f"match: not a match of version 1 to {MATCH_VERSION}")

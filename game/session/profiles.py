@@ -173,7 +173,7 @@ def _parse(data: object) -> dict[str, Profile]:
     for name, entry in data["profiles"].items():
         if not (isinstance(name, str) and 0 < len(name) <= NAME_LENGTH and name.isprintable()):
             raise ValueError(f"a bad name: {name!r}")
-        records = {}
+        records: dict[str, dict[str, Tally]] = {}
         for variant, per in entry["records"].items():
             if variant not in VARIANTS:
                 raise ValueError(f"no such game: {variant!r}")

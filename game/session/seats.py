@@ -33,10 +33,13 @@ class Seat:
     def is_human(self) -> bool:
         return self.kind is SeatKind.HUMAN
 
-    def to_fields(self) -> list:
+    def to_fields(self) -> list[str | None]:
         return [self.kind.value, self.level, self.name]
 
     @classmethod
     def from_fields(cls, fields: object) -> Seat:
-        kind, level, name = fields  # type: ignore[misc]
+        """The seat :meth:`to_fields` wrote; TypeError or ValueError for anything else."""
+        if not isinstance(fields, list):
+            raise TypeError(f"a seat is a list of its kind, level and name, not {fields!r}")
+        kind, level, name = fields
         return cls(SeatKind(kind), level, str(name))
