@@ -22,8 +22,12 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from game.i18n import LANGUAGES
+
+if TYPE_CHECKING:
+    from game.client.app import Paths
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -79,7 +83,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def paths(home: Path | None):
+def paths(home: Path | None) -> Paths:
     from platformdirs import user_config_path, user_data_path
 
     from game.client.app import Paths
