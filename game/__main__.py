@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     logging.basicConfig(level=logging.INFO, format="tavolo: %(levelname)s %(message)s")
     from game.client.app import App, NoDisplayError
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
 
     where = paths(args.home)
     kiosk = None

@@ -14,7 +14,7 @@ from pathlib import Path
 import pygame
 
 from game.client.app import App, Paths
-from game.client.scenes.menus import TitleScene
+from game.client.scenes.title import TitleScene
 from game.client.views.base import Step
 from game.rules import State
 from game.rules.ausgeblockt import PASS as SHEET_PASS

@@ -660,7 +660,7 @@ def test_the_operator_sees_the_saves_put_aside_the_public_only_that_one_was(
     kiosk.app.saves.flush()
     path = kiosk.app.saves.store.path_of(kiosk.scene.match)
     path.write_bytes(path.read_bytes()[:-5])  # torn
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
 
     kiosk.app.reset(TitleScene(kiosk.app))
     assert kiosk.scene.subtitle() == "A match could not be opened and was put aside."

@@ -196,7 +196,7 @@ def test_the_client_hosts_a_match_from_a_position_chosen_in_a_replay(tmp_path: P
 def test_a_position_chosen_is_played_here_too_and_the_end_of_a_game_is_no_start(
     tmp_path: Path,
 ) -> None:
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
     from tests.client_driver import Driver
 
     drive = Driver(tmp_path)

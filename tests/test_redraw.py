@@ -12,9 +12,10 @@ import pygame
 import pytest
 
 from game.client.redraw import MOST_AREAS, Redraw, merged
-from game.client.scenes.menus import MenuScene, TitleScene
+from game.client.scenes.menu import MenuScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
+from game.client.scenes.title import TitleScene
 from game.rules import Outcome, variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind

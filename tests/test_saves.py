@@ -213,7 +213,7 @@ def test_the_title_never_reads_finished_matches(tmp_path: Path, monkeypatch) -> 
         reads = []
         real_read = saves._read
         monkeypatch.setattr(saves, "_read", lambda path: reads.append(path) or real_read(path))
-        from game.client.scenes.menus import TitleScene
+        from game.client.scenes.title import TitleScene
 
         driver.app.reset(TitleScene(driver.app))
         driver.frame()

@@ -67,7 +67,7 @@ def _push(factory: Callable[[App], object]) -> Show:
 
 
 def _title(app: App) -> None:
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
 
     for seed in (1, 2):  # two matches to resume: a row each
         app.saves.save(_played("dama:classic", 2, 6, seed))
@@ -75,7 +75,7 @@ def _title(app: App) -> None:
 
 
 def _numeri_setup(app: App) -> None:
-    from game.client.scenes.menus import SetupScene
+    from game.client.scenes.setup import SetupScene
 
     setup = SetupScene(app, "numeri")
     app.push(setup)
@@ -249,7 +249,7 @@ def _over_a_match(factory: Callable[[App, object], object], kiosk: bool = False)
 
 
 def _pause(app: App, play) -> object:
-    from game.client.scenes.menus import PauseScene
+    from game.client.scenes.pause import PauseScene
 
     return PauseScene(app, play)
 
@@ -388,7 +388,7 @@ def _scored(show: Show) -> Show:
 
 
 def _kiosk_title(app: App) -> None:
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
 
     _as_a_kiosk(app, KioskConfig(languages=["en", "it", "de"]))
     app.reset(TitleScene(app))
@@ -417,18 +417,22 @@ def _scene(module: str, name: str, *args) -> Show:
     return _push(_scene_of(module, name, *args))
 
 
-MENUS = "game.client.scenes.menus"
 SCREENS: dict[str, Show] = {
     "title": _title,
     "title-kiosk": _kiosk_title,
     "choose": _scene("game.client.scenes.cards", "ChooseScene"),
     "rules-index": _scene("game.client.scenes.cards", "RulesIndexScene"),
     "setup-numeri-4": _numeri_setup,
-    **{f"setup-{name}": _scene(MENUS, "SetupScene", name) for name in VARIANTS},
+    **{
+        f"setup-{name}": _scene("game.client.scenes.setup", "SetupScene", name) for name in VARIANTS
+    },
     "lan-setup": _scene("game.client.scenes.lobby", "LanSetupScene", "dama:classic"),
     "lan-choose": _scene("game.client.scenes.lobby", "LanChooseScene"),
-    **{f"rules-{name}": _scene(MENUS, "RulesScene", variant(name, 2)) for name in VARIANTS},
-    "settings": _scene(MENUS, "SettingsScene"),
+    **{
+        f"rules-{name}": _scene("game.client.scenes.rules", "RulesScene", variant(name, 2))
+        for name in VARIANTS
+    },
+    "settings": _scene("game.client.scenes.settings_screen", "SettingsScene"),
     "players": _players,
     "profile": _profile,
     "pick-player": _pick_player,
@@ -559,7 +563,7 @@ def _measure(tmp_path: Path, size: tuple[int, int], show: Show) -> list[str]:
     i18n.set_language("en")
     app = App(Paths(tmp_path / "config", tmp_path / "data"), size=size, fullscreen=False)
     try:
-        from game.client.scenes.menus import TitleScene
+        from game.client.scenes.title import TitleScene
 
         app.push(TitleScene(app))
         show(app)

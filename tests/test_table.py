@@ -122,7 +122,7 @@ def test_settings_choose_the_layout_for_the_next_match(driver: Driver) -> None:
     app = driver.app
     match = Match.new(variant("mulino:classic"), [Seat(), Seat()], 1)
     assert type(match_scene(app, match)) is PlayScene
-    from game.client.scenes.menus import SettingsScene
+    from game.client.scenes.settings_screen import SettingsScene
 
     app.push(SettingsScene(app))
     driver.frame()

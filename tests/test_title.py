@@ -8,7 +8,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.client.scenes.menus import TitleScene
+from game.client.scenes.title import TitleScene
 from tests.client_driver import Driver
 
 

@@ -42,11 +42,12 @@ from game.client.app import App, Paths
 from game.client.kiosk_config import KioskConfig
 from game.client.scenes import lobby
 from game.client.scenes.cards import ChooseScene
-from game.client.scenes.menus import SetupScene, TitleScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.results import ResultsScene
+from game.client.scenes.setup import SetupScene
 from game.client.scenes.table import FaceToFaceScene
+from game.client.scenes.title import TitleScene
 from game.client.turns import actor
 from game.rules import State, variant
 from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP

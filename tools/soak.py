@@ -190,9 +190,9 @@ def soak(
     from game.client.app import App, Paths
     from game.client.kiosk_config import KioskConfig
     from game.client.scenes.kiosk import AttractScene
-    from game.client.scenes.menus import TitleScene
     from game.client.scenes.play import PlayScene
     from game.client.scenes.results import ResultsScene
+    from game.client.scenes.title import TitleScene
     from game.session.saves import FINISHED
 
     home = Path(tempfile.mkdtemp(prefix="tavolo-soak-"))

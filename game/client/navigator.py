@@ -26,6 +26,17 @@ class Screen(Enum):
     LAN_SETUP = auto()
     """The setup of a match others join over the LAN."""
     SETTINGS = auto()
+    CHOOSE = auto()
+    """The game cards, to choose what to set up."""
+    RULES_INDEX = auto()
+    PLAYERS = auto()
+    PICK_PLAYER = auto()
+    HIGH_SCORES = auto()
+    TUTORIALS = auto()
+    UNFINISHED = auto()
+    FINISHED = auto()
+    LAN = auto()
+    """The live list of the LAN's matches."""
     RULES = auto()
     PLAY = auto()
     """The match screen of one layout (a ``PlayScene``), whatever the settings say."""

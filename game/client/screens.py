@@ -3,28 +3,46 @@ the one module that knows them all.  The app imports it once; nothing else does.
 
 from __future__ import annotations
 
+from game.client import tutorial
 from game.client.navigator import Screen, register
 from game.client.scenes import (
+    cards,
+    highscores,
     import_game,
     kiosk,
     lan,
     lobby,
-    menus,
     operator,
     operator_scores,
+    pause,
     play,
+    players,
     replay,
     results,
     review,
+    rules,
+    saved,
+    settings_screen,
+    setup,
     table,
+    title,
 )
 
-register(Screen.TITLE, menus.TitleScene)
-register(Screen.SETUP, menus.SetupScene)
+register(Screen.TITLE, title.TitleScene)
+register(Screen.SETUP, setup.SetupScene)
 register(Screen.LAN_SETUP, lobby.LanSetupScene)
-register(Screen.SETTINGS, menus.SettingsScene)
-register(Screen.RULES, menus.RulesScene)
-register(Screen.PAUSE, menus.PauseScene)
+register(Screen.SETTINGS, settings_screen.SettingsScene)
+register(Screen.CHOOSE, cards.ChooseScene)
+register(Screen.RULES_INDEX, cards.RulesIndexScene)
+register(Screen.PLAYERS, players.PlayersScene)
+register(Screen.PICK_PLAYER, players.PickPlayerScene)
+register(Screen.HIGH_SCORES, highscores.HighScoresScene)
+register(Screen.TUTORIALS, tutorial.TutorialsScene)
+register(Screen.UNFINISHED, saved.UnfinishedScene)
+register(Screen.FINISHED, replay.FinishedScene)
+register(Screen.LAN, lobby.LanScene)
+register(Screen.RULES, rules.RulesScene)
+register(Screen.PAUSE, pause.PauseScene)
 register(Screen.PLAY, play.PlayScene)
 register(Screen.MATCH, table.match_scene)
 register(Screen.RESULTS, results.ResultsScene)

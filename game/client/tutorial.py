@@ -20,7 +20,8 @@ import pygame
 from game.client import theme
 from game.client.control import MatchControl
 from game.client.navigator import Screen, make
-from game.client.scenes.menus import Item, MenuScene, item, start_match
+from game.client.scenes.menu import Item, MenuScene, item
+from game.client.scenes.seats import start_match
 from game.client.turns import actor
 from game.client.widgets import button
 from game.i18n import _

@@ -162,7 +162,8 @@ def _timed_frame(app) -> float:
 def _screen_changes(app, repeat: int) -> dict:
     """Every frame of going from the title to the settings and back, ``repeat`` times: the
     next screen is uncovered over the last (each frame presented by the app, as in play)."""
-    from game.client.scenes.menus import SettingsScene, TitleScene
+    from game.client.scenes.settings_screen import SettingsScene
+    from game.client.scenes.title import TitleScene
     from tools.benchmarks.common import percentiles
 
     app.settings.reduce_motion = False
@@ -183,7 +184,7 @@ def _screen_changes(app, repeat: int) -> dict:
 
 
 def _title(app, rep: int):
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
 
     return TitleScene(app)
 
@@ -271,7 +272,7 @@ def _idle_cpu(app, moving: bool) -> float:
     with its pieces drifting (``moving``), or still (reduce motion: the app waits)."""
     import pygame
 
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
 
     app.settings.reduce_motion = not moving
     app.reset(TitleScene(app))

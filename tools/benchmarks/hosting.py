@@ -237,7 +237,7 @@ def _until(condition, failure: str, seconds: float = 30.0):
 
 
 def _blank(app):
-    from game.client.scenes.menus import TitleScene
+    from game.client.scenes.title import TitleScene
 
     return TitleScene(app)
 

@@ -15,7 +15,7 @@ import pygame
 from game.client import theme
 from game.client.control import LocalControl
 from game.client.navigator import Screen, make
-from game.client.scenes.menus import MenuScene, RulesScene
+from game.client.scenes.menu import MenuScene
 from game.client.surface_cache import surface_cache
 from game.client.widgets import Target, button, two_lines
 from game.i18n import _
@@ -212,7 +212,7 @@ class RulesIndexScene(ChooseScene):
         return _("Rules")
 
     def choose(self, name: str) -> None:
-        self.app.push(RulesScene(self.app, variant(name), with_options=True))
+        self.app.push(make(Screen.RULES, self.app, variant(name), with_options=True))
 
 
 def first_variant(game: str) -> str:

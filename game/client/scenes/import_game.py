@@ -11,7 +11,7 @@ import pygame
 
 from game.client import theme
 from game.client.navigator import Screen, make
-from game.client.scenes.menus import Item, MenuScene, item
+from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.saved import MatchListScene, Row, fitted
 from game.i18n import _, ngettext
 from game.names import variant_subtitle, variant_title

@@ -23,8 +23,8 @@ from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
 from game.client.scenes.highscores import draw_boards, what_counts
 from game.client.scenes.keypad import KeypadScene
-from game.client.scenes.menus import TitleScene
 from game.client.scenes.play import PlayScene
+from game.client.scenes.title import TitleScene
 from game.i18n import _
 from game.names import variant_title
 from game.rules import variant

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from game.client.navigator import Screen, make
 from game.client.net_control import DROP_TIMEOUT
-from game.client.scenes.menus import Item, MenuScene, item
+from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
 from game.i18n import _

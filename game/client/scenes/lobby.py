@@ -8,24 +8,16 @@ import secrets
 import pygame
 
 from game.client import theme
+from game.client.navigator import Screen, make
 from game.client.net_control import NetControl
 from game.client.scene import Scene
 from game.client.scenes.cards import ChooseScene
 from game.client.scenes.entry import ask_player_name
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.lan import open_link, player_name
-from game.client.scenes.menus import (
-    Choice,
-    Item,
-    MenuScene,
-    SetupRow,
-    SetupScene,
-    TitleScene,
-    computer_label,
-    item,
-    setup_seat_names,
-)
-from game.client.scenes.table import match_scene
+from game.client.scenes.menu import Item, MenuScene, item
+from game.client.scenes.seats import computer_label, setup_seat_names
+from game.client.scenes.setup import Choice, SetupRow, SetupScene
 from game.client.widgets import Target, button
 from game.i18n import _, ngettext
 from game.names import variant_title
@@ -310,7 +302,7 @@ class LanSetupScene(SetupScene):
         if link is None:
             return
         link.host(chosen, computers, self.code, self.start)
-        self.app.reset(TitleScene(self.app))
+        self.app.reset(make(Screen.TITLE, self.app))
         self.app.push(RoomScene(self.app, link))
 
 
@@ -417,14 +409,14 @@ class RoomScene(Scene):
         playing = view.phase in ("playing", "over") and view.variant is not None
         if playing and not view.catching_up:
             link, self.link = self.link, None  # handed on to the match screen
-            self.app.replace(match_scene(self.app, NetControl(self.app, link)))
+            self.app.replace(make(Screen.MATCH, self.app, NetControl(self.app, link)))
 
     @property
     def waiting(self) -> bool:
         return True  # the room changes as players come, sit and get ready
 
     def back(self) -> None:
-        self.app.reset(TitleScene(self.app))
+        self.app.reset(make(Screen.TITLE, self.app))
 
     def discard(self) -> None:
         if self.link is not None:

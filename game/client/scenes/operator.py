@@ -31,7 +31,7 @@ from game.client.navigator import Screen, make
 from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.keypad import KeypadScene
-from game.client.scenes.menus import Item, MenuScene, item
+from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.saved import ConfirmScene
 from game.client.scenes.table import layout_label, next_layout
 from game.client.sound import EFFECTS

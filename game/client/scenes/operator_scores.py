@@ -15,7 +15,7 @@ import pygame
 
 from game.client import theme
 from game.client.scenes.highscores import first_with_scores, game_choices, value_text
-from game.client.scenes.menus import MenuScene
+from game.client.scenes.menu import MenuScene
 from game.client.widgets import Target, button
 from game.i18n import _
 from game.names import variant_title

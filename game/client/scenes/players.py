@@ -10,7 +10,8 @@ import pygame
 from game.client import theme
 from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
-from game.client.scenes.menus import Item, MenuScene, item, level_label
+from game.client.scenes.menu import Item, MenuScene, item
+from game.client.scenes.seats import level_label
 from game.client.widgets import button
 from game.i18n import _
 from game.names import variant_title

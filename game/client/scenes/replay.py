@@ -58,9 +58,7 @@ class FinishedScene(MatchListScene):
         ]
 
     def _import(self) -> None:
-        from game.client.scenes.import_game import ImportScene
-
-        self.app.push(ImportScene(self.app))
+        self.app.push(make(Screen.IMPORT, self.app))
 
 
 def _describe(entry: Finished) -> tuple[str, str]:
@@ -182,9 +180,7 @@ class ReplayScene(Scene):
         self.app.push(make(Screen.SETUP, self.app, chosen.name, start, dict(chosen.options)))
 
     def open_review(self) -> None:
-        from game.client.scenes.review import ReviewScene
-
-        self.app.push(ReviewScene(self.app, self.entry))
+        self.app.push(make(Screen.REVIEW, self.app, self.entry))
 
     def export(self) -> None:
         """Write the move list under a name that says what it is (game, players, date) and

@@ -18,7 +18,8 @@ import pygame
 from game.client import theme
 from game.client.navigator import Screen, make
 from game.client.scene import Scene
-from game.client.scenes.menus import Item, MenuScene, computer_label, item
+from game.client.scenes.menu import Item, MenuScene, item
+from game.client.scenes.seats import computer_label
 from game.client.widgets import Target, button
 from game.i18n import _, ngettext
 from game.names import variant_title

@@ -1,0 +1,80 @@
+"""Who plays a seat and how a match starts from a setup: the seats' names, colours and
+labels, the main player here, and :func:`start_match`, shared by every screen that sets
+up a match."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from game import i18n
+from game.client import theme
+from game.client.navigator import Screen, make
+from game.client.views.marks import LIGHT_AND_DARK
+from game.i18n import _
+from game.names import seat_names
+from game.rules import VARIANTS, MatchRecord, Variant, new_game
+from game.session.match import Match
+from game.session.seats import Seat
+
+
+def main_player(app) -> str:
+    """The player this machine's first seat starts with: the LAN name, if it is a
+    profile's."""
+    name = app.settings.player_name
+    return name if name and app.profiles.get(name) is not None else ""
+
+
+def setup_seat_names(name: str, players: int) -> list[str]:
+    """The seats' names of a game for labels, in the current language (worked out once per
+    game, player count and language, not at every frame)."""
+    return _seat_names(name, players, i18n.language())
+
+
+@cache
+def _seat_names(name: str, players: int, language: str) -> list[str]:
+    return seat_names(new_game(name, players))
+
+
+def start_match(app, chosen: Variant, seats: list[Seat], start: str | None = None) -> None:
+    """A new match at this screen (from the set-up position ``start`` if given), from a
+    fresh seed, with the title under it (to come back to, this match offered there to
+    resume)."""
+    record = MatchRecord(chosen, (), start)
+    match = Match(record, seats, random.SystemRandom().getrandbits(62))
+    app.reset(make(Screen.TITLE, app))
+    app.push(make(Screen.MATCH, app, match))
+
+
+def level_label(level: str) -> str:
+    """A computer's level as the setup's choices show it."""
+    return {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}[level]
+
+
+def setup_seat_colour(name: str, seat: int, palette: theme.Palette) -> theme.Colour:
+    """The colour of a seat's pieces or marks, as the match will show it: White and Black
+    in the board games (Lupo's roles are drawn by lot), the palette's seat colours in the
+    dice games."""
+    if VARIANTS[name].two_colours:
+        return LIGHT_AND_DARK[seat % 2]
+    return palette.seats[seat % len(palette.seats)]
+
+
+def _option_title(name: str) -> str:
+    return {"first": _("Begins"), "huffing": _("Huffing"), "wolf": _("Wolf")}[name]
+
+
+def _value_name(value: object) -> str:
+    """An option's value in a target's name: ``on``/``off``, ``lot`` or the seat number."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def computer_label(level: str) -> str:
+    """A computer seat as labels show it."""
+    return {
+        "easy": _("computer, easy"),
+        "medium": _("computer, medium"),
+        "hard": _("computer, hard"),
+    }[level]
