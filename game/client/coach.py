@@ -21,6 +21,7 @@ from game.ai.odds import TurnOdds
 from game.rules.ausgeblockt import DECIDE, ROLL, AusgeblocktState
 
 if TYPE_CHECKING:
+    from game.client.app import App
     from game.client.control import MatchControl
     from game.rules import State
 
@@ -40,14 +41,14 @@ class Silent:
 class Coach:
     """The odds for the match of ``control``, asked of ``app.thinker`` state by state."""
 
-    def __init__(self, app, control: MatchControl) -> None:
+    def __init__(self, app: App, control: MatchControl) -> None:
         self.app = app
         self.control = control
-        self._asked: dict[str, Future] = {}
+        self._asked: dict[str, Future[TurnOdds | None]] = {}
         self._odds: dict[str, TurnOdds | None] = {}
         self._hint_for: str | None = None
         """The digest of the state the hint was asked for."""
-        self._hint_future: Future | None = None
+        self._hint_future: Future[int | None] | None = None
         self._hint: int | None = None
 
     def shows_odds(self) -> bool:

@@ -24,7 +24,9 @@ from game.session.match import Match
 from game.session.saves import plain
 
 if TYPE_CHECKING:
+    from game.client.app import App
     from game.client.scene import Scene
+    from game.client.scenes.play import PlayScene
     from game.client.views.base import Control
 
 log = logging.getLogger(__name__)
@@ -136,7 +138,7 @@ class MatchControl:
         """True if actions may arrive from outside at any moment (the screen waits for them)."""
         return False
 
-    def finished(self, app) -> Scene:
+    def finished(self, app: App) -> Scene:
         """The screen after the end of the match."""
         return make(Screen.RESULTS, app, self.match)
 
@@ -144,7 +146,7 @@ class MatchControl:
         """What leaving the match keeps, in the players' words (the pause menu says it)."""
         return _("This match is not saved: leaving ends it.")
 
-    def pause_menu(self, app, play) -> Scene:
+    def pause_menu(self, app: App, play: PlayScene) -> Scene:
         """The menu over the match screen."""
         return make(Screen.PAUSE, app, play)
 
@@ -158,10 +160,10 @@ class LocalControl(MatchControl):
     offers_undo = True
     coaching = True
 
-    def __init__(self, app, match: Match, autosave: bool = True) -> None:
+    def __init__(self, app: App, match: Match, autosave: bool = True) -> None:
         self.app = app
         self.match = match
-        self._thinking: Future | None = None
+        self._thinking: Future[int | None] | None = None
         self._thinking_for = ""
         self._lot_wait = 0.0
         self._notice = ""
@@ -195,7 +197,7 @@ class LocalControl(MatchControl):
     def notices(self) -> tuple[str, ...]:
         return (self._notice,) if self._notice else ()
 
-    def finished(self, app) -> Scene:
+    def finished(self, app: App) -> Scene:
         """The results, where a result of a person here may make the high-score board."""
         return make(Screen.RESULTS, app, self.match, scored=True)
 

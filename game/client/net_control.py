@@ -23,7 +23,9 @@ from game.session.saves import plain
 from game.session.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
+    from game.client.app import App
     from game.client.scene import Scene
+    from game.client.scenes.play import PlayScene
     from net.link import LinkView, NetLink
 
 DROP_TIMEOUT = 60.0
@@ -31,7 +33,7 @@ DROP_TIMEOUT = 60.0
 
 
 class NetControl(MatchControl):
-    def __init__(self, app, link: NetLink) -> None:
+    def __init__(self, app: App, link: NetLink) -> None:
         self.app = app
         self.link = link
         self.net: LinkView = link.view()
@@ -180,10 +182,10 @@ class NetControl(MatchControl):
     def live(self) -> bool:
         return True
 
-    def finished(self, app) -> Scene:
+    def finished(self, app: App) -> Scene:
         return make(Screen.NET_RESULTS, app, self.match)
 
-    def pause_menu(self, app, play) -> Scene:
+    def pause_menu(self, app: App, play: PlayScene) -> Scene:
         return make(Screen.NET_PAUSE, app, play)
 
     def discard(self) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -29,6 +30,9 @@ from game.names import variant_title
 from game.rules import State, variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 Words = Callable[[], str]
 PERSON = 0
@@ -335,7 +339,7 @@ class TutorialControl(MatchControl):
     """The match screen shows the lesson's words large in its panel: what to do now (the
     prompt) and what just happened (:meth:`notices`: the computer's move, a refused tap)."""
 
-    def __init__(self, app, script: Script) -> None:
+    def __init__(self, app: App, script: Script) -> None:
         self.app = app
         self.script = script
         seats = [Seat(name=app.settings.player_name or ""), Seat(SeatKind.COMPUTER, "easy")]
@@ -438,7 +442,7 @@ class TutorialControl(MatchControl):
         self._said = step.say() if step.say is not None else ""
         return True
 
-    def finished(self, app) -> TutorialDoneScene:
+    def finished(self, app: App) -> TutorialDoneScene:
         """A lesson that ends the match (the sheep trap the wolf) ends on its last words,
         not on the results."""
         return TutorialDoneScene(app, self.script)
@@ -447,7 +451,7 @@ class TutorialControl(MatchControl):
 class TutorialDoneScene(MenuScene):
     """The end of a guided game: what the player has learnt, and a real game next."""
 
-    def __init__(self, app, script: Script) -> None:
+    def __init__(self, app: App, script: Script) -> None:
         super().__init__(app)
         self.script = script
 
@@ -516,7 +520,7 @@ class TutorialsScene(MenuScene):
         return entries
 
 
-def start_tutorial(app, game: str) -> None:
+def start_tutorial(app: App, game: str) -> None:
     """The lesson of the variant ``game`` on the match screen."""
     script = script_for(game)
     if script is not None:
