@@ -50,7 +50,7 @@ class Redraw:
         self._look: Hashable = None
         self._whole = True
         self._moving: list[pygame.Rect] = []
-        self._elements: dict[Hashable, Hashable] = {}
+        self._elements: dict[tuple[str, tuple[int, ...]], Hashable] = {}
 
     def invalidate(self) -> None:
         """Draw everything next frame (after a resize, a window shown again, or a

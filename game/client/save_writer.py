@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.session.match import Match
-from game.session.saves import SaveStore, Shelf, Snapshot
+from game.session.saves import Finished, SaveStore, Shelf, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ class SaveWriter:
         self.flush()
         return self.store.unfinished(limit)
 
-    def finished(self) -> list:
+    def finished(self) -> list[Finished]:
         self.flush()
         return self.store.finished()
 

@@ -10,6 +10,7 @@ import getpass
 import json
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -77,7 +78,7 @@ class Settings:
     """The computer's level last chosen: *Play* and new setups start with it."""
 
     def valid(self, name: str, value: object) -> bool:
-        checks = {
+        checks: dict[str, Callable[[object], bool]] = {
             "language": lambda v: v in LANGUAGES,
             "volume": lambda v: (
                 isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1

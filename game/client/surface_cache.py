@@ -19,7 +19,7 @@ import pygame
 
 P = ParamSpec("P")
 
-_caches: list[SurfaceCache] = []
+_caches: list[SurfaceCache[...]] = []
 
 
 class SurfaceCache(Generic[P]):

@@ -15,6 +15,7 @@ import pygame
 
 from game.client.sprites import sprite
 from game.client.surface_cache import surface_cache
+from game.client.theme import Colour
 
 FAINT = 64
 """Opacity of the drifting pieces (of 255): there, but never in the way of the buttons."""
@@ -74,11 +75,11 @@ class TitleBackdrop:
                     d.name = self._rng.choice([f for f in FACES if f != d.name])
                     d.phase = self._rng.uniform(0.5, 1.4)
 
-    def draw(self, surface: pygame.Surface, u: int, seats: tuple) -> None:
+    def draw(self, surface: pygame.Surface, u: int, seats: tuple[Colour, ...]) -> None:
         shown = [(p, at) for p, at, _rect in self._placed(surface.get_size(), u, seats) if p]
         surface.blits(shown, doreturn=False)
 
-    def areas(self, size: tuple[int, int], u: int, seats: tuple) -> list[pygame.Rect]:
+    def areas(self, size: tuple[int, int], u: int, seats: tuple[Colour, ...]) -> list[pygame.Rect]:
         """Where each piece is now, drawn or faded out (the frame that hides one must clear
         where it was)."""
         return [rect for _picture, _at, rect in self._placed(size, u, seats)]
@@ -91,7 +92,7 @@ class TitleBackdrop:
         return min(3, 3 * near // band)
 
     def _placed(
-        self, size: tuple[int, int], u: int, seats: tuple
+        self, size: tuple[int, int], u: int, seats: tuple[Colour, ...]
     ) -> list[tuple[pygame.Surface | None, tuple[int, int], pygame.Rect]]:
         width, height = size
         placed = []

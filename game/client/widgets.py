@@ -32,7 +32,7 @@ class Target:
         """Its rectangle with a margin: a target may draw a little beyond it (a ring)."""
         return self.rect.inflate(self.rect.height // 2, self.rect.height // 2)
 
-    def look(self) -> tuple:
+    def look(self) -> tuple[bool, str | None]:
         """What its drawing shows besides the focus and a press: enabled or not, its words."""
         return (self.enabled(), self.label() if self.label else None)
 
@@ -43,7 +43,8 @@ def draw_face(
 ) -> None:  # fmt: skip
     """A button's rounded face: lighter while pressed, ringed while it has the focus."""
     if pressed:
-        colour = tuple(min(255, c + 30) for c in colour)
+        red, green, blue = colour
+        colour = (min(255, red + 30), min(255, green + 30), min(255, blue + 30))
     radius = max(4, rect.height // 5)
     pygame.draw.rect(surface, colour, rect, border_radius=radius)
     if focused:
@@ -109,7 +110,7 @@ def button(
     return Target(rect, action, enabled, draw, name or label(), label)
 
 
-def draw_label(surface: pygame.Surface, text: str, rect: pygame.Rect, colour) -> None:
+def draw_label(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: theme.Colour) -> None:
     """A button's words at 2/5 of its height: on one line if they fit (or nearly: shrunk a
     tenth at most), else on two balanced lines where two fit (a long Italian or German label
     stays readable) — a little smaller if need be, never under :data:`theme.SMALLEST` nor
