@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -23,6 +24,9 @@ from game.names import variant_subtitle, variant_title
 from game.rules import VARIANTS, variant
 from game.session.match import Match
 from game.session.seats import Seat
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 GAMES = ("ausgeblockt", "numeri", "dama", "mulino")
 THUMBNAIL_PLIES = {"ausgeblockt": 30, "numeri": 40, "dama": 14, "mulino": 15}
@@ -220,7 +224,7 @@ def first_variant(game: str) -> str:
     return next(n for n in VARIANTS if n.split(":")[0] == game)
 
 
-def _picture_key(game: str, side: int, app) -> tuple:
+def _picture_key(game: str, side: int, app: App) -> tuple:
     """A picture is told apart by what it shows — the app's colours and coordinates —
     never by the app itself (a kiosk starts a new one after each restart; the cache must
     not keep the old ones alive)."""
@@ -228,7 +232,7 @@ def _picture_key(game: str, side: int, app) -> tuple:
 
 
 @surface_cache(entries=16, megabytes=16, key=_picture_key)
-def thumbnail(game: str, side: int, app) -> pygame.Surface:
+def thumbnail(game: str, side: int, app: App) -> pygame.Surface:
     """The board of ``game`` a few moves into a seeded match, drawn by its view as ``app``
     draws now and fitted into a ``side``-pixel square."""
     screen = pygame.Surface(THUMBNAIL_SCREEN)  # the match screen it is taken from

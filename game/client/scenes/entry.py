@@ -13,6 +13,7 @@ real keyboard in the other case is taken in the set's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -23,6 +24,9 @@ from game.client.scene import Scene
 from game.client.settings import NAME_LENGTH, clean_name, suggested_name
 from game.client.widgets import Target, button
 from game.i18n import _
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 QWERTY = ("1234567890", "qwertyuiop", "asdfghjkl'", "zxcvbnm-.", "àèéìòùäöüß")
 QWERTZ = ("1234567890", "qwertzuiop", "asdfghjkl'", "yxcvbnm-.", "àèéìòùäöüß")
@@ -63,7 +67,7 @@ class TextEntryScene(Scene):
 
     def __init__(
         self,
-        app,
+        app: App,
         prompt: str,
         done: Callable[[str], None],
         *,
@@ -233,7 +237,7 @@ def _capital(char: str) -> str:
     return upper if len(upper) == 1 else char
 
 
-def ask_player_name(app) -> None:
+def ask_player_name(app: App) -> None:
     """Ask the player for the name others see on the LAN — prefilled with the one given
     before, or else a suggestion from the login name — and keep it in the settings."""
 

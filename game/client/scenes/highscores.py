@@ -6,6 +6,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable
 from datetime import date
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -18,6 +19,9 @@ from game.names import seat_names, variant_title
 from game.rules import VARIANTS, HighScore
 from game.session.highscores import PLACES, Qualifier, Score, measure
 from game.session.saves import plain
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 INITIALS = 3
 """Letters of a name where a kiosk takes initials only."""
@@ -44,7 +48,7 @@ def what_counts(variant: str) -> str:
 class HighScoresScene(Scene):
     """One game's boards side by side (today, all time), the games to pick above them."""
 
-    def __init__(self, app, variant: str | None = None, new: Score | None = None,
+    def __init__(self, app: App, variant: str | None = None, new: Score | None = None,
                  notice: str = "") -> None:  # fmt: skip
         super().__init__(app)
         self.variant = variant or first_with_scores(app)
@@ -85,13 +89,13 @@ class HighScoresScene(Scene):
         self.draw_targets(surface)
 
 
-def board_games(app) -> list[str]:
+def board_games(app: App) -> list[str]:
     """The games with a board here: a kiosk's allowed games, or all of them."""
     kiosk = app.kiosk
     return [v for v in VARIANTS if kiosk is None or v in kiosk.games]
 
 
-def first_with_scores(app) -> str:
+def first_with_scores(app: App) -> str:
     """The first of :func:`board_games` with a result on its boards (or the first)."""
     games = board_games(app)
     return next((v for v in games if app.highscores.all_time(v)), games[0])
@@ -162,7 +166,7 @@ def draw_boards(
             y += line
 
 
-def ask_names(app, match, qualifiers: list[Qualifier]) -> None:
+def ask_names(app: App, match, qualifiers: list[Qualifier]) -> None:
     """One after the other, the name of each person whose result makes the board; then the
     board with the new result lit."""
     if not qualifiers:
@@ -186,13 +190,13 @@ def ask_names(app, match, qualifiers: list[Qualifier]) -> None:
         app.push(_name_entry(app, match, first, done))
 
 
-def initials_only(app) -> bool:
+def initials_only(app: App) -> bool:
     """Whether this kiosk's boards take initials only (nobody's full name on a public
     screen); never off a kiosk."""
     return app.kiosk is not None and app.kiosk.initials_only
 
 
-def _name_entry(app, match, first: Qualifier, done: Callable[[str], None]) -> TextEntryScene:
+def _name_entry(app: App, match, first: Qualifier, done: Callable[[str], None]) -> TextEntryScene:
     """The name asked for ``first``'s result, offered as the seat's or the player's."""
     if _people(match) > 1:
         prompt = _("A new high score for {seat}! Name:").format(seat=_seat(match, first))
@@ -203,7 +207,9 @@ def _name_entry(app, match, first: Qualifier, done: Callable[[str], None]) -> Te
     return TextEntryScene(app, prompt, done, text=text)
 
 
-def _initials_entry(app, match, first: Qualifier, done: Callable[[str], None]) -> TextEntryScene:
+def _initials_entry(
+    app: App, match, first: Qualifier, done: Callable[[str], None]
+) -> TextEntryScene:
     """Up to three letters A to Z for ``first``'s result, as on an arcade cabinet; nothing
     offered (on a kiosk, a name offered would be an earlier visitor's)."""
     if _people(match) > 1:

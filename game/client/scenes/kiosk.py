@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -31,6 +32,9 @@ from game.rules import variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
 
+if TYPE_CHECKING:
+    from game.client.app import App
+
 log = logging.getLogger(__name__)
 
 LANGUAGE_SECONDS = 4.0
@@ -48,7 +52,7 @@ class DemoPlayScene(PlayScene):
     """A match between computers, for show: no autosave, no results screen, and no buttons
     (a touch anywhere goes to the title; buttons would look as if they did something)."""
 
-    def __init__(self, app, match: Match) -> None:
+    def __init__(self, app: App, match: Match) -> None:
         super().__init__(app, LocalControl(app, match, autosave=False))  # demos are not kept
 
     def rebuild(self) -> None:
@@ -74,7 +78,7 @@ class AttractScene(Scene):
     fps = 30
     draws_changes_only = True
 
-    def __init__(self, app, seed: int | None = None) -> None:
+    def __init__(self, app: App, seed: int | None = None) -> None:
         super().__init__(app)
         app.set_muted(False)  # a visitor's mute ends with their visit
         self._rng = random.Random(seed)
@@ -254,7 +258,7 @@ class AttractScene(Scene):
 class AbandonScene(Scene):
     """Over a match nobody touches: a visible countdown; a touch goes back to the match."""
 
-    def __init__(self, app, play: PlayScene) -> None:
+    def __init__(self, app: App, play: PlayScene) -> None:
         super().__init__(app)
         self.play = play
         self.deadline = app.time + app.kiosk.countdown
@@ -313,7 +317,7 @@ class ClosedScene(Scene):
     fps = 2
     LIT_SECONDS = 10.0
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.lit_until = 0.0
         log.info("kiosk: closed (opening hours %s)", app.kiosk.opening_hours)
@@ -359,7 +363,7 @@ class ClosedScene(Scene):
             surface.blit(line, line.get_rect(midtop=(block.centerx, block.top + n * 3 * self.u)))
 
 
-def pin_keypad(app, wrong: bool = False) -> KeypadScene:
+def pin_keypad(app: App, wrong: bool = False) -> KeypadScene:
     """The keypad for the operator's PIN, its digits hidden; the right one opens the
     operator menu, a wrong one says so and asks again.  Wrong ones lock the keypad for
     longer and longer (:class:`PinGuard`); logins, wrong PINs and locks are logged (never

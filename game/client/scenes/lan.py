@@ -9,6 +9,8 @@ snapshots and post requests, so the frame loop never waits on a socket.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.client.navigator import Screen, make
 from game.client.net_control import DROP_TIMEOUT
 from game.client.scenes.menu import Item, MenuScene, item
@@ -19,8 +21,11 @@ from net.identity import Identity, IdentityError
 from net.link import NetLink
 from net.peer import PeerConfig
 
+if TYPE_CHECKING:
+    from game.client.app import App
 
-def player_name(app) -> str:
+
+def player_name(app: App) -> str:
     """The name others see on the LAN: the one the player gave, a kiosk's own (kiosk.toml),
     or a neutral "Player" if the player skipped giving one — never the computer account's."""
     if app.kiosk is not None:
@@ -28,7 +33,7 @@ def player_name(app) -> str:
     return app.settings.player_name or _("Player")
 
 
-def open_link(app, code: str | None = None) -> NetLink | None:
+def open_link(app: App, code: str | None = None) -> NetLink | None:
     """A network link for this player, or None with the reason shown on the title screen."""
     try:
         identity = Identity.load(app.paths.data / "identity")
@@ -48,7 +53,7 @@ def open_link(app, code: str | None = None) -> NetLink | None:
 class NetPauseScene(MenuScene):
     """Over a LAN match: the match goes on meanwhile; leaving leaves it (you may rejoin)."""
 
-    def __init__(self, app, play: PlayScene) -> None:
+    def __init__(self, app: App, play: PlayScene) -> None:
         self.play = play
         super().__init__(app)
 

@@ -4,6 +4,7 @@ room where players take seats and get ready before the host starts the match."""
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -26,6 +27,9 @@ from game.session.seats import Seat
 from net.discovery import Listing, twins
 from net.link import LanBrowser, LinkView, NetLink
 
+if TYPE_CHECKING:
+    from game.client.app import App
+
 REFRESH = 0.5
 """Seconds between looks at the list of matches."""
 ROWS = 6
@@ -35,7 +39,7 @@ ROWS = 6
 class LanScene(MenuScene):
     """Matches announced on this network, live; hosting; joining by address."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         self.browser = LanBrowser(app.settings.lan_interface, app.wakeup.notify)
         self.shown: list[Listing] = []
         self.page = 0
@@ -255,7 +259,11 @@ class LanSetupScene(SetupScene):
     offers_lan = False  # it is the LAN's
 
     def __init__(
-        self, app, name: str, start: str | None = None, options: dict[str, object] | None = None
+        self,
+        app: App,
+        name: str,
+        start: str | None = None,
+        options: dict[str, object] | None = None,
     ) -> None:
         self.code: str | None = None
         super().__init__(app, name, start, options)
@@ -309,7 +317,7 @@ class LanSetupScene(SetupScene):
 class RoomScene(Scene):
     """Before the start: who sits where, who is ready; the host starts the match."""
 
-    def __init__(self, app, link: NetLink) -> None:
+    def __init__(self, app: App, link: NetLink) -> None:
         super().__init__(app)
         self.link: NetLink | None = link
         self.view: LinkView = link.view()

@@ -12,6 +12,7 @@ import logging
 import shutil
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -41,6 +42,9 @@ from game.names import variant_title
 from game.rules import VARIANTS
 from game.session.saves import FINISHED, LEFTOVER_DAYS, UNFINISHED, plain
 
+if TYPE_CHECKING:
+    from game.client.app import App
+
 log = logging.getLogger(__name__)
 
 VOLUME_STEPS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -54,7 +58,7 @@ class OperatorScene(MenuScene):
     """The app closes staff's screens when left idle, and never puts a visitor's countdown
     over them (everything else of the service menu is pushed above this one)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         self.feedback = ""
         """What the last action did, shown until the next one."""
         super().__init__(app)
@@ -182,7 +186,7 @@ class SettingsScene(MenuScene):
 
     columns = 2
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         self.feedback = ""
         super().__init__(app)
 
@@ -347,7 +351,7 @@ class GamesScene(MenuScene):
 
     columns = 2
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         self.feedback = ""
         super().__init__(app)
 
@@ -482,7 +486,7 @@ class ServiceScene(MenuScene):
 
     columns = 2
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         self.feedback = ""
         self._sound = 0
         super().__init__(app)
@@ -529,7 +533,7 @@ class TouchTestScene(Scene):
     """Every finger drawn where it lands, with its path, so a touch screen's reach and
     alignment can be seen; Back (or Escape) leaves."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.marks: list[tuple[int, int]] = []
         """Where the pointer went down or moved, oldest first (the last 400)."""
@@ -656,7 +660,7 @@ def draw_warning(scene: MenuScene, surface: pygame.Surface, warning: str) -> Non
         y += round(1.2 * u)
 
 
-def _save_settings(app, *keys: str) -> str:
+def _save_settings(app: App, *keys: str) -> str:
     """Write the operator's change (of ``keys``, and whatever else changed) to kiosk.toml;
     if it cannot be, why (logged and felt, not fatal: the change holds until the kiosk
     restarts)."""

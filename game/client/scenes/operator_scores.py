@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -21,6 +22,9 @@ from game.i18n import _
 from game.names import variant_title
 from game.session.highscores import Entry
 from game.session.saves import plain
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +39,7 @@ class OperatorScoresScene(MenuScene):
     A menu screen for its title and subtitle, laid out on its own: its rows are as wide as
     the screen allows, for a name, a score and a date to read in one line."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         self.variant = first_with_scores(app)
         self.page = 0
         self.per_page = MOST_ROWS

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.client.navigator import Screen, make
 from game.client.scenes.menu import Item, MenuScene, item
 from game.i18n import _
+
+if TYPE_CHECKING:
+    from game.client.app import App
+    from game.client.scenes.play import PlayScene
 
 
 class PauseScene(MenuScene):
     """Over a match: go on, read the rules, change settings, or leave (saying what leaving
     keeps)."""
 
-    def __init__(self, app, play) -> None:
+    def __init__(self, app: App, play: PlayScene) -> None:
         self.play = play
         super().__init__(app)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -10,6 +11,9 @@ from game.client.coach import Silent
 from game.client.views import view_for
 from game.client.views.base import Step
 from game.rules import State, new_game
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 
 @dataclass
@@ -35,7 +39,7 @@ class Preview:
 
 
 def draw_position(
-    app,
+    app: App,
     state: State,
     size: tuple[int, int],
     last_turn: tuple[Step, ...] = (),
@@ -57,6 +61,6 @@ def draw_position(
     return surface
 
 
-def board_picture(app, name: str, size: tuple[int, int]) -> pygame.Surface:
+def board_picture(app: App, name: str, size: tuple[int, int]) -> pygame.Surface:
     """The starting position of a variant."""
     return draw_position(app, new_game(name), size)

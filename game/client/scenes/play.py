@@ -10,6 +10,7 @@ held on screen long enough to follow — and keeps the last turn highlighted unt
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -28,6 +29,9 @@ from game.names import action_text, hint_text, seat_names, variant_title
 from game.rules import State
 from game.session.match import Match
 from game.session.seats import SeatKind
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 RESULTS_PAUSE = 0.9
 """Seconds the final position stays before the results."""
@@ -52,7 +56,7 @@ LESSON_SIZES = (1.4, 1.25, 1.1, 1.0)
 class PlayScene(Scene):
     draws_changes_only = True
 
-    def __init__(self, app, source: Match | MatchControl) -> None:
+    def __init__(self, app: App, source: Match | MatchControl) -> None:
         super().__init__(app)
         self.control = source if isinstance(source, MatchControl) else LocalControl(app, source)
         self.match = self.control.match

@@ -4,6 +4,7 @@ choosing who sits at a seat in the setup."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -19,8 +20,11 @@ from game.rules import VARIANTS
 from game.session.profiles import OPPOSITIONS, Profile, Tally
 from game.session.saves import plain
 
+if TYPE_CHECKING:
+    from game.client.app import App
 
-def add_player(app, then: Callable[[str], None]) -> None:
+
+def add_player(app: App, then: Callable[[str], None]) -> None:
     """Ask for a new player's name, keep the profile, and hand the name on."""
 
     def done(name: str) -> None:
@@ -40,7 +44,7 @@ class PlayersScene(MenuScene):
 
     columns = 2
 
-    def __init__(self, app, notice: str = "") -> None:
+    def __init__(self, app: App, notice: str = "") -> None:
         self.notice = notice
         super().__init__(app)
 
@@ -82,7 +86,7 @@ class ProfileScene(Scene):
     """One player's record: per game, against each level of the computer and against
     people; the best Numeri score and the fastest Ausgeblockt win."""
 
-    def __init__(self, app, profile: Profile) -> None:
+    def __init__(self, app: App, profile: Profile) -> None:
         super().__init__(app)
         self.profile = profile
 
@@ -157,7 +161,7 @@ class PickPlayerScene(MenuScene):
 
     columns = 2
 
-    def __init__(self, app, seat_name: str, taken: set[str],
+    def __init__(self, app: App, seat_name: str, taken: set[str],
                  choose: Callable[[str], None]) -> None:  # fmt: skip
         self.seat_name, self.taken, self.choose = seat_name, taken, choose
         super().__init__(app)

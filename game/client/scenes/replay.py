@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -28,11 +29,14 @@ from game.session.export import export_name, export_text, free_path
 from game.session.match import Match
 from game.session.saves import FINISHED, Finished, plain
 
+if TYPE_CHECKING:
+    from game.client.app import App
+
 
 class FinishedScene(MatchListScene):
     """The finished matches, newest first: tap one to replay it."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.finished = app.saves.finished()
 
@@ -79,7 +83,7 @@ class ReplayScene(Scene):
     """Step through a finished match — the last turn highlighted at every step, each action
     in the words of the match screen — and export its move list."""
 
-    def __init__(self, app, entry: Finished) -> None:
+    def __init__(self, app: App, entry: Finished) -> None:
         super().__init__(app)
         self.entry = entry
         self.match = entry.match
@@ -94,7 +98,7 @@ class ReplayScene(Scene):
     @classmethod
     def of_match(
         cls,
-        app,
+        app: App,
         match: Match,
         marks: dict[int, str] | None = None,
         notices: tuple[str, ...] = (),

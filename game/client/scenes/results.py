@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import random
 from datetime import date
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -23,6 +24,9 @@ from game.rules import Result
 from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
 from game.session.match import Match
 
+if TYPE_CHECKING:
+    from game.client.app import App
+
 log = logging.getLogger(__name__)
 
 CONFETTI = 260
@@ -32,7 +36,7 @@ ASK_AFTER = 1.5
 name."""
 
 
-def _count_for_players(app, match: Match) -> None:
+def _count_for_players(app: App, match: Match) -> None:
     """The match in the record of each player who sat under their name."""
     try:
         app.profiles.record(match)
@@ -46,7 +50,7 @@ class ResultsScene(Scene):
 
     draws_changes_only = True
 
-    def __init__(self, app, match: Match, scored: bool = False) -> None:
+    def __init__(self, app: App, match: Match, scored: bool = False) -> None:
         super().__init__(app)
         self.match = match
         result = match.state.result()

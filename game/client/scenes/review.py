@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import random
 from concurrent.futures import Future
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -28,6 +29,9 @@ from game.names import review_reason, seat_names
 from game.session.match import Match
 from game.session.saves import Finished
 from game.session.seats import Seat, SeatKind
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +59,7 @@ def reason_text(judged: Judged) -> str:
 class ReviewScene(ReplayScene):
     """A finished match stepped through with the computer's judgement of each move."""
 
-    def __init__(self, app, entry: Finished) -> None:
+    def __init__(self, app: App, entry: Finished) -> None:
         super().__init__(app, entry)
         self.step = 0
         self.preview.state = self.match.state_at(0)
@@ -70,7 +74,7 @@ class ReviewScene(ReplayScene):
         self.verdict_top = 0
 
     @classmethod
-    def of_match(cls, app, match) -> ReviewScene:  # type: ignore[override]
+    def of_match(cls, app: App, match) -> ReviewScene:  # type: ignore[override]
         replay = ReplayScene.of_match(app, match)
         return cls(app, replay.entry)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from game.client import theme
@@ -14,13 +16,16 @@ from game.i18n import _
 from game.names import variant_subtitle, variant_title
 from game.rules import Variant
 
+if TYPE_CHECKING:
+    from game.client.app import App
+
 
 class RulesScene(Scene):
     """The rules of one game in the player's language, beside a picture of its board: over a
     match, for the options it was set up with; from the rules index (``with_options``), for
     the default ones, with a line on each option."""
 
-    def __init__(self, app, chosen: Variant, with_options: bool = False) -> None:
+    def __init__(self, app: App, chosen: Variant, with_options: bool = False) -> None:
         super().__init__(app)
         self.chosen = chosen
         self.name = chosen.name

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -26,6 +27,9 @@ from game.names import variant_title
 from game.session.match import Match
 from game.session.saves import Unfinished
 from game.session.seats import Seat
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +151,7 @@ class MatchListScene(Scene):
     widest = 44
     """The rows' width at most, in layout units."""
 
-    def __init__(self, app, notice: str = "") -> None:
+    def __init__(self, app: App, notice: str = "") -> None:
         super().__init__(app)
         self.notice = notice
         self.page = 0
@@ -230,7 +234,7 @@ class MatchListScene(Scene):
 class UnfinishedScene(MatchListScene):
     """Every unfinished match: tap one to play on, or delete it (after a question)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         shelf = app.saves.unfinished()
         super().__init__(app, shelf.problem or "")
         self.entries = list(shelf.matches)
@@ -262,7 +266,7 @@ class UnfinishedScene(MatchListScene):
 
 
 def unfinished_row(
-    app,
+    app: App,
     entry: Unfinished,
     lines: Callable[[], tuple[str, str]],
     name: str,
@@ -291,7 +295,7 @@ def unfinished_row(
     )
 
 
-def resume(app, match: Match) -> None:
+def resume(app: App, match: Match) -> None:
     """Play ``match`` on, over a fresh title screen (where leaving it comes back to)."""
     app.reset(make(Screen.TITLE, app))
     app.push(make(Screen.MATCH, app, match))
@@ -303,7 +307,7 @@ class ConfirmScene(MenuScene):
 
     def __init__(
         self,
-        app,
+        app: App,
         question: Callable[[], str],
         about: Callable[[], str],
         confirmed: Callable[[], None],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import TYPE_CHECKING
 
 from game import i18n
 from game.client import theme
@@ -17,8 +18,11 @@ from game.rules import VARIANTS, MatchRecord, Variant, new_game
 from game.session.match import Match
 from game.session.seats import Seat
 
+if TYPE_CHECKING:
+    from game.client.app import App
 
-def main_player(app) -> str:
+
+def main_player(app: App) -> str:
     """The player this machine's first seat starts with: the LAN name, if it is a
     profile's."""
     name = app.settings.player_name
@@ -36,7 +40,7 @@ def _seat_names(name: str, players: int, language: str) -> list[str]:
     return seat_names(new_game(name, players))
 
 
-def start_match(app, chosen: Variant, seats: list[Seat], start: str | None = None) -> None:
+def start_match(app: App, chosen: Variant, seats: list[Seat], start: str | None = None) -> None:
     """A new match at this screen (from the set-up position ``start`` if given), from a
     fresh seed, with the title under it (to come back to, this match offered there to
     resume)."""

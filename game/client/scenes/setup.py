@@ -29,7 +29,7 @@ from game.rules import VARIANTS, MatchRecord, variant
 from game.session.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
-    pass
+    from game.client.app import App
 
 
 class Choice(NamedTuple):
@@ -64,7 +64,11 @@ class SetupScene(MenuScene):
     """A match from a set-up position may be hosted on the LAN from here instead."""
 
     def __init__(
-        self, app, name: str, start: str | None = None, options: dict[str, object] | None = None
+        self,
+        app: App,
+        name: str,
+        start: str | None = None,
+        options: dict[str, object] | None = None,
     ) -> None:
         """The setup of a match of ``name``, from the set-up position ``start`` (a FEN as a
         record keeps it) if given, its rule options first set to ``options``."""

@@ -15,6 +15,7 @@ factory :func:`match_scene` is what the other screens call to start a match.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -27,6 +28,9 @@ from game.client.views.base import Control
 from game.client.widgets import Target, button
 from game.i18n import _
 from game.session.match import Match
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 NEAR, FAR = 0, 1
 TEXT_SHARE = 0.36
@@ -69,7 +73,7 @@ def side_of(seat: int) -> int:
 class FaceToFaceScene(PlayScene):
     """The match screen laid out for people facing each other across a touch table."""
 
-    def __init__(self, app, source: Match | MatchControl) -> None:
+    def __init__(self, app: App, source: Match | MatchControl) -> None:
         super().__init__(app, source)
         self.resigning: int | None = None
         """The side asked "Really resign?" (None: no side)."""
@@ -360,7 +364,7 @@ def _turned_drawing(upright: Target, placed: pygame.Rect, turned: bool):
     return draw
 
 
-def match_scene(app, source: Match | MatchControl) -> PlayScene:
+def match_scene(app: App, source: Match | MatchControl) -> PlayScene:
     """The match screen the table is set up for (``table_layout``: ``beside`` or ``facing``)."""
     if app.table_layout == "facing":
         return FaceToFaceScene(app, source)

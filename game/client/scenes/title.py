@@ -23,6 +23,7 @@ from game.session.saves import Shelf, Unfinished
 from game.session.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
+    from game.client.app import App
     from game.client.scenes.saved import Row
 
 
@@ -34,7 +35,7 @@ class TitleScene(MenuScene):
     fps = 30  # the drifting pieces need no more
     draws_changes_only = True
 
-    def __init__(self, app, notice: str | None = None) -> None:
+    def __init__(self, app: App, notice: str | None = None) -> None:
         self._redraw = Redraw()
         self._updated: list[pygame.Rect] | None = None
         self.backdrop = TitleBackdrop(moving=not app.settings.reduce_motion)
@@ -226,7 +227,7 @@ class TitleScene(MenuScene):
         """Escape on the title screen does nothing: quitting is a button."""
 
 
-def _set_aside_notice(app) -> str | None:
+def _set_aside_notice(app: App) -> str | None:
     """Once: that the high scores or the players' records could not be read and were set
     aside."""
     for store, message in (

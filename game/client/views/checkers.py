@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -29,6 +30,9 @@ from game.rules.checkerboard import SQUARES, coords, decode_path, squares_of
 from game.rules.dama import DamaState
 from game.rules.lupo import PLACE, LupoState
 
+if TYPE_CHECKING:
+    from game.client.scenes.play import PlayScene
+
 PIECE = 0.84
 """A piece's diameter in squares: the corners, where the numbers are, stay clear."""
 
@@ -36,7 +40,7 @@ PIECE = 0.84
 class CheckersView(BoardView):
     uses_tray = False  # no dice, nothing in hand
 
-    def __init__(self, play) -> None:
+    def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.cell = 1
         self.path: list[int] = []  # squares tapped so far for the move being made

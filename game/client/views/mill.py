@@ -9,6 +9,7 @@ the next turn; the letters and numbers of the move list run along the edges.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -35,6 +36,9 @@ from game.rules.mulino import (
     points_of,
 )
 
+if TYPE_CHECKING:
+    from game.client.scenes.play import PlayScene
+
 MARGIN = 0.85
 """From the wood's edge to the outer points, in steps: room for a stone and a coordinate."""
 STONE = 0.78
@@ -48,7 +52,7 @@ def _grid(point: int) -> tuple[int, int]:
 
 
 class MillView(BoardView):
-    def __init__(self, play) -> None:
+    def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.step = 1
         self.margin = 1

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -51,6 +52,9 @@ from game.rules.ausgeblockt import (
     mark_options,
 )
 from game.rules.boards import COW, SHEET_SIZE, START_O, START_X
+
+if TYPE_CHECKING:
+    from game.client.scenes.play import PlayScene
 
 Colour = tuple[int, int, int]
 
@@ -166,7 +170,7 @@ def _washed(colour: Colour, paper: Colour) -> Colour:
 
 
 class SheetView(BoardView):
-    def __init__(self, play) -> None:
+    def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.slots: list[int] = []
         """The faces of the dice shown, by tray column."""

@@ -13,6 +13,7 @@ space it reached — and the die shows the last roll, dimmed once it is played, 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -30,6 +31,9 @@ from game.names import percent, seat_names
 from game.rules import State
 from game.rules.numeri import CHOOSE, OFF, PAWNS, ROLL, STAR, NumeriState
 
+if TYPE_CHECKING:
+    from game.client.scenes.play import PlayScene
+
 ROW = 10
 DIE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", STAR: "die_star"}
 PAWN_ON_TRACK = 0.7
@@ -37,7 +41,7 @@ PAWN_ON_TRACK = 0.7
 
 
 class TrackView(BoardView):
-    def __init__(self, play) -> None:
+    def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.first: int | None = None  # the first pawn of a split being tapped
         self.motion: tuple[Tween, list[tuple[float, float]], int, int] | None = None
