@@ -192,6 +192,12 @@ class Driver:
     def press(self, name: str) -> None:
         self.tap(self.target(name).rect.center)
 
+    def press_and_read(self, name: str) -> None:
+        """Press ``name`` on the import screen, and wait till the text it read is read (off
+        the frame loop) and what came of it is on screen."""
+        self.press(name)
+        self.until(lambda: getattr(self.scene, "reading", None) is None)
+
     # -- a whole match --------------------------------------------------------------------
 
     def start(

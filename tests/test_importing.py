@@ -119,27 +119,27 @@ def test_a_game_imported_by_paste_or_file_opens_in_the_replay(
     assert type(drive.scene).__name__ == "ImportScene"
     names = [t.name for t in drive.scene.targets]
     assert {"paste", "file club.pdn", "file broken.txt", "file binary.pdn", "back"} <= set(names)
-    drive.press("file broken.txt")
+    drive.press_and_read("file broken.txt")
     assert drive.scene.problem == "This game cannot be read — line 2: 'a1': point a1 is taken"
-    drive.press("file binary.pdn")
+    drive.press_and_read("file binary.pdn")
     assert drive.scene.problem == "binary.pdn is not text."
     monkeypatch.setattr(import_game, "clipboard_text", lambda: "   ")
-    drive.press("paste")
+    drive.press_and_read("paste")
     assert "copy a game first" in drive.scene.problem
     monkeypatch.setattr(import_game, "clipboard_text", lambda: "1. a1 d7 2. g1 d6 3. d1xd7\n")
-    drive.press("paste")  # legal in classic and in misto: the screen asks which
+    drive.press_and_read("paste")  # legal in classic and in misto: the screen asks which
     assert type(drive.scene).__name__ == "WhichMillScene"
     assert [t.name for t in drive.scene.targets] == ["mulino:classic", "mulino:misto", "back"]
-    drive.press("mulino:misto")
+    drive.press_and_read("mulino:misto")
     assert type(drive.scene).__name__ == "ReplayScene"
     assert drive.scene.match.variant.name == "mulino:misto"
     assert drive.scene.match.record.notation()[-1] == "xd7"
     drive.key(pygame.K_ESCAPE)
     monkeypatch.setattr(import_game, "clipboard_text", lambda: "a1 d7 d1 d6 g1 b2\n")
-    drive.press("paste")  # a placing mill and another placing: only ceylonese, not asked
+    drive.press_and_read("paste")  # a placing mill and another placing: only ceylonese, not asked
     assert drive.scene.match.variant.name == "mulino:ceylonese"
     drive.key(pygame.K_ESCAPE)
-    drive.press("file club.pdn")
+    drive.press_and_read("file club.pdn")
     assert drive.scene.match.record.notation() == ("22-18", "11-15", "18x11", "8x15", "resign2")
     assert drive.scene.players() == "White: Anna Rossi · Black: Ben"  # the PDN's names
     drive.app.close()
@@ -309,7 +309,7 @@ def test_an_imported_game_shows_its_marks_its_set_up_start_and_what_the_reading_
     )
     drive.press("finished")
     drive.press("import")
-    drive.press("file study.pdn")
+    drive.press_and_read("file study.pdn")
     scene = drive.scene
     assert type(scene).__name__ == "ReplayScene", getattr(scene, "problem", "")
     assert fen_of(scene.match.state_at(0)) == "W:W18,22:B11,15"
@@ -372,7 +372,7 @@ def test_a_file_of_several_games_lists_them_and_opens_the_one_chosen(tmp_path) -
     (folder / "torneo.pdn").write_bytes((corpus / "dama_tournament_four_games.pdn").read_bytes())
     drive.press("finished")
     drive.press("import")
-    drive.press("file torneo.pdn")
+    drive.press_and_read("file torneo.pdn")
     scene = drive.scene
     assert type(scene).__name__ == "GamesScene", getattr(scene, "problem", "")
     assert [t.name for t in scene.targets if t.name.startswith("game")] == [
@@ -395,4 +395,41 @@ def test_a_file_of_several_games_lists_them_and_opens_the_one_chosen(tmp_path) -
     drive.key(pygame.K_ESCAPE)
     drive.press("back")
     assert type(drive.scene).__name__ == "ImportScene"
+    drive.app.close()
+
+
+def test_a_long_file_is_read_off_the_frame_loop_and_one_text_at_a_time(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of a thousand games takes seconds to read: the screen keeps drawing and says
+    so meanwhile, a second paste is not taken, and the games come once the reading ends."""
+    import threading
+
+    from game.client.scenes import import_game
+    from tests.client_driver import Driver
+
+    drive = Driver(tmp_path)
+    release, read = threading.Event(), []
+    real_games_in = import_game.games_in
+
+    def slow_games_in(text: str, *fits: str):
+        read.append(text)
+        assert release.wait(10), "the test never let the reading end"
+        return real_games_in(text, *fits)
+
+    monkeypatch.setattr(import_game, "games_in", slow_games_in)
+    two_games = '[Event "A"]\n\n1. 22-18 *\n\n[Event "B"]\n\n1. 22-17 *\n'
+    monkeypatch.setattr(import_game, "clipboard_text", lambda: two_games)
+    drive.press("finished")
+    drive.press("import")
+    drive.press("paste")
+    frames = drive.app._frames
+    drive.frame(5)  # the loop goes on while the text is read
+    assert drive.app._frames == frames + 5
+    assert drive.scene.problem == "Reading…" and drive.scene.waiting
+    drive.press("paste")  # a second text while the first is read: not taken
+    release.set()
+    drive.until(lambda: type(drive.scene).__name__ == "GamesScene")
+    assert read == [two_games]
+    assert len(drive.scene.games) == 2
     drive.app.close()

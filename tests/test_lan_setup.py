@@ -164,7 +164,7 @@ def test_the_client_hosts_a_match_from_a_position_chosen_in_a_replay(tmp_path: P
     (folder / "problem.pdn").write_text(f'[GameType "Dama"]\n[FEN "{FEN}"]\n\n1. 30-26 6-9 *\n')
     drive.press("finished")
     drive.press("import")
-    drive.press("file problem.pdn")
+    drive.press_and_read("file problem.pdn")
     assert type(drive.scene).__name__ == "ReplayScene"
     drive.press("start")  # back to the position the problem sets
     drive.press("play from here")
@@ -205,7 +205,7 @@ def test_a_position_chosen_is_played_here_too_and_the_end_of_a_game_is_no_start(
     (folder / "won.pdn").write_text('[FEN "W:W18:B15"]\n\n1. 18x11 1-0\n')
     drive.press("finished")
     drive.press("import")
-    drive.press("file won.pdn")
+    drive.press_and_read("file won.pdn")
     replay = drive.scene
     assert not replay.can_play_from_here()  # the game is over here
     drive.press("play from here")

@@ -5,6 +5,8 @@ games lists them to choose from."""
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -27,6 +29,31 @@ from game.session.saves import plain
 from game.session.seats import Seat
 
 log = logging.getLogger(__name__)
+
+
+class Reading:
+    """A text read into games on a thread of its own, off the frame loop (a file of a
+    thousand games takes seconds): first which Mulino rules a move list fits, then — once
+    one is known — its games.  ``done`` is set, and the app woken, when it is over."""
+
+    def __init__(self, text: str, mill: str | None, wake: Callable[[], None]) -> None:
+        self.fits: list[str] = []
+        self.games: list[GameInFile] = []
+        self.done = False
+        self._thread = threading.Thread(
+            target=self._read, args=(text, mill, wake), name="import", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, text: str, mill: str | None, wake: Callable[[], None]) -> None:
+        try:
+            self.fits = mills_that_fit(text) if mill is None else [mill]
+            if len(self.fits) <= 1:
+                self.games = games_in(text, *self.fits)
+        finally:
+            self.done = True
+            wake()
+
 
 SUFFIXES = (".pdn", ".txt")
 MOST_FILES = 6
@@ -54,6 +81,9 @@ class ImportScene(MenuScene):
         super().__init__(app)
         self.folder = app.paths.data / "import"
         self.problem = ""
+        self.reading: tuple[Reading, str] | None = None
+        """The text being read, off the frame loop, and the text itself (asked again about
+        with the Mulino rules it fits)."""
 
     def title(self) -> str:
         return _("Import a game")
@@ -78,6 +108,8 @@ class ImportScene(MenuScene):
         return found[:MOST_FILES]
 
     def _paste(self) -> None:
+        if self.reading is not None:
+            return  # one text at a time
         text = clipboard_text()
         if not text.strip():
             self._refused(_("The clipboard holds no text: copy a game first."))
@@ -85,6 +117,8 @@ class ImportScene(MenuScene):
         self._read(text)
 
     def _open(self, path: Path) -> None:
+        if self.reading is not None:
+            return  # one text at a time
         try:
             if path.stat().st_size > LARGEST:
                 self._refused(_("{name} is too large to be a game.").format(name=path.name))
@@ -100,13 +134,34 @@ class ImportScene(MenuScene):
         self._read(text)
 
     def _read(self, text: str, mill: str | None = None) -> None:
-        """Read ``text``; a Mulino move list that more than one Mulino's rules fit is
-        asked about first (``mill``: the answer), a file of several games lists them."""
-        fits = mills_that_fit(text) if mill is None else [mill]
-        if len(fits) > 1:
-            self.app.push(WhichMillScene(self.app, fits, lambda chosen: self._read(text, chosen)))
+        """Read ``text`` off the frame loop (:class:`Reading`); :meth:`update` shows what
+        came of it."""
+        self.problem = _("Reading…")
+        self.reading = (Reading(text, mill, self.app.wakeup.notify), text)
+
+    @property
+    def waiting(self) -> bool:
+        return self.reading is not None or super().waiting
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.reading is not None and self.reading[0].done:
+            (reading, text), self.reading = self.reading, None
+            self._show(reading, text)
+
+    def _show(self, reading: Reading, text: str) -> None:
+        """What a reading found: a Mulino move list that more than one Mulino's rules fit is
+        asked about first (then read again with the answer), a file of several games lists
+        them, one game opens in the replay."""
+        if len(reading.fits) > 1:
+            self.problem = ""
+            choose = WhichMillScene(self.app, reading.fits, lambda chosen: self._read(text, chosen))
+            self.app.push(choose)
             return
-        games = games_in(text, *fits)
+        games = reading.games
+        if not games:  # the reading itself failed (logged by the thread's excepthook)
+            self._refused(_("This text could not be read."))
+            return
         if len(games) > 1:
             self.problem = ""
             self.app.push(GamesScene(self.app, games))
