@@ -290,6 +290,8 @@ class State:
         """
         if action < 0:
             return self._conclude(action)
+        if action in self.legal_actions():  # none at a chance event or at the end
+            return self._successor(action)
         to_move = self.to_move
         if to_move == CHANCE:
             if any(action == outcome for outcome, _ in self.chance_outcomes()):
@@ -297,8 +299,6 @@ class State:
             raise IllegalActionError(action, "not a possible outcome of this chance event")
         if to_move == TERMINAL:
             raise IllegalActionError(action, "the game is over")
-        if action in self.legal_actions():
-            return self._successor(action)
         raise IllegalActionError(action, "not a legal action here")
 
     def _conclude(self, action: Action) -> State:
