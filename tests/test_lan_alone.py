@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from net.peer import SAME_HOST_FIRST
+from net.election import SAME_HOST_FIRST
 from net.testing.peer_process import ROOT
 from tests.lan import guest, host
 

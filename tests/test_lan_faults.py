@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from net.peer import SAME_HOST_FIRST
+from net.election import SAME_HOST_FIRST
 from net.testing import netns
 from net.testing.peer_process import ROOT, PeerProcess
 

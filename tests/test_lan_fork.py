@@ -86,7 +86,7 @@ def _fork(host: Peer, anna: Peer, bert: Peer) -> int:
     log = host.log
     assert log is not None
     twin = replay(list(log.entries))  # Bert's branch
-    line_to_bert = host._clients.pop(bert.me)  # Bert hears no more of the host's branch
+    line_to_bert = host.host_side.clients.pop(bert.me)  # Bert hears no more of the host's branch
     seq = len(log)
     number = host._n + 1
     leave = {"k": "leave", "peer": anna.me, "reason": "connection lost"}

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import net.__main__ as command
 from net.agent import Agent
+from net.hosting import HostSide
 from net.matchlog import MatchLog, Rejected
 from net.peer import Peer, PeerConfig
 from net.testing.grinding import Window, grind, numeri_wish
@@ -39,74 +40,85 @@ class GrindingAgent(Agent):
         return []
 
 
+class GrindingHostSide(HostSide):
+    """The host's side of :class:`GrindingPeer`: grinds its value before a guest's reveal."""
+
+    def __init__(self, peer: Peer) -> None:
+        super().__init__(peer)
+        self._fresh: dict[int, Window] = {}
+        self._rng = random.Random()
+
+    def handle_request(
+        self, member: str, entry: dict[str, Any], connection: Connection | None
+    ) -> None:
+        peer = self.peer
+        log = peer.log
+        if (
+            log is None
+            or not peer.hosting
+            or member == peer.me
+            or entry.get("k") != "reveal"
+            or entry.get("event") != log.pending_event
+        ):
+            super().handle_request(member, entry, connection)
+            return
+        event: int = entry["event"]
+        group = log.event_group or set()
+        others = group - {peer.me}
+        if peer.me in group and others - set(log.reveals) == {member}:
+            self._slip_a_commitment(event, {**log.reveals, member: entry["v"]})
+        super().handle_request(member, entry, connection)
+        if (
+            log.pending_event == event
+            and peer.me in group
+            and peer.me not in log.reveals
+            and others <= set(log.reveals)
+        ):
+            self._reveal_last(event)
+
+    def _slip_a_commitment(self, event: int, others: dict[str, bytes]) -> None:
+        peer = self.peer
+        log = peer.log
+        assert log is not None
+        seat = log.seat_of(peer.me)
+        wanted = numeri_wish(log.state, 0 if seat is None else seat)
+        if wanted is None:
+            return
+        chain = grind(log.state, event, others, peer.me, wanted, self._rng, log.chain_length)
+        if chain is None:
+            return
+        try:
+            peer._make({"k": "commit", "peer": peer.me, "first": event, "c": chain.commitment})
+        except Rejected as error:
+            peer._notice(f"trick refused: {error.reason}")
+            return
+        self._fresh[event] = chain
+        peer._notice(f"slipped a commitment in front of the reveal of event {event} ({wanted})")
+
+    def _reveal_last(self, event: int) -> None:
+        peer = self.peer
+        log = peer.log
+        assert log is not None
+        start = log.chain_start(peer.me, event)
+        if start is None:
+            return
+        chain = self._fresh.get(start) or peer.identity.chain(log.match_id, start, log.chain_length)
+        try:
+            peer._make({"k": "reveal", "peer": peer.me, "event": event,
+                        "v": chain.reveal(event - start + 1)})  # fmt: skip
+        except Rejected as error:
+            peer._notice(f"own reveal refused: {error.reason}")
+            return
+        peer._after_change()
+
+
 class GrindingPeer(Peer):
     def __init__(
         self, identity: Identity, config: PeerConfig, observer: Observer | None = None
     ) -> None:
         super().__init__(identity, config, observer)
         self.agent = GrindingAgent(identity)
-        self._fresh: dict[int, Window] = {}
-        self._rng = random.Random()
-
-    def _handle_request(
-        self, peer: str, entry: dict[str, Any], connection: Connection | None
-    ) -> None:
-        log = self.log
-        if (
-            log is None
-            or not self.hosting
-            or peer == self.me
-            or entry.get("k") != "reveal"
-            or entry.get("event") != log.pending_event
-        ):
-            super()._handle_request(peer, entry, connection)
-            return
-        event: int = entry["event"]
-        group = log.event_group or set()
-        others = group - {self.me}
-        if self.me in group and others - set(log.reveals) == {peer}:
-            self._slip_a_commitment(event, {**log.reveals, peer: entry["v"]})
-        super()._handle_request(peer, entry, connection)
-        if (
-            log.pending_event == event
-            and self.me in group
-            and self.me not in log.reveals
-            and others <= set(log.reveals)
-        ):
-            self._reveal_last(event)
-
-    def _slip_a_commitment(self, event: int, others: dict[str, bytes]) -> None:
-        log = self.log
-        assert log is not None
-        seat = log.seat_of(self.me)
-        wanted = numeri_wish(log.state, 0 if seat is None else seat)
-        if wanted is None:
-            return
-        chain = grind(log.state, event, others, self.me, wanted, self._rng, log.chain_length)
-        if chain is None:
-            return
-        try:
-            self._make({"k": "commit", "peer": self.me, "first": event, "c": chain.commitment})
-        except Rejected as error:
-            self._notice(f"trick refused: {error.reason}")
-            return
-        self._fresh[event] = chain
-        self._notice(f"slipped a commitment in front of the reveal of event {event} ({wanted})")
-
-    def _reveal_last(self, event: int) -> None:
-        log = self.log
-        assert log is not None
-        start = log.chain_start(self.me, event)
-        if start is None:
-            return
-        chain = self._fresh.get(start) or self.identity.chain(log.match_id, start, log.chain_length)
-        try:
-            self._make({"k": "reveal", "peer": self.me, "event": event,
-                        "v": chain.reveal(event - start + 1)})  # fmt: skip
-        except Rejected as error:
-            self._notice(f"own reveal refused: {error.reason}")
-            return
-        self._after_change()
+        self.host_side = GrindingHostSide(self)
 
 
 def _without_frozen_dice() -> None:
