@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from importlib import metadata
 
 from game.rules import Variant, every_setup, start
@@ -20,16 +21,13 @@ TARGETS = {"mulino": 100_000, "dama": 30_000}
 """Actions per second each game must reach (issue: the AI's strength depends on it)."""
 
 
-def engine_playouts(setup: Variant, seconds: float, seed: int) -> dict:
-    """Random playouts of one variant for about ``seconds``: whole games only."""
-    rng = random.Random(seed)
+def _timed_games(seconds: float, play_one: Callable[[], int]) -> dict:
+    """Whole games, each played by ``play_one`` (which says how many actions it took),
+    for about ``seconds``."""
     actions = games = 0
     begin = time.perf_counter()
     while time.perf_counter() - begin < seconds:
-        state = start(setup)
-        while not state.is_terminal():
-            state = state.apply(random_action(state, rng))
-            actions += 1
+        actions += play_one()
         games += 1
     elapsed = time.perf_counter() - begin
     return {
@@ -40,6 +38,20 @@ def engine_playouts(setup: Variant, seconds: float, seed: int) -> dict:
     }
 
 
+def engine_playouts(setup: Variant, seconds: float, seed: int) -> dict:
+    """Random playouts of one variant for about ``seconds``: whole games only."""
+    rng = random.Random(seed)
+
+    def play_one() -> int:
+        state, actions = start(setup), 0
+        while not state.is_terminal():
+            state = state.apply(random_action(state, rng))
+            actions += 1
+        return actions
+
+    return _timed_games(seconds, play_one)
+
+
 def pydraughts_playouts(seconds: float, seed: int) -> dict:
     """The same measurement on pydraughts' English checkers (men as in Dama, kings short)."""
     try:
@@ -47,22 +59,16 @@ def pydraughts_playouts(seconds: float, seed: int) -> dict:
     except ImportError:
         return {"error": "pydraughts is not installed: pip install -e '.[bench]'"}
     rng = random.Random(seed)
-    actions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        board = Board(variant="english")
+
+    def play_one() -> int:
+        board, actions = Board(variant="english"), 0
         while not board.is_over():
             board.push(rng.choice(board.legal_moves()))
             actions += 1
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {
-        "package": f"pydraughts {metadata.version('pydraughts')}",
-        "actions_per_second": round(actions / elapsed),
-        "games": games,
-        "mean_actions_per_game": round(actions / games, 1),
-        "seconds": round(elapsed, 2),
-    }
+        return actions
+
+    return {"package": f"pydraughts {metadata.version('pydraughts')}",
+            **_timed_games(seconds, play_one)}  # fmt: skip
 
 
 def openspiel_playouts(seconds: float, seed: int) -> dict:
@@ -74,22 +80,16 @@ def openspiel_playouts(seconds: float, seed: int) -> dict:
         return {"error": "open_spiel is not installed: pip install -e '.[bench]'"}
     game = pyspiel.load_game("nine_mens_morris")
     rng = random.Random(seed)
-    actions = games = 0
-    begin = time.perf_counter()
-    while time.perf_counter() - begin < seconds:
-        state = game.new_initial_state()
+
+    def play_one() -> int:
+        state, actions = game.new_initial_state(), 0
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
             actions += 1
-        games += 1
-    elapsed = time.perf_counter() - begin
-    return {
-        "package": f"open_spiel {metadata.version('open_spiel')}",
-        "actions_per_second": round(actions / elapsed),
-        "games": games,
-        "mean_actions_per_game": round(actions / games, 1),
-        "seconds": round(elapsed, 2),
-    }
+        return actions
+
+    return {"package": f"open_spiel {metadata.version('open_spiel')}",
+            **_timed_games(seconds, play_one)}  # fmt: skip
 
 
 def bench_engine(seconds: float, seed: int) -> dict:
