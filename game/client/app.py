@@ -16,13 +16,16 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 import pygame
 
 from game import i18n
 from game.ai.worker import Thinker
+from game.client import input as ui
 from game.client import (
     screens,  # noqa: F401 - every screen, registered with the navigator
     sprites,
@@ -43,6 +46,9 @@ from game.client.window_guard import WindowGuard
 from game.session.highscores import HighScores
 from game.session.profiles import Profiles
 from game.session.saves import Keep, SaveStore
+
+SignalHandler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
+"""What ``signal.signal`` answers and takes: a function, ``SIG_DFL``/``SIG_IGN``, or None."""
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +255,9 @@ class App:
     def _resized(self, size: tuple[int, int]) -> None:
         if not self.settings.fullscreen:
             self.window_size = (max(320, size[0]), max(240, size[1]))
-        self.display = pygame.display.get_surface()
+        surface = pygame.display.get_surface()
+        if surface is not None:  # the window's new surface (there is one: it was resized)
+            self.display = surface
         self.apply_rotation()
 
     @property
@@ -456,7 +464,7 @@ class App:
         """Times a kiosk took its window back from the window manager."""
         return self._window_guard.taken_back if self._window_guard is not None else 0
 
-    def _hear_stop_signals(self) -> dict:
+    def _hear_stop_signals(self) -> dict[int, SignalHandler]:
         """Handle :data:`STOP_SIGNALS` here (before SDL starts, which then leaves them be);
         returns the handlers they had, for :meth:`close` to put back."""
         if threading.current_thread() is not threading.main_thread():
@@ -493,7 +501,7 @@ class App:
             self._hand_over_finger(event)
             translated = self._translator.translate(event, self.display.get_size())
             if translated is not None:
-                if self.rotation and hasattr(translated, "pos"):
+                if self.rotation and isinstance(translated, ui.Press | ui.Release | ui.Motion):
                     translated = dataclasses.replace(translated, pos=self._upright(translated.pos))
                 self.last_input = self.time
                 if self.kiosk_watch is not None and self.kiosk_watch.gesture(translated):

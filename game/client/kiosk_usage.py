@@ -14,6 +14,7 @@ import collections
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -45,7 +46,7 @@ class Counters:
 class KioskUsage:
     """The counters of one kiosk, with this run's share."""
 
-    def __init__(self, folder: Path, clock=time.time) -> None:
+    def __init__(self, folder: Path, clock: Callable[[], float] = time.time) -> None:
         self.folder = folder
         self.counters = self._read()
         self._clock = clock
@@ -156,7 +157,7 @@ def _counters(stored: object) -> Counters:
 class RecentProblems(logging.Handler):
     """The last warnings and errors logged, for the operator's health page."""
 
-    def __init__(self, keep: int = 50, clock=time.time) -> None:
+    def __init__(self, keep: int = 50, clock: Callable[[], float] = time.time) -> None:
         super().__init__(logging.WARNING)
         self.records: collections.deque[tuple[float, str, str]] = collections.deque(maxlen=keep)
         self._clock = clock

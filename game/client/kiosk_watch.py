@@ -8,7 +8,7 @@ import logging
 import shutil
 import subprocess
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 import pygame
 
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from game.client.app import App
     from game.client.kiosk_config import KioskConfig
     from game.client.scene import Scene
+    from game.client.scenes.play import PlayScene
+    from game.client.scenes.title import TitleScene
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +29,15 @@ SWEEP_EVERY = 5.0
 """Seconds between two looks for unfinished matches nobody came back to."""
 LONG_PRESS = 3.0
 """Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
+
+
+def watch_of(app: App) -> KioskWatch:
+    """The kiosk's watch (its configuration: ``.config``), for the screens there are only in
+    kiosk mode — the attract mode, the countdown, the closed screen, the operator's menus;
+    a RuntimeError outside it."""
+    if app.kiosk_watch is None:
+        raise RuntimeError("a kiosk's screen outside kiosk mode")
+    return app.kiosk_watch
 
 
 class KioskWatch:
@@ -63,7 +74,7 @@ class KioskWatch:
         idle = app.time - app.last_input
         # A match left open under a menu (paused, its rules, a question) is as abandoned as
         # one left on screen: the countdown ends it, or the next visitor would find it.
-        play = next((s for s in reversed(app.scenes) if shows(s, Screen.PLAY)), None)
+        play = next((s for s in reversed(app.scenes) if _is_match(s)), None)
         visiting = play is not None and not play.state.is_terminal()
         if app.usage is not None:
             match = play.match if play is not None else None
@@ -121,11 +132,21 @@ class KioskWatch:
         the screen; a title showing one is made anew.  How many went."""
         app = self.app
         store = app.saves.store
-        keep = frozenset(store.path_of(s.match) for s in app.scenes if shows(s, Screen.PLAY))
+        keep = frozenset(store.path_of(s.match) for s in app.scenes if _is_match(s))
         since = app.wall_clock() - self.config.abandon_after - self.config.countdown
         gone = len(store.abandon(since, keep))
-        title = shows(app.scene, Screen.TITLE) if app.scenes else False
-        if gone and title and app.scene.shelf.total:
+        title = app.scene if app.scenes else None
+        if gone and _is_title(title) and title.shelf.total:
             app.scenes[-1] = make(Screen.TITLE, app)
             app.scene.layout(app.size)
         return gone
+
+
+def _is_match(scene: Scene) -> TypeGuard[PlayScene]:
+    """Whether ``scene`` is a match screen (the navigator makes those as PlayScenes)."""
+    return shows(scene, Screen.PLAY)
+
+
+def _is_title(scene: Scene | None) -> TypeGuard[TitleScene]:
+    """Whether ``scene`` is the title screen (the navigator makes it as a TitleScene)."""
+    return scene is not None and shows(scene, Screen.TITLE)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.client import input as ui
+from game.client import theme
 from game.client.redraw import clipped_out
 from game.client.widgets import Target, following, nearest
 
@@ -40,7 +41,7 @@ class Scene:
         only what changed cannot see otherwise (a choice half made)."""
 
     @property
-    def palette(self):
+    def palette(self) -> theme.Palette:
         return self.app.palette
 
     # -- hooks ----------------------------------------------------------------------------
@@ -143,7 +144,7 @@ class Scene:
         self.cue, self.cue_rect = 0.35, rect
         self.app.sound.play("nope")
 
-    def targets_look(self) -> tuple:
+    def targets_look(self) -> tuple[object, ...]:
         """What the targets show now: each one's look, the focus and the press."""
         focus, pressed = self.focus, self._pressed
         return (tuple(t.look() for t in self.targets), focus.name if focus else None,

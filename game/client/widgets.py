@@ -90,6 +90,11 @@ def two_lines(
     return draw
 
 
+def fixed(text: str) -> Callable[[], str]:
+    """A label that never changes (a name, or words already in the player's language)."""
+    return lambda: text
+
+
 def button(
     rect: pygame.Rect,
     label: Callable[[], str],
@@ -99,6 +104,18 @@ def button(
     name: str = "",
 ) -> Target:
     """A labelled button; ``label`` is called at each draw so a language change shows."""
+    draw = button_drawing(rect, label, palette, enabled)
+    return Target(rect, action, enabled, draw, name or label(), label)
+
+
+def button_drawing(
+    rect: pygame.Rect,
+    label: Callable[[], str],
+    palette: theme.Palette,
+    enabled: Callable[[], bool] = lambda: True,
+) -> Callable[[pygame.Surface, bool, bool], None]:
+    """How :func:`button` draws: its face (lighter while pressed, ringed with the focus)
+    and its words — for a target that draws more over it."""
 
     def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
         on = enabled()
@@ -107,7 +124,7 @@ def button(
         colour = palette.button_text if on else palette.muted
         draw_label(surface, label(), rect, colour)
 
-    return Target(rect, action, enabled, draw, name or label(), label)
+    return draw
 
 
 def draw_label(surface: pygame.Surface, text: str, rect: pygame.Rect, colour: theme.Colour) -> None:

@@ -13,6 +13,7 @@ real keyboard in the other case is taken in the set's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -129,7 +130,7 @@ class TextEntryScene(Scene):
 
     # -- input ----------------------------------------------------------------------------
 
-    def handle(self, event) -> None:
+    def handle(self, event: ui.UIEvent) -> None:
         """Text from the keyboard goes into the field (the on-screen focus goes: Enter then
         means OK).  Enter and the space bar both arrive as ``Activate``, and the space bar's
         text comes right behind it in the same frame: so an ``Activate`` waits for the end
@@ -183,7 +184,7 @@ class TextEntryScene(Scene):
             for char in row:
                 rect = pygame.Rect(x, y, key_width, key_height)
                 targets.append(
-                    button(rect, lambda c=char: self._label(c), lambda c=char: self._key(c),
+                    button(rect, partial(self._label, char), partial(self._key, char),
                            self.palette, name=f"key {char}")
                 )  # fmt: skip
                 x += key_width + gap

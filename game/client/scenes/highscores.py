@@ -6,6 +6,7 @@ from __future__ import annotations
 import string
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -18,6 +19,7 @@ from game.i18n import _, ngettext
 from game.names import seat_names, variant_title
 from game.rules import VARIANTS, HighScore
 from game.session.highscores import PLACES, Qualifier, Score, measure
+from game.session.match import Match
 from game.session.saves import plain
 
 if TYPE_CHECKING:
@@ -118,11 +120,15 @@ def game_choices(
         row, column = divmod(n, per_row)
         rect = pygame.Rect(area.x + column * (each + gap), area.y + row * (height + gap),
                            each, height)  # fmt: skip
-        targets.append(segment(rect, lambda v=name: variant_title(v),
-                               lambda v=name: chosen() == v,
-                               lambda v=name: choose(v), scene.palette, name))  # fmt: skip
+        targets.append(segment(rect, partial(variant_title, name), _is_chosen(chosen, name),
+                               partial(choose, name), scene.palette, name))  # fmt: skip
     rows = -(-len(games) // per_row)
     return targets, area.y + rows * (height + gap)
+
+
+def _is_chosen(chosen: Callable[[], str], name: str) -> Callable[[], bool]:
+    """Whether ``name`` is the game chosen now (asked at each draw)."""
+    return lambda: chosen() == name
 
 
 def draw_boards(
@@ -166,7 +172,7 @@ def draw_boards(
             y += line
 
 
-def ask_names(app: App, match, qualifiers: list[Qualifier]) -> None:
+def ask_names(app: App, match: Match, qualifiers: list[Qualifier]) -> None:
     """One after the other, the name of each person whose result makes the board; then the
     board with the new result lit."""
     if not qualifiers:
@@ -196,7 +202,9 @@ def initials_only(app: App) -> bool:
     return app.kiosk is not None and app.kiosk.initials_only
 
 
-def _name_entry(app: App, match, first: Qualifier, done: Callable[[str], None]) -> TextEntryScene:
+def _name_entry(
+    app: App, match: Match, first: Qualifier, done: Callable[[str], None]
+) -> TextEntryScene:
     """The name asked for ``first``'s result, offered as the seat's or the player's."""
     if _people(match) > 1:
         prompt = _("A new high score for {seat}! Name:").format(seat=_seat(match, first))
@@ -208,7 +216,7 @@ def _name_entry(app: App, match, first: Qualifier, done: Callable[[str], None]) 
 
 
 def _initials_entry(
-    app: App, match, first: Qualifier, done: Callable[[str], None]
+    app: App, match: Match, first: Qualifier, done: Callable[[str], None]
 ) -> TextEntryScene:
     """Up to three letters A to Z for ``first``'s result, as on an arcade cabinet; nothing
     offered (on a kiosk, a name offered would be an earlier visitor's)."""
@@ -219,9 +227,9 @@ def _initials_entry(
     return TextEntryScene(app, prompt, done, limit=INITIALS, charset=string.ascii_uppercase)
 
 
-def _people(match) -> int:
+def _people(match: Match) -> int:
     return sum(1 for seat in match.seats if seat.is_human)
 
 
-def _seat(match, qualifier: Qualifier) -> str:
+def _seat(match: Match, qualifier: Qualifier) -> str:
     return seat_names(match.state)[qualifier.seat]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -12,6 +14,9 @@ from game.client.scene import Scene
 from game.client.widgets import Target, button
 from game.i18n import _
 
+if TYPE_CHECKING:
+    from game.client.app import App
+
 
 class KeypadScene(Scene):
     """Digits and a few signs on big keys, for an address or a join code (no keyboard
@@ -19,7 +24,7 @@ class KeypadScene(Scene):
 
     def __init__(
         self,
-        app,
+        app: App,
         prompt: str,
         allowed: str,
         done: Callable[[str], None],
@@ -54,7 +59,7 @@ class KeypadScene(Scene):
             row, col = divmod(index, 3)
             rect = pygame.Rect(left + col * (key + u), top + row * (key + u // 2), key, key)
             targets.append(
-                button(rect, lambda c=char: c, lambda c=char: self._type(c), self.palette,
+                button(rect, partial(str, char), partial(self._type, char), self.palette,
                        name=f"key {char}")
             )  # fmt: skip
         rows = (len(keys) + 2) // 3
@@ -102,7 +107,7 @@ class KeypadScene(Scene):
         else:
             self.app.pop()
 
-    def handle(self, event) -> None:
+    def handle(self, event: ui.UIEvent) -> None:
         if isinstance(event, ui.Text):
             for char in event.text:
                 if char in self.allowed:

@@ -19,6 +19,7 @@ from game import i18n
 from game.client import input as ui
 from game.client import theme
 from game.client.control import LocalControl
+from game.client.kiosk_watch import watch_of
 from game.client.navigator import Screen, make
 from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
@@ -92,7 +93,7 @@ class AttractScene(Scene):
         self._scores_turn = -1
         self._backdrop: pygame.Surface | None = None
         """The demo under its veil, as last drawn."""
-        self._backdrop_look: tuple = ()
+        self._backdrop_look: tuple[object, ...] = ()
         self._backdrop_moving = False
         self._backdrop_time = 0.0
         self._banner = pygame.Rect(0, 0, 0, 0)
@@ -100,7 +101,7 @@ class AttractScene(Scene):
 
     def _demo(self) -> DemoPlayScene:
         if not self._bag:  # every allowed game once, then again in a new order
-            self._bag = list(self.app.kiosk.games)
+            self._bag = list(watch_of(self.app).config.games)
             self._rng.shuffle(self._bag)
             if len(self._bag) > 1 and self.shown and self._bag[-1] == self.shown[-1]:
                 self._bag.reverse()  # never the same game twice in a row
@@ -132,7 +133,7 @@ class AttractScene(Scene):
 
     def _next_scores(self) -> str | None:
         """After each demo, the high scores of the next game that has any (in turn)."""
-        boards = [v for v in self.app.kiosk.games if self.app.highscores.all_time(v)]
+        boards = [v for v in watch_of(self.app).config.games if self.app.highscores.all_time(v)]
         if not boards:
             return None
         self._scores_turn = (self._scores_turn + 1) % len(boards)
@@ -144,9 +145,9 @@ class AttractScene(Scene):
 
     @property
     def dimmed(self) -> bool:
-        return self.idle >= self.app.kiosk.dim_after
+        return self.idle >= watch_of(self.app).config.dim_after
 
-    def handle(self, event) -> None:
+    def handle(self, event: ui.UIEvent) -> None:
         if isinstance(event, ui.Press | ui.Activate | ui.Text):
             self.wake()
 
@@ -164,9 +165,8 @@ class AttractScene(Scene):
         """The demo under its veil is drawn again only when it may have changed; between
         times a frame puts back what the banner covered and draws the banner where it has
         wandered (:meth:`updated_areas` tells the app which parts to show)."""
-        if self._backdrop_due(surface.get_size()):
-            self._draw_backdrop(surface.get_size())
-            surface.blit(self._backdrop, (0, 0))
+        if self._backdrop_due(surface.get_size()) or self._backdrop is None:
+            surface.blit(self._draw_backdrop(surface.get_size()), (0, 0))
             self._areas = None
         else:
             surface.blit(self._backdrop, self._banner, self._banner)
@@ -179,9 +179,10 @@ class AttractScene(Scene):
         return self._areas
 
     def draw_whole(self, surface: pygame.Surface) -> None:
-        if self._backdrop is None or self._backdrop.get_size() != surface.get_size():
-            self._draw_backdrop(surface.get_size())
-        surface.blit(self._backdrop, (0, 0))
+        backdrop = self._backdrop
+        if backdrop is None or backdrop.get_size() != surface.get_size():
+            backdrop = self._draw_backdrop(surface.get_size())
+        surface.blit(backdrop, (0, 0))
         self._draw_banner(surface)
 
     def _backdrop_due(self, size: tuple[int, int]) -> bool:
@@ -201,16 +202,20 @@ class AttractScene(Scene):
             self._backdrop_time = self.app.time
         return due
 
-    def _draw_backdrop(self, size: tuple[int, int]) -> None:
-        if self._backdrop is None or self._backdrop.get_size() != size:
-            self._backdrop = pygame.Surface(size).convert()
+    def _draw_backdrop(self, size: tuple[int, int]) -> pygame.Surface:
+        """The demo (or a game's high scores) under its veil, drawn again; kept as
+        ``_backdrop``."""
+        backdrop = self._backdrop
+        if backdrop is None or backdrop.get_size() != size:
+            backdrop = self._backdrop = pygame.Surface(size).convert()
         if self.scores is None:
-            self.demo.draw_whole(self._backdrop)
-            darken(self._backdrop, 200 if self.dimmed else 90)
-            return
-        self._draw_scores(self._backdrop, self.scores)
+            self.demo.draw_whole(backdrop)
+            darken(backdrop, 200 if self.dimmed else 90)
+            return backdrop
+        self._draw_scores(backdrop, self.scores)
         if self.dimmed:
-            darken(self._backdrop, 200)
+            darken(backdrop, 200)
+        return backdrop
 
     def _draw_scores(self, surface: pygame.Surface, game: str) -> None:
         """A game's boards of the day and of all time, as the title's high scores show."""
@@ -250,7 +255,7 @@ class AttractScene(Scene):
 
     def invitation(self) -> str:
         """ "Touch to play" in each language the kiosk allows, in turn."""
-        languages = self.app.kiosk.languages
+        languages = watch_of(self.app).config.languages
         language = languages[int(self.idle // LANGUAGE_SECONDS) % len(languages)]
         return i18n.in_language("Touch to play", language)
 
@@ -261,7 +266,7 @@ class AbandonScene(Scene):
     def __init__(self, app: App, play: PlayScene) -> None:
         super().__init__(app)
         self.play = play
-        self.deadline = app.time + app.kiosk.countdown
+        self.deadline = app.time + watch_of(app).config.countdown
 
     @property
     def left(self) -> float:
@@ -271,7 +276,7 @@ class AbandonScene(Scene):
         self.u = theme.unit(size)
         self.play.layout(size)
 
-    def handle(self, event) -> None:
+    def handle(self, event: ui.UIEvent) -> None:
         if isinstance(event, ui.Press | ui.Activate | ui.Text | ui.Navigate | ui.Cycle):
             self.app.pop()
 
@@ -320,22 +325,22 @@ class ClosedScene(Scene):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.lit_until = 0.0
-        log.info("kiosk: closed (opening hours %s)", app.kiosk.opening_hours)
-        app.kiosk_watch.sleep_display()
+        log.info("kiosk: closed (opening hours %s)", watch_of(app).config.opening_hours)
+        watch_of(app).sleep_display()
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = theme.unit(size)
         self.targets = []
 
-    def handle(self, event) -> None:
+    def handle(self, event: ui.UIEvent) -> None:
         if isinstance(event, ui.Press | ui.Activate | ui.Text):
             self.lit_until = self.app.time + self.LIT_SECONDS
 
     def update(self, dt: float) -> None:
         super().update(dt)
-        if self.app.kiosk_watch.is_open():
+        if watch_of(self.app).is_open():
             log.info("kiosk: open again")
-            self.app.kiosk_watch.sleep_display(False)
+            watch_of(self.app).sleep_display(False)
             self.app.reset(AttractScene(self.app))
 
     @property
@@ -347,11 +352,11 @@ class ClosedScene(Scene):
         width, height = surface.get_size()
         lit = self.app.time < self.lit_until
         colour = self.palette.text if lit else (48, 48, 48)
-        opens = self.app.kiosk.opening_hours.partition("-")[0]
+        opens = watch_of(self.app).config.opening_hours.partition("-")[0]
         lines = [  # in every language the kiosk offers: nobody can choose one now
             theme.fitted(i18n.in_language("Closed: we open at {time}", code).format(time=opens),
                          2 * self.u, colour, width - 4 * self.u)
-            for code in self.app.kiosk.languages
+            for code in watch_of(self.app).config.languages
         ]  # fmt: skip
         block = pygame.Rect(0, 0, max(line.get_width() for line in lines),
                             len(lines) * 3 * self.u)  # fmt: skip
@@ -369,7 +374,7 @@ def pin_keypad(app: App, wrong: bool = False) -> KeypadScene:
     longer and longer (:class:`PinGuard`); logins, wrong PINs and locks are logged (never
     the digits)."""
     guard: PinGuard = app.pin_guard
-    kiosk = app.kiosk
+    kiosk = watch_of(app).config
 
     def notice() -> str:
         wait = guard.wait(app.time)

@@ -28,6 +28,7 @@ from game.client.kiosk_config import (
     SettingsNotSaved,
     pin_weakness,
 )
+from game.client.kiosk_watch import watch_of
 from game.client.navigator import Screen, make
 from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
@@ -40,7 +41,7 @@ from game.client.widgets import button
 from game.i18n import _, ngettext
 from game.names import variant_title
 from game.rules import VARIANTS
-from game.session.saves import FINISHED, LEFTOVER_DAYS, UNFINISHED, plain
+from game.session.saves import FINISHED, LEFTOVER_DAYS, UNFINISHED, SetAside, plain
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -71,7 +72,7 @@ class OperatorScene(MenuScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        draw_warning(self, surface, self.app.kiosk.warning())
+        draw_warning(self, surface, watch_of(self.app).config.warning())
 
     def items(self) -> list[Item]:
         app = self.app
@@ -115,7 +116,7 @@ class OperatorScene(MenuScene):
             self._say(_("The two PINs differ: the PIN is unchanged."))
             return
         try:
-            self.app.kiosk.set_pin(pin, self.app.paths.config)
+            watch_of(self.app).config.set_pin(pin, self.app.paths.config)
         except SettingsNotSaved as error:
             self.app.sound.play("nope")
             log.error("kiosk settings not saved: %s", error)
@@ -155,8 +156,8 @@ class OperatorScene(MenuScene):
         app, problems = self.app, []
         defaults = KioskConfig()
         for name in SETTINGS:
-            setattr(app.kiosk, name, getattr(defaults, name))
-        app.set_volume(app.kiosk.volume)
+            setattr(watch_of(app).config, name, getattr(defaults, name))
+        app.set_volume(watch_of(app).config.volume)
         problems.append(_save_settings(app))
         try:
             app.highscores.reset()
@@ -198,11 +199,11 @@ class SettingsScene(MenuScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        kiosk = self.app.kiosk
+        kiosk = watch_of(self.app).config
         draw_warning(self, surface, next((p.text() for p in kiosk.problems if p.key != "pin"), ""))
 
     def items(self) -> list[Item]:
-        kiosk, app = self.app.kiosk, self.app
+        kiosk, app = watch_of(self.app).config, self.app
 
         def number(key: str, label: Callable[[], str], prompt: Callable[[], str]) -> Item:
             return item(label, lambda: self._ask_number(key, prompt()), key)
@@ -255,7 +256,7 @@ class SettingsScene(MenuScene):
 
     def _set(self, key: str, value: object) -> None:
         """Set, save, log and say."""
-        kiosk = self.app.kiosk
+        kiosk = watch_of(self.app).config
         before = getattr(kiosk, key)
         setattr(kiosk, key, value)
         problem = _save_settings(self.app, key)
@@ -281,7 +282,7 @@ class SettingsScene(MenuScene):
                 return
             self._set(key, value)  # whole numbers, as the operator typed them
 
-        current = _number(getattr(self.app.kiosk, key))
+        current = _number(getattr(watch_of(self.app).config, key))
         self.app.push(KeypadScene(self.app, prompt, "0123456789", typed, text=current))
 
     def _ask_volume(self) -> None:
@@ -292,13 +293,13 @@ class SettingsScene(MenuScene):
                 self.feedback = _("Not changed: {low} to {high} only.").format(low=0, high=100)
                 self.layout(self.app.size)
                 return
-            before = self.app.kiosk.volume
+            before = watch_of(self.app).config.volume
             self.app.set_volume(percent / 100)  # heard at once
-            self.app.kiosk.volume = before
+            watch_of(self.app).config.volume = before
             self._set("volume", percent / 100)
             self.app.sound.play("tap")
 
-        percent = str(round(self.app.kiosk.volume * 100))
+        percent = str(round(watch_of(self.app).config.volume * 100))
         self.app.push(KeypadScene(self.app, _("Volume in percent (0 to 100)"), "0123456789",
                                   typed, text=percent))  # fmt: skip
 
@@ -321,14 +322,14 @@ class SettingsScene(MenuScene):
             self.layout(self.app.size)
 
         prompt = _("Opening and closing time, 8 digits: 09002300 is 09:00 to 23:00; none: always")
-        now = self.app.kiosk.opening_hours.replace(":", "").replace("-", "")
+        now = watch_of(self.app).config.opening_hours.replace(":", "").replace("-", "")
         self.app.push(KeypadScene(self.app, prompt, "0123456789", typed, allow_empty=True,
                                   text=now))  # fmt: skip
 
     def _next_languages(self) -> None:
         codes = list(i18n.LANGUAGES)
         options = [codes, *([c] for c in codes)]
-        kiosk = self.app.kiosk
+        kiosk = watch_of(self.app).config
         index = options.index(kiosk.languages) if kiosk.languages in options else -1
         chosen = list(options[(index + 1) % len(options)])
         if self.app.settings.language not in chosen:
@@ -336,14 +337,16 @@ class SettingsScene(MenuScene):
         self._set("languages", chosen)
 
     def _next_rotation(self) -> None:
-        turned = ROTATIONS[(ROTATIONS.index(self.app.kiosk.rotation) + 1) % len(ROTATIONS)]
+        turned = ROTATIONS[
+            (ROTATIONS.index(watch_of(self.app).config.rotation) + 1) % len(ROTATIONS)
+        ]
         self._set("rotation", turned)
         self.app.apply_rotation()
 
     def _lan_name(self) -> None:
         self.app.push(TextEntryScene(self.app, _("The name others see on the LAN"),
                                      lambda name: self._set("lan_name", name),
-                                     text=self.app.kiosk.lan_name))  # fmt: skip
+                                     text=watch_of(self.app).config.lan_name))  # fmt: skip
 
 
 class GamesScene(MenuScene):
@@ -362,16 +365,17 @@ class GamesScene(MenuScene):
         return self.feedback
 
     def items(self) -> list[Item]:
-        kiosk = self.app.kiosk
-        entries = [
-            item(lambda n=name: ("✓ " if n in kiosk.games else "✗ ") + variant_title(n),
-                 lambda n=name: self._toggle(n), name)
-            for name in VARIANTS
-        ]  # fmt: skip
+        kiosk = watch_of(self.app).config
+
+        def entry(name: str) -> Item:
+            return item(lambda: ("✓ " if name in kiosk.games else "✗ ") + variant_title(name),
+                        lambda: self._toggle(name), name)  # fmt: skip
+
+        entries = [entry(name) for name in VARIANTS]
         return [*entries, item(lambda: _("Back"), self.app.pop, "back")]
 
     def _toggle(self, name: str) -> None:
-        kiosk = self.app.kiosk
+        kiosk = watch_of(self.app).config
         if name in kiosk.games:
             if len(kiosk.games) == 1:
                 self.feedback = _("At least one game stays allowed.")
@@ -468,7 +472,7 @@ class HealthScene(InfoScene):
         aside = len(app.saves.store.set_aside())
         lines.append((_("Saves put aside: {n}").format(n=aside), aside > 0))
         lines.append((_("Errors recovered from: {n}").format(n=app.recovered), app.recovered > 0))
-        for problem in app.kiosk.problems:
+        for problem in watch_of(app).config.problems:
             lines.append((problem.text(), True))
         recent = app.recent_problems.newest(8) if app.recent_problems is not None else []
         heading = _("Last warnings and errors of the log:")
@@ -498,10 +502,10 @@ class ServiceScene(MenuScene):
         return self.feedback
 
     def items(self) -> list[Item]:
-        app = self.app
+        app, kiosk = self.app, watch_of(self.app).config
         return [
             item(lambda: _("Touch test"), lambda: app.push(TouchTestScene(app)), "touch test"),
-            item(lambda: _("Screen turned {degrees}°").format(degrees=app.kiosk.rotation),
+            item(lambda: _("Screen turned {degrees}°").format(degrees=kiosk.rotation),
                  self._rotate, "rotation"),
             item(lambda: _("Sound test"), self._sound_test, "sound test"),
             item(lambda: _("Language test"), lambda: app.push(LanguageTestScene(app)),
@@ -510,7 +514,7 @@ class ServiceScene(MenuScene):
         ]  # fmt: skip
 
     def _rotate(self) -> None:
-        kiosk = self.app.kiosk
+        kiosk = watch_of(self.app).config
         before = kiosk.rotation
         kiosk.rotation = ROTATIONS[(ROTATIONS.index(before) + 1) % len(ROTATIONS)]
         problem = _save_settings(self.app, "rotation")
@@ -549,7 +553,7 @@ class TouchTestScene(Scene):
         self.set_targets([button(back, lambda: _("Back"), self.app.pop, self.palette,
                                  name="back")])  # fmt: skip
 
-    def handle(self, event) -> None:
+    def handle(self, event: ui.UIEvent) -> None:
         if isinstance(event, ui.Press):
             self.touches += 1
             self._down = True
@@ -604,7 +608,7 @@ class LanguageTestScene(InfoScene):
     def lines(self) -> list[tuple[str, bool]]:
         lines = []
         for code, name in i18n.LANGUAGES.items():
-            allowed = code in self.app.kiosk.languages
+            allowed = code in watch_of(self.app).config.languages
             lines.append((f"{name} ({code})" + ("" if allowed else " · " + _("not offered")),
                           not allowed))  # fmt: skip
             lines += [("    " + i18n.in_language(text, code), False) for text in self.SAMPLES]
@@ -629,14 +633,15 @@ class SetAsideScene(MenuScene):
 
     def items(self) -> list[Item]:
         found = self.app.saves.store.set_aside()
-        rows = [
-            item(lambda a=aside: _("{name} · {when} · {size} bytes").format(
-                     name=a.path.name, when=time.strftime("%Y-%m-%d %H:%M",
-                                                          time.localtime(a.saved_at)),
-                     size=a.size),
-                 lambda: None, f"aside {number}", lambda: False)
-            for number, aside in enumerate(found[: self.SHOWN])
-        ]  # fmt: skip
+
+        def row(number: int, aside: SetAside) -> Item:
+            return item(lambda: _("{name} · {when} · {size} bytes").format(
+                            name=aside.path.name, when=time.strftime("%Y-%m-%d %H:%M",
+                                                                     time.localtime(aside.saved_at)),
+                            size=aside.size),
+                        lambda: None, f"aside {number}", lambda: False)  # fmt: skip
+
+        rows = [row(number, aside) for number, aside in enumerate(found[: self.SHOWN])]
         if len(found) > self.SHOWN:
             more = len(found) - self.SHOWN
             rows.append(item(lambda: _("…and {n} more").format(n=more), lambda: None, "more",
@@ -665,11 +670,11 @@ def _save_settings(app: App, *keys: str) -> str:
     if it cannot be, why (logged and felt, not fatal: the change holds until the kiosk
     restarts)."""
     try:
-        app.kiosk.save(app.paths.config, keys)
+        watch_of(app).config.save(app.paths.config, keys)
     except SettingsNotSaved as error:
         app.sound.play("nope")
         log.error("kiosk settings not saved: %s", error)
-        if app.kiosk.unreadable:  # the warning on the screen says why
+        if watch_of(app).config.unreadable:  # the warning on the screen says why
             return _("Not saved: kiosk.toml cannot be read.")
         return _("Not saved: {why}").format(why=error)
     return ""

@@ -77,7 +77,7 @@ class PlayScene(Scene):
         """Counts the rebuilds of the targets: with :attr:`inputs`, the changes to the
         board's half-made choices that its elements cannot see otherwise."""
         self._backdrop: pygame.Surface | None = None
-        self._backdrop_look: tuple | None = None
+        self._backdrop_look: tuple[object, ...] | None = None
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -664,7 +664,8 @@ class PlayScene(Scene):
             self._draw_history(surface, y + u // 2 if self.portrait else None)
         self._draw_notices(surface)
 
-    def _draw_wrapped(self, surface: pygame.Surface, text: str, size: int, colour, bold: bool,
+    def _draw_wrapped(self, surface: pygame.Surface, text: str, size: int, colour: theme.Colour,
+                      bold: bool,
                       x: int, y: int, lines: int, right: int | None = None) -> int:  # fmt: skip
         """Draw ``text`` in at most ``lines`` lines up to ``right`` (the first column's right
         edge by default); returns the y below the room kept for it (so what follows does not
@@ -784,7 +785,7 @@ def _lines_height(lines: list[tuple[str, int, bool]], u: int) -> int:
 
 
 @lru_cache(maxsize=8)
-def _speaker(size: tuple[int, int], colour, muted: bool) -> pygame.Surface:
+def _speaker(size: tuple[int, int], colour: theme.Colour, muted: bool) -> pygame.Surface:
     """A loudspeaker, with sound waves or crossed out, drawn once and blitted: pygame's arcs
     are not drawn alike under every clip, and the button is drawn again in parts."""
     surface = pygame.Surface(size, pygame.SRCALPHA)

@@ -4,6 +4,7 @@ choosing who sits at a seat in the setup."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -13,7 +14,7 @@ from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.seats import level_label
-from game.client.widgets import button
+from game.client.widgets import button, fixed
 from game.i18n import _
 from game.names import variant_title
 from game.rules import VARIANTS
@@ -57,7 +58,7 @@ class PlayersScene(MenuScene):
     def items(self) -> list[Item]:
         profiles = self.app.profiles
         entries = [
-            item(lambda n=name: n, lambda n=name: self._open(n), f"player {name}")
+            item(fixed(name), partial(self._open, name), f"player {name}")
             for name in profiles.names()
         ]
         entries.append(item(lambda: _("New player"), self._new, "new player",
@@ -169,11 +170,15 @@ class PickPlayerScene(MenuScene):
     def title(self) -> str:
         return _("Who plays {seat}?").format(seat=self.seat_name)
 
+    def _free(self, name: str) -> bool:
+        """Whether ``name`` plays no other seat of this match yet."""
+        return name not in self.taken
+
     def items(self) -> list[Item]:
         entries = [item(lambda: _("A guest"), lambda: self._pick(""), "guest")]
         entries += [
-            item(lambda n=name: n, lambda n=name: self._pick(n), f"player {name}",
-                 lambda n=name: n not in self.taken)
+            item(fixed(name), partial(self._pick, name), f"player {name}",
+                 partial(self._free, name))
             for name in self.app.profiles.names()
         ]  # fmt: skip
         entries.append(item(lambda: _("New player"), self._new, "new player",

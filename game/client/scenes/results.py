@@ -64,7 +64,7 @@ class ResultsScene(Scene):
         self.confetti = Particles(enabled=not app.settings.reduce_motion)
         self._still: pygame.Surface | None = None
         """The screen without the confetti, to put back where a scrap was."""
-        self._still_look: tuple | None = None
+        self._still_look: tuple[object, ...] | None = None
         self._scraps: list[pygame.Rect] = []
         """Where the confetti was drawn last frame."""
         self._updated: list[pygame.Rect] | None = None

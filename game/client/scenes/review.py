@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from concurrent.futures import Future
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
@@ -22,7 +24,7 @@ from game.client import theme
 from game.client.navigator import Screen, make
 from game.client.scenes.replay import ReplayScene
 from game.client.scenes.saved import fitted
-from game.client.widgets import button
+from game.client.widgets import button, fixed
 from game.files import atomic_write
 from game.i18n import _, ngettext
 from game.names import review_reason, seat_names
@@ -67,20 +69,28 @@ class ReviewScene(ReplayScene):
         self.rated = set(range(self.match.variant.players))
         """Every seat is judged, the computer's too (its moves teach as well)."""
         self.review: Review | None = self._kept()
-        self._future: Future | None = None
+        self._future: Future[Review | None] | None = None
         if self.review is None:
             self._future = app.thinker.review(self.match.record, self.rated)
         self.graph = pygame.Rect(0, 0, 0, 0)
         self.verdict_top = 0
 
     @classmethod
-    def of_match(cls, app: App, match) -> ReviewScene:  # type: ignore[override]
+    def of_match(
+        cls,
+        app: App,
+        match: Match,
+        marks: dict[int, str] | None = None,
+        notices: tuple[str, ...] = (),
+    ) -> ReviewScene:
+        """The review of a match just finished (a review shows no marks or notices: it
+        makes its own judgements)."""
         replay = ReplayScene.of_match(app, match)
         return cls(app, replay.entry)
 
     # -- the review's life ----------------------------------------------------------------
 
-    def cache_path(self):
+    def cache_path(self) -> Path:
         return self.entry.path.with_name(self.entry.path.name + ".review")
 
     def _kept(self) -> Review | None:
@@ -154,7 +164,7 @@ class ReviewScene(ReplayScene):
         for k, (label, action, name, enabled) in enumerate(row):
             rect = pygame.Rect(left, bottom.y, arrow if k < 2 else wide, bottom.height)
             left = rect.right + u // 2
-            targets.append(button(rect, lambda t=label: t, action, self.palette, enabled, name))
+            targets.append(button(rect, fixed(label), action, self.palette, enabled, name))
         if size[0] < size[1]:  # portrait: beside the title, where the panel has room
             half = self.panel.width // 2
             self.graph = pygame.Rect(self.panel.x + half, self.panel.y + u, half - u, 6 * u)
@@ -197,7 +207,7 @@ class ReviewScene(ReplayScene):
             return []
         return sorted(j.ply for j in self.review.decisions if j.label in MARKS)
 
-    def _has_mistake(self, direction: int):
+    def _has_mistake(self, direction: int) -> Callable[[], bool]:
         def has() -> bool:
             plies = self._mistakes()
             return any(p < self.step for p in plies) if direction < 0 else any(

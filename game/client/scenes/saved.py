@@ -11,7 +11,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -21,7 +21,7 @@ from game.client.navigator import Screen, make
 from game.client.scene import Scene
 from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.seats import computer_label
-from game.client.widgets import Target, button
+from game.client.widgets import Target, button, button_drawing
 from game.i18n import _, ngettext
 from game.names import variant_title
 from game.session.match import Match
@@ -111,8 +111,7 @@ def row_targets(rect: pygame.Rect, row: Row, palette: theme.Palette) -> list[Tar
 
 def _match_row(rect: pygame.Rect, row: Row, palette: theme.Palette) -> Target:
     """A button with the row's two lines, in sizes fixed by the row's height alone."""
-    target = button(rect, lambda: "", row.open, palette, name=row.name)
-    plain = target.draw  # the button's colour, focus ring and press
+    plain = button_drawing(rect, lambda: "", palette)  # the button's colour, focus ring, press
     first_size, second_size = round(rect.height * 0.36), round(rect.height * 0.29)
     margin = rect.height // 4
     width = rect.width - 2 * margin
@@ -129,9 +128,8 @@ def _match_row(rect: pygame.Rect, row: Row, palette: theme.Palette) -> Target:
             below, below.get_rect(bottomleft=(rect.x + margin, rect.bottom - rect.height // 10))
         )
 
-    target.draw = draw
-    target.label = lambda: "\n".join(row.lines())  # "3 min ago" changes with nothing else
-    return target
+    # The label: "3 min ago" changes with nothing else.
+    return Target(rect, row.open, draw=draw, name=row.name, label=lambda: "\n".join(row.lines()))
 
 
 @lru_cache(maxsize=512)
@@ -247,9 +245,9 @@ class UnfinishedScene(MatchListScene):
             unfinished_row(
                 self.app,
                 entry,
-                lambda e=entry: unfinished_lines(e),
+                partial(unfinished_lines, entry),
                 f"unfinished {index}",
-                lambda problem, e=entry: self._deleted(e, problem),
+                partial(self._deleted, entry),
             )
             for index, entry in enumerate(self.entries)
         ]

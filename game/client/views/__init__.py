@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from game.client.scenes.play import PlayScene
 
 
-VIEWS: dict[type[State], type[BoardView]] = {
+VIEWS: dict[type[State], type[BoardView[State]]] = {
     AusgeblocktState: SheetView,
     NumeriState: TrackView,
     DamaState: CheckersView,
@@ -30,5 +30,5 @@ VIEWS: dict[type[State], type[BoardView]] = {
 """The view that draws each kind of game (its state's class)."""
 
 
-def view_for(variant_name: str, play: PlayScene) -> BoardView:
+def view_for(variant_name: str, play: PlayScene) -> BoardView[State]:
     return VIEWS[VARIANTS[variant_name].state_class](play)

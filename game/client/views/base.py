@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import pygame
 
@@ -19,6 +19,15 @@ from game.client.widgets import Target
 if TYPE_CHECKING:
     from game.client.scenes.play import PlayScene
     from game.rules import State
+
+
+S_co = TypeVar("S_co", bound="State", covariant=True)
+"""The kind of position a view draws (a view for Mulino draws a ``MulinoState``)."""
+
+
+def floats(point: tuple[int, int]) -> tuple[float, float]:
+    """A point of the screen as the animations take it."""
+    return float(point[0]), float(point[1])
 
 
 FOCUS_CORNER = 6
@@ -44,8 +53,9 @@ class Control:
     enabled: Callable[[], bool] = lambda: True
 
 
-class BoardView:
-    """Base of the per-game views.  ``play`` is the match screen that owns the view."""
+class BoardView(Generic[S_co]):
+    """Base of the per-game views.  ``play`` is the match screen that owns the view; a
+    view is generic over the kind of position it draws (:meth:`of_game` says which)."""
 
     uses_tray = True
     """Whether the view draws in its tray (dice, hands, stones in hand): a layout gives
@@ -65,7 +75,7 @@ class BoardView:
         the next turn is played."""
 
     @property
-    def palette(self):
+    def palette(self) -> theme.Palette:
         return self.play.palette
 
     @property
@@ -73,11 +83,20 @@ class BoardView:
         """The board theme's colours."""
         return self.play.app.boards
 
+    def of_game(self, state: State) -> S_co | None:
+        """``state`` if it is a position of this view's game, else None."""
+        raise NotImplementedError
+
     @property
-    def state(self) -> State:
+    def state(self) -> S_co:
         """The position to draw: after a resignation or an agreed draw, the board as it was
-        left."""
-        return self.play.state.last_position
+        left (always of the view's game: :func:`game.client.views.view_for` picks the view
+        by the kind of the match's states)."""
+        shown = self.play.state.last_position
+        state = self.of_game(shown)
+        if state is None:
+            raise TypeError(f"{type(self).__name__} cannot draw {shown!r}")
+        return state
 
     # -- hooks ----------------------------------------------------------------------------
 
@@ -99,7 +118,7 @@ class BoardView:
         """The board's art, the same in every position: the match screen keeps it drawn on
         its backdrop (drawn again when :meth:`board_look` changes)."""
 
-    def board_look(self) -> tuple:
+    def board_look(self) -> tuple[object, ...]:
         """What :meth:`draw_board` depends on besides the palette and the board theme."""
         return (tuple(self.rect), tuple(self.tray), self.play.app.settings.show_coordinates)
 
@@ -177,7 +196,9 @@ class BoardView:
         """The rings round the places ``action`` is made, as a hint or a review marks it."""
         return [area.inflate(u // 3, u // 3) for area in self.hint_areas(state, action)]
 
-    def draw_move(self, surface: pygame.Surface, state: State, action: int, colour, u: int) -> None:
+    def draw_move(
+        self, surface: pygame.Surface, state: State, action: int, colour: theme.Colour, u: int
+    ) -> None:
         """``action`` marked on the board: a ring round each place it is made and, for a
         move across the board, a line along it to a dot where it ends (each in its halo
         where ``colour`` alone would not stand out from the board)."""

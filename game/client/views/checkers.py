@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -20,7 +21,7 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import SQUARE_CORNER, Element, around
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Step
+from game.client.views.base import BoardView, Step, floats
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
@@ -37,14 +38,19 @@ PIECE = 0.84
 """A piece's diameter in squares: the corners, where the numbers are, stay clear."""
 
 
-class CheckersView(BoardView):
+class CheckersView(BoardView[DamaState | LupoState]):
     uses_tray = False  # no dice, nothing in hand
+
+    def of_game(self, state: State) -> DamaState | LupoState | None:
+        return state if isinstance(state, DamaState | LupoState) else None
 
     def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.cell = 1
         self.path: list[int] = []  # squares tapped so far for the move being made
-        self.motion: tuple[Tween, list[tuple[float, float]], str, int, list] | None = None
+        self.motion: (
+            tuple[Tween, list[tuple[float, float]], str, int, list[tuple[int, str]]] | None
+        ) = None
         self.trails: tuple[tuple[int, ...], ...] = ()
         """The squares of each move of the last turn, in order (a placement: one square)."""
         self.jumps: tuple[tuple[int, ...], ...] = ()
@@ -340,7 +346,7 @@ class CheckersView(BoardView):
 
     def targets(self) -> list[Target]:
         return [
-            Target(self.square_rect(s), lambda s=s: self.tap(s), name=f"square {s + 1}")
+            Target(self.square_rect(s), partial(self.tap, s), name=f"square {s + 1}")
             for s in range(SQUARES)
         ]
 
@@ -401,7 +407,7 @@ class CheckersView(BoardView):
             return  # a placement, a lot or a huff: no motion
         path, capture = decode_path(action)
         pieces_before, pieces_after = self._pieces(before), self._pieces(after)
-        points = [tuple(map(float, self.square_center(s))) for s in path]
+        points = [floats(self.square_center(s)) for s in path]
         tween = Tween(0.18 * (len(path) - 1) + 0.1)
         self.tweens.append(tween)
         self.motion = (
@@ -413,7 +419,7 @@ class CheckersView(BoardView):
         )
         for square, name in self.motion[4]:  # each piece taken bursts where it stood
             ink = LIGHT_AND_DARK[0] if "white" in name or name == "sheep" else LIGHT_AND_DARK[1]
-            self.sparks(tuple(map(float, self.square_center(square))), [ink, self.palette.accent])
+            self.sparks(floats(self.square_center(square)), [ink, self.palette.accent])
         self.play.app.sound.play("capture" if capture else "move")
 
     def moving_areas(self) -> list[pygame.Rect]:

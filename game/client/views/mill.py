@@ -8,7 +8,8 @@ the next turn; the letters and numbers of the move list run along the edges.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -18,7 +19,7 @@ from game.client import theme
 from game.client.anim import Tween, lerp
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Control, Step
+from game.client.views.base import BoardView, Control, Step, floats
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
 from game.client.widgets import Target
 from game.i18n import _
@@ -51,7 +52,10 @@ def _grid(point: int) -> tuple[int, int]:
     return "abcdefg".index(name[0]), int(name[1]) - 1
 
 
-class MillView(BoardView):
+class MillView(BoardView[MulinoState]):
+    def of_game(self, state: State) -> MulinoState | None:
+        return state if isinstance(state, MulinoState) else None
+
     def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.step = 1
@@ -149,8 +153,8 @@ class MillView(BoardView):
             glow = 0.5 + 0.5 * abs(((self.flash[0].t * 3) % 2) - 1)
             mill = self.flash[1]
             ends = [self.point_center(p) for p in points_of(mill)]
-            colour = tuple(round(c * glow) for c in self.palette.accent)
-            pygame.draw.line(surface, colour, ends[0], ends[-1], max(4, self.step // 5))
+            lit = tuple(round(c * glow) for c in self.palette.accent)
+            pygame.draw.line(surface, lit, ends[0], ends[-1], max(4, self.step // 5))
         self._draw_last_turn(surface, size)
         moving = self.motion[1] if self.motion else None
         for side, colour in enumerate(COLOURS):
@@ -377,7 +381,7 @@ class MillView(BoardView):
 
     def targets(self) -> list[Target]:
         return [
-            Target(self.point_rect(p), lambda p=p: self.tap(p), name=f"point {POINTS[p]}")
+            Target(self.point_rect(p), partial(self.tap, p), name=f"point {POINTS[p]}")
             for p in range(24)
         ]
 
@@ -417,7 +421,7 @@ class MillView(BoardView):
         else:
             self._choose(point, legal, point)
 
-    def _choose(self, action: int, legal: list[int], point: int) -> None:
+    def _choose(self, action: int, legal: Sequence[int], point: int) -> None:
         if action in legal:
             self.selected = None
             self.submit(action)
@@ -438,8 +442,8 @@ class MillView(BoardView):
             self.motion = (
                 tween,
                 b,
-                tuple(map(float, self.point_center(a))),
-                tuple(map(float, self.point_center(b))),
+                floats(self.point_center(a)),
+                floats(self.point_center(b)),
             )
             self.tweens.append(tween)
         elif REMOVE_BASE <= action < PASS:
@@ -449,7 +453,7 @@ class MillView(BoardView):
             self.vanishing = (tween, point, f"stone_{colour}")
             self.tweens.append(tween)
             ink = LIGHT_AND_DARK[0] if colour == "white" else LIGHT_AND_DARK[1]
-            self.sparks(tuple(map(float, self.point_center(point))), [ink, self.palette.accent])
+            self.sparks(floats(self.point_center(point)), [ink, self.palette.accent])
             sound = "capture"
         if after.stage == REMOVE:
             own = after.men[after.side]
@@ -458,7 +462,7 @@ class MillView(BoardView):
             self.flash = (tween, mill)
             self.tweens.append(tween)
             for point in points_of(mill):  # the mill lights up along its line
-                self.sparks(tuple(map(float, self.point_center(point))),
+                self.sparks(floats(self.point_center(point)),
                             [self.palette.accent, (255, 244, 200)], strength=1.3)  # fmt: skip
             sound = "mill"
         self.play.app.sound.play(sound)

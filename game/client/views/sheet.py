@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -29,7 +29,7 @@ from game.client.anim import Tween
 from game.client.redraw import SQUARE_CORNER, Element
 from game.client.sprites import sprite
 from game.client.surface_cache import surface_cache
-from game.client.views.base import BoardView, Control, Step
+from game.client.views.base import BoardView, Control, Step, floats
 from game.client.views.marks import DIM_ALPHA, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
@@ -169,7 +169,10 @@ def _washed(colour: Colour, paper: Colour) -> Colour:
     return r, g, b
 
 
-class SheetView(BoardView):
+class SheetView(BoardView[AusgeblocktState]):
+    def of_game(self, state: State) -> AusgeblocktState | None:
+        return state if isinstance(state, AusgeblocktState) else None
+
     def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.slots: list[int] = []
@@ -185,7 +188,7 @@ class SheetView(BoardView):
         self.tumble: tuple[Tween, frozenset[int]] | None = None
         self.glide: tuple[Tween, frozenset[int]] | None = None  # dice another seat moved
         self._background: pygame.Surface | None = None
-        self._background_key: tuple | None = None
+        self._background_key: tuple[object, ...] | None = None
         self._throws = 0
         """Dice thrown so far: each throw tumbles through faces of its own."""
 
@@ -466,11 +469,11 @@ class SheetView(BoardView):
         if isinstance(self.state, AusgeblocktState):
             self._follow(self.state)
         cells = [
-            Target(self.cell_rect(c), lambda c=c: self.tap_cell(c), name=f"cell {c}")
+            Target(self.cell_rect(c), partial(self.tap_cell, c), name=f"cell {c}")
             for c in range(CELLS)
         ]
         dice = [
-            Target(self.boxes[s], lambda s=s: self.tap_die(s), self._dice_open, name=f"die {s}")
+            Target(self.boxes[s], partial(self.tap_die, s), self._dice_open, name=f"die {s}")
             for s in range(DICE)
         ]
         return cells + dice
@@ -568,8 +571,9 @@ class SheetView(BoardView):
         if not isinstance(state, AusgeblocktState) or self.play.state.is_terminal():
             return ""
         if state.stage == ROLL:
-            if state.attempts == 0 and self.passed():  # whose turn passed, not whose is next
-                name = seat_names(self.last_turn[-1].before)[self.last_turn[-1].before.side]
+            passed = self._passed_in()
+            if state.attempts == 0 and passed is not None:  # whose turn passed, not who is next
+                name = seat_names(passed)[passed.side]
                 return _("{name} could not mark: the turn passes").format(name=name)
             if state.attempts == 0 and state.chain >= 0:
                 return _("Quad! Roll again for a mark next to {cell}").format(
@@ -607,17 +611,23 @@ class SheetView(BoardView):
     def passed(self) -> bool:
         """Whether the turn played last ended without a mark because the throw allowed none
         (the engine then goes straight to the next turn)."""
+        return self._passed_in() is not None
+
+    def _passed_in(self) -> AusgeblocktState | None:
+        """The position whose throw allowed no mark, if the turn played last ended so."""
         if not self.last_turn:
-            return False
+            return None
         last = self.last_turn[-1]
         before, after = last.before, last.after
-        return (
+        if (
             isinstance(before, AusgeblocktState)
             and isinstance(after, AusgeblocktState)
             and before.stage in (ROLL, DECIDE)
             and after.stage == ROLL
             and after.attempts == 0
-        )
+        ):
+            return before
+        return None
 
     def hint_areas(self, state: State, action: int) -> list[pygame.Rect]:
         """A cell to mark, or the dice to keep (when all are to be rolled, the stop and
@@ -685,7 +695,7 @@ class SheetView(BoardView):
             self._set_aside(before, after)
         elif action < CELLS:
             if after.side == before.side and not after.is_terminal():  # a quad: chain on
-                centre = tuple(map(float, self.cell_rect(action).center))
+                centre = floats(self.cell_rect(action).center)
                 colour = self.seat_colour(before.side)
                 self.sparks(centre, [colour, self.palette.accent], strength=1.5)
                 self.play.app.sound.play("chain")

@@ -13,6 +13,7 @@ space it reached — and the die shows the last roll, dimmed once it is played, 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -23,7 +24,7 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Control, Step
+from game.client.views.base import BoardView, Control, Step, floats
 from game.client.views.marks import DIM_ALPHA, ghost
 from game.client.widgets import Target
 from game.i18n import _, ngettext
@@ -40,7 +41,10 @@ PAWN_ON_TRACK = 0.7
 """A pawn's size as a share of its space, leaving a corner for the space's value."""
 
 
-class TrackView(BoardView):
+class TrackView(BoardView[NumeriState]):
+    def of_game(self, state: State) -> NumeriState | None:
+        return state if isinstance(state, NumeriState) else None
+
     def __init__(self, play: PlayScene) -> None:
         super().__init__(play)
         self.first: int | None = None  # the first pawn of a split being tapped
@@ -127,7 +131,7 @@ class TrackView(BoardView):
         """Where a tap takes pawn ``pawn``: its place, on the track as wide as the space
         where that reaches :data:`theme.TOUCH` (a space's place is a tenth smaller)."""
         rect = self.pawn_rect(seat, pawn)
-        on_track = self.state.pawns[seat][pawn - 1] != OFF  # type: ignore[attr-defined]
+        on_track = self.state.pawns[seat][pawn - 1] != OFF
         if on_track and rect.width < theme.TOUCH and rect.width < self.space:
             side = min(self.space, theme.TOUCH)
             rect = rect.inflate(side - rect.width, side - rect.height)
@@ -434,7 +438,7 @@ class TrackView(BoardView):
             for s in range(state.track.length)
         ]
         pawns = [
-            Target(self._tap_rect(state.side, p), lambda p=p: self.tap_pawn(p), name=f"pawn {p}")
+            Target(self._tap_rect(state.side, p), partial(self.tap_pawn, p), name=f"pawn {p}")
             for p in PAWNS
         ]
         return spaces + pawns
@@ -453,8 +457,8 @@ class TrackView(BoardView):
                     controls.append(
                         Control(
                             f"split {a}+{b}",
-                            lambda a=a, b=b: _("{first} then {second}").format(first=a, second=b),
-                            lambda action=action: self.submit(action),
+                            partial(_split_label, a, b),
+                            partial(self.submit, action),
                             lambda: not self.play.locked,
                         )
                     )
@@ -601,8 +605,8 @@ class TrackView(BoardView):
             pawn = action // 10
             start, end = before.pawns[seat][pawn - 1], after.pawns[seat][pawn - 1]
         origin = self.home_rect(seat, pawn).center if start == OFF else self.space_center(start)
-        path = [tuple(map(float, origin))]
-        path += [tuple(map(float, self.space_center(s))) for s in range(max(0, start + 1), end + 1)]
+        path = [floats(origin)]
+        path += [floats(self.space_center(s)) for s in range(max(0, start + 1), end + 1)]
         tween = Tween(min(1.2, 0.12 * len(path)))
         self.motion = (tween, path, seat, pawn)
         self.tweens.append(tween)
@@ -622,3 +626,9 @@ class TrackView(BoardView):
 
 def _value_text(value: int) -> str:
     return str(value) if value else "·"
+
+
+def _split_label(first: int, second: int) -> str:
+    """A split's button: the two pawns in the order they move (in the player's language at
+    each draw)."""
+    return _("{first} then {second}").format(first=first, second=second)
