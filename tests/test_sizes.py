@@ -345,8 +345,10 @@ def _room(app: App) -> None:
 
 def _as_a_kiosk(app: App, config: KioskConfig | None = None) -> None:
     from game.client.kiosk_usage import KioskUsage, RecentProblems
+    from game.client.kiosk_watch import KioskWatch
 
     app.kiosk = config or KioskConfig()
+    app.kiosk_watch = KioskWatch(app, app.kiosk)  # as the app has it in kiosk mode
     app.usage = KioskUsage(app.paths.data / "usage")
     app.usage.counters.plays = {"numeri": 212, "dama:classic": 87}
     app.recent_problems = RecentProblems(clock=lambda: 1_795_000_000.0)

@@ -31,10 +31,18 @@ LONG_PRESS = 3.0
 """Seconds the operator holds a finger in the top-left corner to be asked for the PIN."""
 
 
+def kiosk_of(app: App) -> KioskConfig:
+    """The kiosk's configuration, for the screens there are only in kiosk mode — the attract
+    mode, the countdown, the closed screen, the operator's menus; a RuntimeError outside
+    it."""
+    if app.kiosk is None:
+        raise RuntimeError("a kiosk's screen outside kiosk mode")
+    return app.kiosk
+
+
 def watch_of(app: App) -> KioskWatch:
-    """The kiosk's watch (its configuration: ``.config``), for the screens there are only in
-    kiosk mode — the attract mode, the countdown, the closed screen, the operator's menus;
-    a RuntimeError outside it."""
+    """The kiosk's watch, for the closed screen (which puts the display to sleep); a
+    RuntimeError outside kiosk mode."""
     if app.kiosk_watch is None:
         raise RuntimeError("a kiosk's screen outside kiosk mode")
     return app.kiosk_watch

@@ -19,7 +19,7 @@ from game import i18n
 from game.client import input as ui
 from game.client import theme
 from game.client.control import LocalControl
-from game.client.kiosk_watch import watch_of
+from game.client.kiosk_watch import kiosk_of, watch_of
 from game.client.navigator import Screen, make
 from game.client.pin_guard import PinGuard
 from game.client.scene import Scene
@@ -101,7 +101,7 @@ class AttractScene(Scene):
 
     def _demo(self) -> DemoPlayScene:
         if not self._bag:  # every allowed game once, then again in a new order
-            self._bag = list(watch_of(self.app).config.games)
+            self._bag = list(kiosk_of(self.app).games)
             self._rng.shuffle(self._bag)
             if len(self._bag) > 1 and self.shown and self._bag[-1] == self.shown[-1]:
                 self._bag.reverse()  # never the same game twice in a row
@@ -133,7 +133,7 @@ class AttractScene(Scene):
 
     def _next_scores(self) -> str | None:
         """After each demo, the high scores of the next game that has any (in turn)."""
-        boards = [v for v in watch_of(self.app).config.games if self.app.highscores.all_time(v)]
+        boards = [v for v in kiosk_of(self.app).games if self.app.highscores.all_time(v)]
         if not boards:
             return None
         self._scores_turn = (self._scores_turn + 1) % len(boards)
@@ -145,7 +145,7 @@ class AttractScene(Scene):
 
     @property
     def dimmed(self) -> bool:
-        return self.idle >= watch_of(self.app).config.dim_after
+        return self.idle >= kiosk_of(self.app).dim_after
 
     def handle(self, event: ui.UIEvent) -> None:
         if isinstance(event, ui.Press | ui.Activate | ui.Text):
@@ -255,7 +255,7 @@ class AttractScene(Scene):
 
     def invitation(self) -> str:
         """ "Touch to play" in each language the kiosk allows, in turn."""
-        languages = watch_of(self.app).config.languages
+        languages = kiosk_of(self.app).languages
         language = languages[int(self.idle // LANGUAGE_SECONDS) % len(languages)]
         return i18n.in_language("Touch to play", language)
 
@@ -266,7 +266,7 @@ class AbandonScene(Scene):
     def __init__(self, app: App, play: PlayScene) -> None:
         super().__init__(app)
         self.play = play
-        self.deadline = app.time + watch_of(app).config.countdown
+        self.deadline = app.time + kiosk_of(app).countdown
 
     @property
     def left(self) -> float:
@@ -325,7 +325,7 @@ class ClosedScene(Scene):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.lit_until = 0.0
-        log.info("kiosk: closed (opening hours %s)", watch_of(app).config.opening_hours)
+        log.info("kiosk: closed (opening hours %s)", kiosk_of(app).opening_hours)
         watch_of(app).sleep_display()
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -352,11 +352,11 @@ class ClosedScene(Scene):
         width, height = surface.get_size()
         lit = self.app.time < self.lit_until
         colour = self.palette.text if lit else (48, 48, 48)
-        opens = watch_of(self.app).config.opening_hours.partition("-")[0]
+        opens = kiosk_of(self.app).opening_hours.partition("-")[0]
         lines = [  # in every language the kiosk offers: nobody can choose one now
             theme.fitted(i18n.in_language("Closed: we open at {time}", code).format(time=opens),
                          2 * self.u, colour, width - 4 * self.u)
-            for code in watch_of(self.app).config.languages
+            for code in kiosk_of(self.app).languages
         ]  # fmt: skip
         block = pygame.Rect(0, 0, max(line.get_width() for line in lines),
                             len(lines) * 3 * self.u)  # fmt: skip
@@ -374,7 +374,7 @@ def pin_keypad(app: App, wrong: bool = False) -> KeypadScene:
     longer and longer (:class:`PinGuard`); logins, wrong PINs and locks are logged (never
     the digits)."""
     guard: PinGuard = app.pin_guard
-    kiosk = watch_of(app).config
+    kiosk = kiosk_of(app)
 
     def notice() -> str:
         wait = guard.wait(app.time)

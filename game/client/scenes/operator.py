@@ -28,7 +28,7 @@ from game.client.kiosk_config import (
     SettingsNotSaved,
     pin_weakness,
 )
-from game.client.kiosk_watch import watch_of
+from game.client.kiosk_watch import kiosk_of
 from game.client.navigator import Screen, make
 from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
@@ -72,7 +72,7 @@ class OperatorScene(MenuScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        draw_warning(self, surface, watch_of(self.app).config.warning())
+        draw_warning(self, surface, kiosk_of(self.app).warning())
 
     def items(self) -> list[Item]:
         app = self.app
@@ -116,7 +116,7 @@ class OperatorScene(MenuScene):
             self._say(_("The two PINs differ: the PIN is unchanged."))
             return
         try:
-            watch_of(self.app).config.set_pin(pin, self.app.paths.config)
+            kiosk_of(self.app).set_pin(pin, self.app.paths.config)
         except SettingsNotSaved as error:
             self.app.sound.play("nope")
             log.error("kiosk settings not saved: %s", error)
@@ -156,8 +156,8 @@ class OperatorScene(MenuScene):
         app, problems = self.app, []
         defaults = KioskConfig()
         for name in SETTINGS:
-            setattr(watch_of(app).config, name, getattr(defaults, name))
-        app.set_volume(watch_of(app).config.volume)
+            setattr(kiosk_of(app), name, getattr(defaults, name))
+        app.set_volume(kiosk_of(app).volume)
         problems.append(_save_settings(app))
         try:
             app.highscores.reset()
@@ -199,11 +199,11 @@ class SettingsScene(MenuScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        kiosk = watch_of(self.app).config
+        kiosk = kiosk_of(self.app)
         draw_warning(self, surface, next((p.text() for p in kiosk.problems if p.key != "pin"), ""))
 
     def items(self) -> list[Item]:
-        kiosk, app = watch_of(self.app).config, self.app
+        kiosk, app = kiosk_of(self.app), self.app
 
         def number(key: str, label: Callable[[], str], prompt: Callable[[], str]) -> Item:
             return item(label, lambda: self._ask_number(key, prompt()), key)
@@ -256,7 +256,7 @@ class SettingsScene(MenuScene):
 
     def _set(self, key: str, value: object) -> None:
         """Set, save, log and say."""
-        kiosk = watch_of(self.app).config
+        kiosk = kiosk_of(self.app)
         before = getattr(kiosk, key)
         setattr(kiosk, key, value)
         problem = _save_settings(self.app, key)
@@ -282,7 +282,7 @@ class SettingsScene(MenuScene):
                 return
             self._set(key, value)  # whole numbers, as the operator typed them
 
-        current = _number(getattr(watch_of(self.app).config, key))
+        current = _number(getattr(kiosk_of(self.app), key))
         self.app.push(KeypadScene(self.app, prompt, "0123456789", typed, text=current))
 
     def _ask_volume(self) -> None:
@@ -293,13 +293,13 @@ class SettingsScene(MenuScene):
                 self.feedback = _("Not changed: {low} to {high} only.").format(low=0, high=100)
                 self.layout(self.app.size)
                 return
-            before = watch_of(self.app).config.volume
+            before = kiosk_of(self.app).volume
             self.app.set_volume(percent / 100)  # heard at once
-            watch_of(self.app).config.volume = before
+            kiosk_of(self.app).volume = before
             self._set("volume", percent / 100)
             self.app.sound.play("tap")
 
-        percent = str(round(watch_of(self.app).config.volume * 100))
+        percent = str(round(kiosk_of(self.app).volume * 100))
         self.app.push(KeypadScene(self.app, _("Volume in percent (0 to 100)"), "0123456789",
                                   typed, text=percent))  # fmt: skip
 
@@ -322,14 +322,14 @@ class SettingsScene(MenuScene):
             self.layout(self.app.size)
 
         prompt = _("Opening and closing time, 8 digits: 09002300 is 09:00 to 23:00; none: always")
-        now = watch_of(self.app).config.opening_hours.replace(":", "").replace("-", "")
+        now = kiosk_of(self.app).opening_hours.replace(":", "").replace("-", "")
         self.app.push(KeypadScene(self.app, prompt, "0123456789", typed, allow_empty=True,
                                   text=now))  # fmt: skip
 
     def _next_languages(self) -> None:
         codes = list(i18n.LANGUAGES)
         options = [codes, *([c] for c in codes)]
-        kiosk = watch_of(self.app).config
+        kiosk = kiosk_of(self.app)
         index = options.index(kiosk.languages) if kiosk.languages in options else -1
         chosen = list(options[(index + 1) % len(options)])
         if self.app.settings.language not in chosen:
@@ -337,16 +337,14 @@ class SettingsScene(MenuScene):
         self._set("languages", chosen)
 
     def _next_rotation(self) -> None:
-        turned = ROTATIONS[
-            (ROTATIONS.index(watch_of(self.app).config.rotation) + 1) % len(ROTATIONS)
-        ]
+        turned = ROTATIONS[(ROTATIONS.index(kiosk_of(self.app).rotation) + 1) % len(ROTATIONS)]
         self._set("rotation", turned)
         self.app.apply_rotation()
 
     def _lan_name(self) -> None:
         self.app.push(TextEntryScene(self.app, _("The name others see on the LAN"),
                                      lambda name: self._set("lan_name", name),
-                                     text=watch_of(self.app).config.lan_name))  # fmt: skip
+                                     text=kiosk_of(self.app).lan_name))  # fmt: skip
 
 
 class GamesScene(MenuScene):
@@ -365,7 +363,7 @@ class GamesScene(MenuScene):
         return self.feedback
 
     def items(self) -> list[Item]:
-        kiosk = watch_of(self.app).config
+        kiosk = kiosk_of(self.app)
 
         def entry(name: str) -> Item:
             return item(lambda: ("✓ " if name in kiosk.games else "✗ ") + variant_title(name),
@@ -375,7 +373,7 @@ class GamesScene(MenuScene):
         return [*entries, item(lambda: _("Back"), self.app.pop, "back")]
 
     def _toggle(self, name: str) -> None:
-        kiosk = watch_of(self.app).config
+        kiosk = kiosk_of(self.app)
         if name in kiosk.games:
             if len(kiosk.games) == 1:
                 self.feedback = _("At least one game stays allowed.")
@@ -472,7 +470,7 @@ class HealthScene(InfoScene):
         aside = len(app.saves.store.set_aside())
         lines.append((_("Saves put aside: {n}").format(n=aside), aside > 0))
         lines.append((_("Errors recovered from: {n}").format(n=app.recovered), app.recovered > 0))
-        for problem in watch_of(app).config.problems:
+        for problem in kiosk_of(app).problems:
             lines.append((problem.text(), True))
         recent = app.recent_problems.newest(8) if app.recent_problems is not None else []
         heading = _("Last warnings and errors of the log:")
@@ -502,7 +500,7 @@ class ServiceScene(MenuScene):
         return self.feedback
 
     def items(self) -> list[Item]:
-        app, kiosk = self.app, watch_of(self.app).config
+        app, kiosk = self.app, kiosk_of(self.app)
         return [
             item(lambda: _("Touch test"), lambda: app.push(TouchTestScene(app)), "touch test"),
             item(lambda: _("Screen turned {degrees}°").format(degrees=kiosk.rotation),
@@ -514,7 +512,7 @@ class ServiceScene(MenuScene):
         ]  # fmt: skip
 
     def _rotate(self) -> None:
-        kiosk = watch_of(self.app).config
+        kiosk = kiosk_of(self.app)
         before = kiosk.rotation
         kiosk.rotation = ROTATIONS[(ROTATIONS.index(before) + 1) % len(ROTATIONS)]
         problem = _save_settings(self.app, "rotation")
@@ -608,7 +606,7 @@ class LanguageTestScene(InfoScene):
     def lines(self) -> list[tuple[str, bool]]:
         lines = []
         for code, name in i18n.LANGUAGES.items():
-            allowed = code in watch_of(self.app).config.languages
+            allowed = code in kiosk_of(self.app).languages
             lines.append((f"{name} ({code})" + ("" if allowed else " · " + _("not offered")),
                           not allowed))  # fmt: skip
             lines += [("    " + i18n.in_language(text, code), False) for text in self.SAMPLES]
@@ -670,11 +668,11 @@ def _save_settings(app: App, *keys: str) -> str:
     if it cannot be, why (logged and felt, not fatal: the change holds until the kiosk
     restarts)."""
     try:
-        watch_of(app).config.save(app.paths.config, keys)
+        kiosk_of(app).save(app.paths.config, keys)
     except SettingsNotSaved as error:
         app.sound.play("nope")
         log.error("kiosk settings not saved: %s", error)
-        if watch_of(app).config.unreadable:  # the warning on the screen says why
+        if kiosk_of(app).unreadable:  # the warning on the screen says why
             return _("Not saved: kiosk.toml cannot be read.")
         return _("Not saved: {why}").format(why=error)
     return ""

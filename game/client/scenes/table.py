@@ -14,6 +14,7 @@ factory :func:`match_scene` is what the other screens call to start a match.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,12 @@ row (else two: a taller panel, a smaller board)."""
 TRAY_SHARES = (0.26, 0.32, 0.38, 0.44, 0.5)
 """Of a wide table's width, the tray's (beside the board): the first under which the
 board's and the tray's targets all keep :data:`theme.TOUCH`."""
+
+
+SideWords = tuple[theme.Colour | None, bool, str, str, bool, str, tuple[tuple[int, str], ...]]
+"""What a side's panel says: the colour of the seat to act (None: nobody), whether this
+side acts, the status, the prompt, whether the prompt is an instruction, the newest
+notice, and the counts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +284,7 @@ class FaceToFaceScene(PlayScene):
             return None
         return side_of(seat)
 
-    def _side_words(self, side: Side) -> tuple:
+    def _side_words(self, side: Side) -> SideWords:
         """What ``side``'s panel says now: the turn's colour, the status, the prompt (to the
         side that acts), the newest notice and the counts."""
         seat = self.actor(self.state)
@@ -303,7 +310,7 @@ class FaceToFaceScene(PlayScene):
                 words = pygame.transform.rotate(words, 180)
             surface.blit(words, side.rect)
 
-    def _panel_picture(self, size: tuple[int, int], words: tuple) -> pygame.Surface:
+    def _panel_picture(self, size: tuple[int, int], words: SideWords) -> pygame.Surface:
         """A panel's words and counts as its reader sees them, on the panel's colour."""
         turn, acting, status, prompt, instruction, notice, counts = words
         palette, u, gap = self.palette, self.u, self.gap
@@ -335,7 +342,8 @@ class FaceToFaceScene(PlayScene):
         return picture
 
     @staticmethod
-    def _wrapped_lines(picture: pygame.Surface, text: str, size: int, colour, x: int, y: int,
+    def _wrapped_lines(picture: pygame.Surface, text: str, size: int, colour: theme.Colour,
+                       x: int, y: int,
                        width: int, lines: int) -> int:  # fmt: skip
         for line in _wrapped(text, size, True, max(1, width))[:lines]:
             picture.blit(theme.text(line, size, colour, True), (x, y))
@@ -348,15 +356,21 @@ def _side_name(side: Side, name: str) -> str:
     return name if side.index == NEAR else f"far {name}"
 
 
-def _turned_drawing(upright: Target, placed: pygame.Rect, turned: bool):
+def _turned_drawing(
+    upright: Target, placed: pygame.Rect, turned: bool
+) -> Callable[[pygame.Surface, bool, bool], None]:
     """A drawing of ``upright`` (drawn in a rectangle padded by half its height, for its
-    focus ring) at ``placed`` on the screen, upside down when ``turned``."""
+    focus ring) at ``placed`` on the screen, upside down when ``turned``; ``upright`` draws
+    itself (a button)."""
+    drawing = upright.draw
+    if drawing is None:
+        raise ValueError(f"{upright.name}: a target drawn by someone else cannot be turned")
     pad = upright.rect.x
     size = (upright.rect.width + 2 * pad, upright.rect.height + 2 * pad)
 
     def draw(surface: pygame.Surface, focused: bool, pressed: bool) -> None:
         picture = pygame.Surface(size, pygame.SRCALPHA)
-        upright.draw(picture, focused, pressed)
+        drawing(picture, focused, pressed)
         if turned:
             picture = pygame.transform.rotate(picture, 180)
         surface.blit(picture, (placed.x - pad, placed.y - pad))
