@@ -14,13 +14,12 @@ import pygame
 
 from game.client import input as ui
 from game.client import theme
-from game.client.navigator import Screen, make, shows
+from game.client.navigator import Screen, is_match, make, shows
 
 if TYPE_CHECKING:
     from game.client.app import App
     from game.client.kiosk_config import KioskConfig
     from game.client.scene import Scene
-    from game.client.scenes.play import PlayScene
     from game.client.scenes.title import TitleScene
 
 log = logging.getLogger(__name__)
@@ -82,7 +81,7 @@ class KioskWatch:
         idle = app.time - app.last_input
         # A match left open under a menu (paused, its rules, a question) is as abandoned as
         # one left on screen: the countdown ends it, or the next visitor would find it.
-        play = next((s for s in reversed(app.scenes) if _is_match(s)), None)
+        play = next((s for s in reversed(app.scenes) if is_match(s)), None)
         visiting = play is not None and not play.state.is_terminal()
         if app.usage is not None:
             match = play.match if play is not None else None
@@ -140,7 +139,7 @@ class KioskWatch:
         the screen; a title showing one is made anew.  How many went."""
         app = self.app
         store = app.saves.store
-        keep = frozenset(store.path_of(s.match) for s in app.scenes if _is_match(s))
+        keep = frozenset(store.path_of(s.match) for s in app.scenes if is_match(s))
         since = app.wall_clock() - self.config.abandon_after - self.config.countdown
         gone = len(store.abandon(since, keep))
         title = app.scene if app.scenes else None
@@ -148,11 +147,6 @@ class KioskWatch:
             app.scenes[-1] = make(Screen.TITLE, app)
             app.scene.layout(app.size)
         return gone
-
-
-def _is_match(scene: Scene) -> TypeGuard[PlayScene]:
-    """Whether ``scene`` is a match screen (the navigator makes those as PlayScenes)."""
-    return shows(scene, Screen.PLAY)
 
 
 def _is_title(scene: Scene | None) -> TypeGuard[TitleScene]:

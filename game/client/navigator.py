@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum, auto
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 if TYPE_CHECKING:
     from game.client.scene import Scene
+    from game.client.scenes.play import PlayScene
 
 
 class Screen(Enum):
@@ -81,6 +82,12 @@ def shows(scene: object, screen: Screen) -> bool:
     screen is a match screen)."""
     maker = _maker(screen)
     return isinstance(maker, type) and isinstance(scene, maker)
+
+
+def is_match(scene: object) -> TypeGuard[PlayScene]:
+    """Whether ``scene`` is a match screen (:data:`Screen.PLAY` is made as a PlayScene, the
+    face-to-face one as a subclass of it), for those who read its match or its view."""
+    return shows(scene, Screen.PLAY)
 
 
 def _maker(screen: Screen) -> Callable[..., Scene]:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
 
 from game.client import theme
 from game.client.control import LocalControl
-from game.client.navigator import Screen, make
-from game.client.scenes.menu import MenuScene
+from game.client.navigator import Screen, is_match, make
+from game.client.scenes.menu import Item, MenuScene
 from game.client.surface_cache import surface_cache
 from game.client.widgets import Target, button, two_lines
 from game.i18n import _
@@ -86,7 +87,7 @@ class ChooseScene(MenuScene):
         shown = {game: [n for n in allowed if n.split(":")[0] == game] for game in GAMES}
         return {game: names for game, names in shown.items() if names}
 
-    def items(self):
+    def items(self) -> list[Item]:
         return []
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -132,13 +133,13 @@ class ChooseScene(MenuScene):
         foot = self._foot(card)
         if len(names) == 1:
             face = self._card_face(card, foot, names[0])
-            return [Target(card, lambda n=names[0]: self.choose(n), draw=face, name=names[0])]
+            return [Target(card, partial(self.choose, names[0]), draw=face, name=names[0])]
         gap = max(2, self.u // 4)
         each = (foot.width - gap * (len(names) - 1)) // len(names)
         targets = []
         for n, name in enumerate(names):
             rect = pygame.Rect(foot.x + n * (each + gap), foot.y, each, foot.height)
-            targets.append(Target(rect, lambda name=name: self.choose(name),
+            targets.append(Target(rect, partial(self.choose, name),
                                   draw=self._variant_button(rect, name), name=name))  # fmt: skip
         return targets
 
@@ -224,7 +225,7 @@ def first_variant(game: str) -> str:
     return next(n for n in VARIANTS if n.split(":")[0] == game)
 
 
-def _picture_key(game: str, side: int, app: App) -> tuple:
+def _picture_key(game: str, side: int, app: App) -> tuple[object, ...]:
     """A picture is told apart by what it shows — the app's colours and coordinates —
     never by the app itself (a kiosk starts a new one after each restart; the cache must
     not keep the old ones alive)."""
@@ -237,6 +238,8 @@ def thumbnail(game: str, side: int, app: App) -> pygame.Surface:
     draws now and fitted into a ``side``-pixel square."""
     screen = pygame.Surface(THUMBNAIL_SCREEN)  # the match screen it is taken from
     scene = make(Screen.PLAY, app, LocalControl(app, _thumbnail_match(game), autosave=False))
+    if not is_match(scene):
+        raise TypeError(f"the match screen is made as {type(scene).__name__}")
     scene.layout(screen.get_size())
     screen.fill(app.palette.panel)
     scene.view.draw(screen)
