@@ -7,7 +7,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -27,6 +29,9 @@ from game.session.importing import (
 from game.session.match import Match
 from game.session.saves import plain
 from game.session.seats import Seat
+
+if TYPE_CHECKING:
+    from game.client.app import App
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +82,7 @@ class ImportScene(MenuScene):
     """Paste a Dama game in PDN or a Mulino move list, or pick a file of the import folder;
     a game that cannot be read is refused with its line and the reason."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.folder = app.paths.data / "import"
         self.problem = ""
@@ -94,8 +99,8 @@ class ImportScene(MenuScene):
     def items(self) -> list[Item]:
         entries = [item(lambda: _("Paste a game"), self._paste, "paste")]
         for path in self._files():
-            label = lambda p=path: _("Open {name}").format(name=p.name)  # noqa: E731
-            entries.append(item(label, lambda p=path: self._open(p), f"file {path.name}"))
+            entries.append(item(partial(_open_label, path), partial(self._open, path),
+                                f"file {path.name}"))  # fmt: skip
         entries.append(item(lambda: _("Back"), self.app.pop, "back"))
         return entries
 
@@ -195,7 +200,7 @@ class ImportScene(MenuScene):
             surface.blit(text, text.get_rect(midtop=(width // 2, y)))
 
 
-def open_game(app, game: GameInFile) -> None:
+def open_game(app: App, game: GameInFile) -> None:
     """The replay of a game read, its players named as its tags name them."""
     assert game.game is not None
     imported = game.game
@@ -211,7 +216,7 @@ class GamesScene(MatchListScene):
 
     widest = 80  # an event and two players' names in a line
 
-    def __init__(self, app, games: list[GameInFile]) -> None:
+    def __init__(self, app: App, games: list[GameInFile]) -> None:
         super().__init__(app)
         self.games = games
         self.problem = ""
@@ -221,8 +226,7 @@ class GamesScene(MatchListScene):
 
     def rows(self) -> list[Row]:
         return [
-            Row(game.lines, lambda g=game: self._open(g), f"game {game.number}")
-            for game in self.games
+            Row(game.lines, partial(self._open, game), f"game {game.number}") for game in self.games
         ]
 
     def _open(self, game: GameInFile) -> None:
@@ -269,7 +273,7 @@ class WhichMillScene(MenuScene):
     """A Mulino move list that says not which Mulino it is, and whose moves more than one
     variant's rules allow: the player says which (each is named with what it is)."""
 
-    def __init__(self, app, fits: list[str], chosen) -> None:
+    def __init__(self, app: App, fits: list[str], chosen: Callable[[str], None]) -> None:
         self.fits, self.chosen = fits, chosen
         super().__init__(app)
 
@@ -281,8 +285,7 @@ class WhichMillScene(MenuScene):
 
     def items(self) -> list[Item]:
         entries = [
-            item(lambda n=name: f"{variant_title(n)} — {variant_subtitle(n)}",
-                 lambda n=name: self._choose(n), name)
+            item(partial(_mill_label, name), partial(self._choose, name), name)
             for name in self.fits
         ]  # fmt: skip
         return [*entries, item(lambda: _("Back"), self.app.pop, "back")]
@@ -290,3 +293,12 @@ class WhichMillScene(MenuScene):
     def _choose(self, name: str) -> None:
         self.app.pop()
         self.chosen(name)
+
+
+def _open_label(path: Path) -> str:
+    return _("Open {name}").format(name=path.name)
+
+
+def _mill_label(name: str) -> str:
+    """A Mulino the moves fit, with what it is."""
+    return f"{variant_title(name)} — {variant_subtitle(name)}"

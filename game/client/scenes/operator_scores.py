@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -101,8 +102,8 @@ class OperatorScoresScene(MenuScene):
         for place, entry in enumerate(self.entries[first : first + self.per_page], first + 1):
             name = f"entry {place}"
             targets.append(button(row.move(0, (place - first - 1) * pitch),
-                                  lambda e=entry, p=place: self._entry_label(p, e),
-                                  lambda e=entry, n=name: self._press_entry(n, e),
+                                  partial(self._entry_label, place, entry),
+                                  partial(self._press_entry, name, entry),
                                   self.palette, name=name))  # fmt: skip
         return targets
 

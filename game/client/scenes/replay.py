@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -14,7 +15,7 @@ from game.client.scenes.picture import Preview
 from game.client.scenes.saved import MatchListScene, Row, opponents_text, turns_text, when_text
 from game.client.turns import last_turn, step_at
 from game.client.views import view_for
-from game.client.widgets import button
+from game.client.widgets import button, fixed
 from game.files import atomic_write
 from game.i18n import _, ngettext
 from game.names import (
@@ -54,12 +55,15 @@ class FinishedScene(MatchListScene):
         )
         return [bring_in] + [
             Row(
-                lambda e=entry: _describe(e),
-                lambda e=entry: self.app.push(ReplayScene(self.app, e)),
+                partial(_describe, entry),
+                partial(self._open, entry),
                 f"finished {index}",
             )
             for index, entry in enumerate(self.finished)
         ]
+
+    def _open(self, entry: Finished) -> None:
+        self.app.push(ReplayScene(self.app, entry))
 
     def _import(self) -> None:
         self.app.push(make(Screen.IMPORT, self.app))
@@ -136,7 +140,7 @@ class ReplayScene(Scene):
             (">|", lambda: self.go(len(self.match.record.actions)), "end"),
         ]
         targets = [
-            button(pygame.Rect(x + k * (w + u), y, w, h), lambda t=text: t, action,
+            button(pygame.Rect(x + k * (w + u), y, w, h), fixed(text), action,
                    self.palette, name=name)
             for k, (text, action, name) in enumerate(controls)
         ]  # fmt: skip

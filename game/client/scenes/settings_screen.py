@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from game import i18n
@@ -16,7 +18,7 @@ from game.client.settings import (
     THINKING_SECONDS,
     stepped_volume,
 )
-from game.client.widgets import button
+from game.client.widgets import Target, button
 from game.i18n import _
 
 
@@ -91,23 +93,34 @@ class SettingsScene(MenuScene):
         cells: each a step of that volume, stopping (not wrapping round) at 0 and 100 %."""
         super().layout(size)
         settings = self.app.settings
-        steps = []
+        steps: list[Target] = []
         for name, prefix, volume, step in (
             ("sound", "volume", lambda: settings.volume, self._step_volume),
             ("music", "music volume", lambda: settings.music_volume, self._step_music),
         ):
             cell = next(t for t in self.targets if t.name == name)
-            key, gap = cell.rect.height, self.u // 2
-            down = pygame.Rect(cell.rect.left, cell.rect.top, key, key)
-            up = pygame.Rect(cell.rect.right - key, cell.rect.top, key, key)
-            cell.rect.inflate_ip(-2 * (key + gap), 0)  # in place: the button draws this rect
-            steps += [
-                button(down, lambda: "−", lambda step=step: step(-1), self.palette,
-                       lambda volume=volume: volume() > 0, f"{prefix} down"),
-                button(up, lambda: "+", lambda step=step: step(1), self.palette,
-                       lambda volume=volume: volume() < 1, f"{prefix} up"),
-            ]  # fmt: skip
+            steps += self._volume_steps(cell, prefix, volume, step)
         self.set_targets([*self.targets, *steps])
+
+    def _volume_steps(
+        self,
+        cell: Target,
+        prefix: str,
+        volume: Callable[[], float],
+        step: Callable[[int], None],
+    ) -> list[Target]:
+        """ "−" and "+" at the ends of ``cell`` (narrowed to leave them room), each a step of
+        ``volume``."""
+        key, gap = cell.rect.height, self.u // 2
+        down = pygame.Rect(cell.rect.left, cell.rect.top, key, key)
+        up = pygame.Rect(cell.rect.right - key, cell.rect.top, key, key)
+        cell.rect.inflate_ip(-2 * (key + gap), 0)  # in place: the button draws this rect
+        return [
+            button(down, lambda: "−", lambda: step(-1), self.palette,
+                   lambda: volume() > 0, f"{prefix} down"),
+            button(up, lambda: "+", lambda: step(1), self.palette,
+                   lambda: volume() < 1, f"{prefix} up"),
+        ]  # fmt: skip
 
     def _music_label(self) -> str:
         settings = self.app.settings

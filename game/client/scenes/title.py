@@ -9,6 +9,7 @@ import pygame
 
 from game import i18n
 from game.client import theme
+from game.client.kiosk_watch import kiosk_of
 from game.client.navigator import Screen, make
 from game.client.redraw import Redraw, draw_clipped
 from game.client.scenes.menu import Item, MenuScene, item
@@ -147,7 +148,7 @@ class TitleScene(MenuScene):
         return _("Language: {name}").format(name=i18n.LANGUAGES[self.app.settings.language])
 
     def _next_language(self) -> None:
-        allowed = self.app.kiosk.languages
+        allowed = kiosk_of(self.app).languages
         current = self.app.settings.language
         index = allowed.index(current) if current in allowed else -1
         self.app.settings.language = i18n.set_language(allowed[(index + 1) % len(allowed)])
