@@ -721,3 +721,24 @@ def test_a_record_is_replayed_naming_its_first_bad_entry() -> None:
             replay([table.log.entries[0], bad])
         assert refused.value.reason == reason
     assert replay(table.log.entries).heads == table.log.heads
+
+
+def test_a_set_up_start_that_is_no_start_is_refused_word_for_word() -> None:
+    """The match entry's ``start`` (a Dama position in FEN): refused when it is no position,
+    the game's own start, written otherwise than a record writes it, or already over."""
+    dama = {"setup": variant("dama").to_fields(), "seats": ["", ""]}
+    for fen, reason in [
+        (
+            "W:W18,18:B11",
+            "the start position is no position of dama:classic: two pieces on square 18",
+        ),
+        ("W:W21-32:B1-12", "the start position is the game's own: the field is left out for it"),
+        (
+            "W:W22,18,K30:B6,11,12",
+            "the start position 'W:W22,18,K30:B6,11,12' is not written as a record writes it",
+        ),
+        ("B:W18:B", "the game is already over in the start position 'B:W18:B'"),
+    ]:
+        with pytest.raises(Rejected) as refused:
+            MatchLog(_opening(**dama, start=fen))
+        assert refused.value.reason == reason
