@@ -4,6 +4,7 @@ room where players take seats and get ready before the host starts the match."""
 from __future__ import annotations
 
 import secrets
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -19,7 +20,7 @@ from game.client.scenes.lan import open_link, player_name
 from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.seats import computer_label, setup_seat_names
 from game.client.scenes.setup import Choice, SetupRow, SetupScene
-from game.client.widgets import Target, button
+from game.client.widgets import Target, button, button_drawing
 from game.i18n import _, ngettext
 from game.names import variant_title
 from game.rules import variant
@@ -64,14 +65,7 @@ class LanScene(MenuScene):
     def items(self) -> list[Item]:
         entries: list[Item] = []
         for index, listing in enumerate(self._page()):
-            entries.append(
-                item(
-                    lambda listing=listing: _listing_label(listing),
-                    lambda listing=listing: self._join(listing),
-                    f"match {index + 1}",
-                    lambda listing=listing: listing.compatible,
-                )
-            )
+            entries.append(self._listing_item(index, listing))
         if len(self.shown) > ROWS:
             entries.append(item(self._more_label, self._next_page, "more"))
         name = item(self._name_label, lambda: ask_player_name(self.app), "name")
@@ -150,6 +144,10 @@ class LanScene(MenuScene):
     def waiting(self) -> bool:
         return True  # the list changes as matches come and go
 
+    def _listing_item(self, index: int, listing: Listing) -> Item:
+        return item(lambda: _listing_label(listing), lambda: self._join(listing),
+                    f"match {index + 1}", lambda: listing.compatible)  # fmt: skip
+
     def _join(self, listing: Listing) -> None:
         if listing.code:
             self.app.push(
@@ -218,8 +216,7 @@ def _listing_row(
 ) -> Target:
     """A match's row: the menu entry's label, and below it, smaller, the host's key — in
     the warning colour, with a warning, if another key announces the same host or match."""
-    row = button(rect, lambda: "", entry.action, palette, entry.enabled, entry.name)
-    plain = row.draw  # the button's colour, focus ring and press
+    plain = button_drawing(rect, lambda: "", palette, entry.enabled)  # its face, focus, press
     first_size, second_size = round(rect.height * 0.36), round(rect.height * 0.29)
     margin = rect.height // 4
     width = rect.width - 2 * margin
@@ -241,8 +238,7 @@ def _listing_row(
             below, below.get_rect(bottomleft=(rect.x + margin, rect.bottom - rect.height // 10))
         )
 
-    row.draw = draw
-    return row
+    return Target(rect, entry.action, entry.enabled, draw, entry.name, lambda: "")
 
 
 class LanChooseScene(ChooseScene):
@@ -319,8 +315,10 @@ class RoomScene(Scene):
 
     def __init__(self, app: App, link: NetLink) -> None:
         super().__init__(app)
-        self.link: NetLink | None = link
+        self.link = link
         self.view: LinkView = link.view()
+        self._handed_on = False
+        """Whether the link went on to the match screen (which closes it in its turn)."""
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -333,8 +331,8 @@ class RoomScene(Scene):
         for index in range(len(view.seats)):
             rect = pygame.Rect(left, y, width, high)
             targets.append(
-                button(rect, lambda i=index: self._seat_label(i), lambda i=index: self._sit(i),
-                       self.palette, lambda i=index: self._can_sit(i), f"seat {index + 1}")
+                button(rect, partial(self._seat_label, index), partial(self._sit, index),
+                       self.palette, partial(self._can_sit, index), f"seat {index + 1}")
             )  # fmt: skip
             y += high + gap
         y += u
@@ -378,7 +376,6 @@ class RoomScene(Scene):
         return self.view.phase == "lobby" and not seat.computer and seat.peer is None
 
     def _sit(self, index: int) -> None:
-        assert self.link is not None
         self.link.take_seat(index)
 
     def _ready_label(self) -> str:
@@ -416,8 +413,8 @@ class RoomScene(Scene):
                 self.layout(self.app.size)
         playing = view.phase in ("playing", "over") and view.variant is not None
         if playing and not view.catching_up:
-            link, self.link = self.link, None  # handed on to the match screen
-            self.app.replace(make(Screen.MATCH, self.app, NetControl(self.app, link)))
+            self._handed_on = True
+            self.app.replace(make(Screen.MATCH, self.app, NetControl(self.app, self.link)))
 
     @property
     def waiting(self) -> bool:
@@ -427,7 +424,7 @@ class RoomScene(Scene):
         self.app.reset(make(Screen.TITLE, self.app))
 
     def discard(self) -> None:
-        if self.link is not None:
+        if not self._handed_on:
             self.link.close()
 
     def draw(self, surface: pygame.Surface) -> None:

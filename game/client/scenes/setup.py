@@ -4,6 +4,7 @@ the start of a match from it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 import pygame
@@ -26,6 +27,7 @@ from game.i18n import _
 from game.levels import LEVELS
 from game.names import variant_title
 from game.rules import VARIANTS, MatchRecord, variant
+from game.rules.variants import OptionValue
 from game.session.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
@@ -113,24 +115,26 @@ class SetupScene(MenuScene):
     def setup_rows(self) -> list[SetupRow]:
         rows: list[SetupRow] = []
         if len(self.spec.players) > 1:
-            rows.append(SetupRow(lambda: _("Players"), [
-                Choice(f"players {n}", lambda n=n: str(n), lambda n=n: self.players == n,
-                       lambda n=n: self._set_players(n))
-                for n in self.spec.players
-            ]))  # fmt: skip
+            rows.append(SetupRow(lambda: _("Players"),
+                                 [self._players_choice(n) for n in self.spec.players]))  # fmt: skip
         for option in self.spec.options:
-            rows.append(SetupRow(lambda o=option.name: _option_title(o), [
-                Choice(f"{option.name} {_value_name(value)}",
-                       lambda o=option.name, v=value: self._value_label(o, v),
-                       lambda o=option.name, v=value: self.options[o] == v,
-                       lambda o=option.name, v=value: self._set_option(o, v))
-                for value in option.choices(self.players)
+            rows.append(SetupRow(partial(_option_title, option.name), [
+                self._option_choice(option.name, value) for value in option.choices(self.players)
             ]))  # fmt: skip
         rows += self._opponents_row()
         for seat in range(self.players):
-            rows.append(SetupRow(lambda n=seat: self._seat_label(n), self._seat_choices(seat),
+            rows.append(SetupRow(partial(self._seat_label, seat), self._seat_choices(seat),
                                  seat))  # fmt: skip
         return rows
+
+    def _players_choice(self, n: int) -> Choice:
+        return Choice(f"players {n}", lambda: str(n), lambda: self.players == n,
+                      lambda: self._set_players(n))  # fmt: skip
+
+    def _option_choice(self, option: str, value: OptionValue) -> Choice:
+        return Choice(f"{option} {_value_name(value)}", lambda: self._value_label(option, value),
+                      lambda: self.options[option] == value,
+                      lambda: self._set_option(option, value))  # fmt: skip
 
     def _opponents_row(self) -> list[SetupRow]:
         return [SetupRow(lambda: _("Opponents"), [
@@ -147,17 +151,20 @@ class SetupScene(MenuScene):
             lambda: self.seats[seat].is_human,
             lambda: self._set_seat(seat, Seat()),
         )
-        return [person, *(
-            Choice(f"seat {seat + 1} {level}", lambda lv=level: level_label(lv),
-                   lambda lv=level: self.seats[seat].level == lv,
-                   lambda lv=level: self._set_seat(seat, Seat(SeatKind.COMPUTER, lv)))
-            for level in LEVELS
-        )]  # fmt: skip
+        return [person, *(self._level_choice(seat, level) for level in LEVELS)]
+
+    def _level_choice(self, seat: int, level: str) -> Choice:
+        return Choice(f"seat {seat + 1} {level}", partial(level_label, level),
+                      lambda: self.seats[seat].level == level,
+                      lambda: self._set_seat(seat, Seat(SeatKind.COMPUTER, level)))  # fmt: skip
+
+    def _is_person(self, seat: int) -> bool:
+        return self.seats[seat].is_human
 
     def _person_label(self) -> str:
         return _("Person")
 
-    def _value_label(self, option: str, value: object) -> str:
+    def _value_label(self, option: str, value: OptionValue) -> str:
         if isinstance(value, bool):
             return _("On") if value else _("Off")
         if value == "lot":
@@ -262,8 +269,8 @@ class SetupScene(MenuScene):
             area = pygame.Rect(left + name_width, y, width - name_width, height)
             self.rows.append((row, label_rect))
             if row.seat is not None and self.picks_players:  # a tap names who plays it
-                targets.append(Target(label_rect, lambda n=row.seat: self._pick_player(n),
-                                      lambda n=row.seat: self.seats[n].is_human,
+                targets.append(Target(label_rect, partial(self._pick_player, row.seat),
+                                      partial(self._is_person, row.seat),
                                       self._label_face(label_rect, row.seat),
                                       f"seat {row.seat + 1} player"))  # fmt: skip
             gap = max(2, u // 5)
