@@ -37,6 +37,12 @@ class Silent:
     def hint(self, state: State) -> int | None:
         return None
 
+    def wants_odds(self, state: State) -> bool:
+        return False
+
+    def odds(self, state: State) -> TurnOdds | None:
+        return None
+
 
 class Coach:
     """The odds for the match of ``control``, asked of ``app.thinker`` state by state."""

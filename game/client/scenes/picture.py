@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.client import theme
 from game.client.coach import Silent
 from game.client.views import view_for
 from game.client.views.base import Step
+from game.client.widgets import Target
 from game.rules import State, new_game
 
 if TYPE_CHECKING:
@@ -20,21 +22,36 @@ if TYPE_CHECKING:
 class Preview:
     """What a board view asks of the screen it is on, for a board that is only looked at."""
 
-    app: object
+    app: App
     state: State
     locked: bool = True
     coach: Silent = field(default_factory=Silent)
+    control: Onlookers = field(default_factory=lambda: Onlookers())
+    targets: list[Target] = field(default_factory=list)
     played_on = False
     """Nothing is tapped on a picture: its dice and pieces stay where they are drawn small."""
 
     @property
-    def palette(self):
-        return self.app.palette  # type: ignore[attr-defined]
+    def palette(self) -> theme.Palette:
+        return self.app.palette
 
     def gentle_cue(self, rect: pygame.Rect | None = None) -> None:
         """A picture is not played on: taps do nothing."""
 
     def can_roll(self) -> bool:
+        return False
+
+    def roll(self) -> None:
+        """Nobody rolls on a picture."""
+
+    def submit(self, action: int) -> None:
+        """Nothing is played on a picture."""
+
+
+class Onlookers:
+    """Who decides for a picture's seats: nobody here."""
+
+    def here(self, seat: int) -> bool:
         return False
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from game.client.views.base import BoardView
+from game.client.views.base import BoardView, Table
 from game.client.views.checkers import CheckersView
 from game.client.views.mill import MillView
 from game.client.views.sheet import SheetView
@@ -16,10 +14,6 @@ from game.rules.lupo import LupoState
 from game.rules.mulino import MulinoState
 from game.rules.numeri import NumeriState
 
-if TYPE_CHECKING:
-    from game.client.scenes.play import PlayScene
-
-
 VIEWS: dict[type[State], type[BoardView[State]]] = {
     AusgeblocktState: SheetView,
     NumeriState: TrackView,
@@ -30,5 +24,5 @@ VIEWS: dict[type[State], type[BoardView[State]]] = {
 """The view that draws each kind of game (its state's class)."""
 
 
-def view_for(variant_name: str, play: PlayScene) -> BoardView[State]:
+def view_for(variant_name: str, play: Table) -> BoardView[State]:
     return VIEWS[VARIANTS[variant_name].state_class](play)

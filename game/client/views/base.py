@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import pygame
 
@@ -17,12 +17,55 @@ from game.client.redraw import Element
 from game.client.widgets import Target
 
 if TYPE_CHECKING:
-    from game.client.scenes.play import PlayScene
+    from game.client.app import App
+    from game.client.coach import Coach, Silent
     from game.rules import State
 
 
 S_co = TypeVar("S_co", bound="State", covariant=True)
 """The kind of position a view draws (a view for Mulino draws a ``MulinoState``)."""
+
+
+class Seats(Protocol):
+    """Who decides for the seats (a match control): a view offers choices only to a person
+    here."""
+
+    def here(self, seat: int) -> bool: ...
+
+
+class Table(Protocol):
+    """What a board view asks of the screen it is on: the match screen
+    (:class:`~game.client.scenes.play.PlayScene`), or a picture's
+    :class:`~game.client.scenes.picture.Preview`, which is only looked at (locked, a silent
+    coach, nobody here)."""
+
+    app: App
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def locked(self) -> bool: ...
+
+    @property
+    def palette(self) -> theme.Palette: ...
+
+    @property
+    def coach(self) -> Coach | Silent: ...
+
+    @property
+    def control(self) -> Seats: ...
+
+    @property
+    def targets(self) -> list[Target]: ...
+
+    def gentle_cue(self, rect: pygame.Rect | None = None) -> None: ...
+
+    def can_roll(self) -> bool: ...
+
+    def roll(self) -> None: ...
+
+    def submit(self, action: int) -> None: ...
 
 
 def floats(point: tuple[int, int]) -> tuple[float, float]:
@@ -54,14 +97,15 @@ class Control:
 
 
 class BoardView(Generic[S_co]):
-    """Base of the per-game views.  ``play`` is the match screen that owns the view; a
-    view is generic over the kind of position it draws (:meth:`of_game` says which)."""
+    """Base of the per-game views.  ``play`` is the screen that owns the view (its
+    :class:`Table`); a view is generic over the kind of position it draws (:meth:`of_game`
+    says which)."""
 
     uses_tray = True
     """Whether the view draws in its tray (dice, hands, stones in hand): a layout gives
     the board the tray's room when it does not."""
 
-    def __init__(self, play: PlayScene) -> None:
+    def __init__(self, play: Table) -> None:
         self.play = play
         self.rect = pygame.Rect(0, 0, 1, 1)
         self.tray = pygame.Rect(0, 0, 1, 1)

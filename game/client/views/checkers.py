@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable
 from functools import partial
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -21,7 +20,7 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import SQUARE_CORNER, Element, around
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Step, floats
+from game.client.views.base import BoardView, Step, Table, floats
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
@@ -30,9 +29,6 @@ from game.rules import State
 from game.rules.checkerboard import SQUARES, coords, decode_path, squares_of
 from game.rules.dama import DamaState
 from game.rules.lupo import PLACE, LupoState
-
-if TYPE_CHECKING:
-    from game.client.scenes.play import PlayScene
 
 PIECE = 0.84
 """A piece's diameter in squares: the corners, where the numbers are, stay clear."""
@@ -44,7 +40,7 @@ class CheckersView(BoardView[DamaState | LupoState]):
     def of_game(self, state: State) -> DamaState | LupoState | None:
         return state if isinstance(state, DamaState | LupoState) else None
 
-    def __init__(self, play: PlayScene) -> None:
+    def __init__(self, play: Table) -> None:
         super().__init__(play)
         self.cell = 1
         self.path: list[int] = []  # squares tapped so far for the move being made

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -19,7 +18,7 @@ from game.client import theme
 from game.client.anim import Tween, lerp
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Control, Step, floats
+from game.client.views.base import BoardView, Control, Step, Table, floats
 from game.client.views.marks import LIGHT_AND_DARK, ghost, tinted_disc
 from game.client.widgets import Target
 from game.i18n import _
@@ -37,9 +36,6 @@ from game.rules.mulino import (
     points_of,
 )
 
-if TYPE_CHECKING:
-    from game.client.scenes.play import PlayScene
-
 MARGIN = 0.85
 """From the wood's edge to the outer points, in steps: room for a stone and a coordinate."""
 STONE = 0.78
@@ -56,7 +52,7 @@ class MillView(BoardView[MulinoState]):
     def of_game(self, state: State) -> MulinoState | None:
         return state if isinstance(state, MulinoState) else None
 
-    def __init__(self, play: PlayScene) -> None:
+    def __init__(self, play: Table) -> None:
         super().__init__(play)
         self.step = 1
         self.margin = 1

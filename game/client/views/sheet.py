@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cache, partial
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -29,7 +28,7 @@ from game.client.anim import Tween
 from game.client.redraw import SQUARE_CORNER, Element
 from game.client.sprites import sprite
 from game.client.surface_cache import surface_cache
-from game.client.views.base import BoardView, Control, Step, floats
+from game.client.views.base import BoardView, Control, Step, Table, floats
 from game.client.views.marks import DIM_ALPHA, ghost, tinted_square
 from game.client.widgets import Target
 from game.i18n import _, ngettext
@@ -52,9 +51,6 @@ from game.rules.ausgeblockt import (
     mark_options,
 )
 from game.rules.boards import COW, SHEET_SIZE, START_O, START_X
-
-if TYPE_CHECKING:
-    from game.client.scenes.play import PlayScene
 
 Colour = tuple[int, int, int]
 
@@ -173,7 +169,7 @@ class SheetView(BoardView[AusgeblocktState]):
     def of_game(self, state: State) -> AusgeblocktState | None:
         return state if isinstance(state, AusgeblocktState) else None
 
-    def __init__(self, play: PlayScene) -> None:
+    def __init__(self, play: Table) -> None:
         super().__init__(play)
         self.slots: list[int] = []
         """The faces of the dice shown, by tray column."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from functools import partial
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -24,16 +23,13 @@ from game.client import theme
 from game.client.anim import Tween, along
 from game.client.redraw import Element, around
 from game.client.sprites import sprite
-from game.client.views.base import BoardView, Control, Step, floats
+from game.client.views.base import BoardView, Control, Step, Table, floats
 from game.client.views.marks import DIM_ALPHA, ghost
 from game.client.widgets import Target
 from game.i18n import _, ngettext
 from game.names import percent, seat_names
 from game.rules import State
 from game.rules.numeri import CHOOSE, OFF, PAWNS, ROLL, STAR, NumeriState
-
-if TYPE_CHECKING:
-    from game.client.scenes.play import PlayScene
 
 ROW = 10
 DIE_SPRITES = {1: "die_1", 2: "die_2", 3: "die_3", 4: "die_4", 5: "die_5", STAR: "die_star"}
@@ -45,7 +41,7 @@ class TrackView(BoardView[NumeriState]):
     def of_game(self, state: State) -> NumeriState | None:
         return state if isinstance(state, NumeriState) else None
 
-    def __init__(self, play: PlayScene) -> None:
+    def __init__(self, play: Table) -> None:
         super().__init__(play)
         self.first: int | None = None  # the first pawn of a split being tapped
         self.motion: tuple[Tween, list[tuple[float, float]], int, int] | None = None
