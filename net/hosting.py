@@ -87,6 +87,11 @@ class HostSide:
         except (Closed, asyncio.CancelledError):
             pass  # a cancelled handler must end quietly: asyncio's stream callback asks it
         finally:
+            # A line this host no longer serves is never left open: whatever ended the
+            # serving (an error of this host's own included, which asyncio then reports),
+            # the other end hears it and rejoins, instead of waiting on a silent line.
+            if connection.closed is None:
+                connection.hang_up("the host stopped serving this line")
             self.drop(connection)
 
     async def _admit(
