@@ -224,9 +224,11 @@ def test_the_match_screen_stops_and_says_the_host_showed_another_match(tmp_path:
     fake = SimpleNamespace(view=lambda: view, peer=peer, decide=lambda text: None)
     control = NetControl(SimpleNamespace(paths=SimpleNamespace(data=tmp_path)), fake)
     control.update(0.0, True)
-    assert control.status() == (
+    assert control.status() == "Stopped: the host showed two different matches"
+    assert control.notices()[0] == (
         "The host showed another player a different match at entry 12. The match is "
         "stopped: it cannot be trusted. Both records hold the proof."
     )
+    assert control.pending and not control.can_resign()  # no move offered, no resigning
     assert not control.decide(control.match.state.legal_actions()[0])
     assert control.controls() == []

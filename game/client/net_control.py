@@ -75,7 +75,9 @@ class NetControl(MatchControl):
 
     @property
     def pending(self) -> bool:
-        return self.sent
+        """No decision can be made at this screen now: one is on its way, or the match
+        waits (paused for a missing player) or is stopped (a fork); the board offers none."""
+        return self.sent or self.net.paused or bool(self.net.fork)
 
     @property
     def awaiting(self) -> bool:
@@ -85,7 +87,8 @@ class NetControl(MatchControl):
         return self.sent or seat is None or not self.here(seat)
 
     def can_resign(self) -> bool:
-        return self.net.my_seat is not None and self.net.phase == "playing"
+        """Not in a match a fork stopped: there is no match left to lose."""
+        return self.net.my_seat is not None and self.net.phase == "playing" and not self.net.fork
 
     def resign(self, seat: int) -> None:
         self.link.resign()
@@ -151,11 +154,8 @@ class NetControl(MatchControl):
 
     def status(self) -> str | None:
         net = self.net
-        if net.fork:
-            return _(
-                "The host showed another player a different match at entry {n}. The match "
-                "is stopped: it cannot be trusted. Both records hold the proof."
-            ).format(n=net.fork)
+        if net.fork:  # the whole story in the notice band (notices): this line is short
+            return _("Stopped: the host showed two different matches")
         if net.error:
             return _("No connection: {reason}").format(reason=net.error)
         if self.out_of_step:
@@ -176,6 +176,12 @@ class NetControl(MatchControl):
 
     def notices(self) -> tuple[str, ...]:
         saved = (self._save_error,) if self._save_error else ()
+        if self.net.fork:
+            told = _(
+                "The host showed another player a different match at entry {n}. The match "
+                "is stopped: it cannot be trusted. Both records hold the proof."
+            ).format(n=self.net.fork)
+            return (told, *saved)
         return (*self.net.notices[-1:], *saved)
 
     @property
