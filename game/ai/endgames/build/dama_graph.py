@@ -126,9 +126,11 @@ def build_group(
     for sig in group:
         step = max(1, table_size(sig) // (8 * processes))
         tasks += [(sig, s, min(s + step, table_size(sig))) for s in range(0, table_size(sig), step)]
-    context = multiprocessing.get_context("fork")
-    with context.Pool(processes) as pool:
-        parts = pool.map(_chunk, tasks)
+    if processes == 1:  # in this process: a program with threads must never fork
+        parts = [_chunk(task) for task in tasks]
+    else:  # the children inherit the tables above: fork, from the one-threaded tool
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            parts = pool.map(_chunk, tasks)
     valid = np.zeros(at, bool)
     columns = [b"".join(p[i] for p in parts) for i in range(5)]
     valid[np.frombuffer(columns[0], np.int64)] = True
