@@ -168,9 +168,11 @@ def test_a_frame_dripped_a_byte_at_a_time_does_not_hold_the_line_open(
         started = time.monotonic()
         got = await _refused(connection, timeout=0.3)
         took = time.monotonic() - started
+        dripped_past_the_close = not dripping.done()
         dripping.cancel()
         assert got == "no word from the other side for too long (timed out)"
-        assert 0.25 < took < 0.8
+        assert took > 0.25  # not before its time, and the bytes still coming moved nothing:
+        assert dripped_past_the_close  # it closed while they came (no wall-clock bound)
 
     _run(_with_line(scenario))
 
@@ -202,7 +204,7 @@ def test_a_quiet_line_is_pinged_and_the_pings_restart_no_fixed_deadline(
             await connection.receive_by(started + 0.4)
         took = time.monotonic() - started
         assert closed.value.reason == "no answer by the deadline (timed out)"
-        assert 0.35 < took < 0.9
+        assert took > 0.35  # (pings that moved the deadline would keep it open for ever)
         assert pings[:3] == [1, 2, 3]
         answering.cancel()
 
@@ -576,7 +578,7 @@ def test_close_cuts_its_bye_and_waits_no_longer_than_its_time_for_a_peer_that_re
             connection.send(big)
         started = time.monotonic()
         await connection.close("z" * 1000)
-        assert time.monotonic() - started < 0.6
+        assert time.monotonic() - started < 5  # its wait, not the peer's (which is for ever)
         assert connection.closed == "z" * 1000
 
     _run(_with_line(scenario))

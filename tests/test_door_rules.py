@@ -271,9 +271,11 @@ def test_one_fixed_deadline_covers_the_hello_and_the_proof_however_often_the_str
             await asyncio.sleep(0.05)
             if introducing.done():
                 break
+        else:
+            pytest.fail("the pings kept the newcomer in past its deadline")
         with pytest.raises(Closed, match=r"^no answer by the deadline \(timed out\)$"):
             await introducing
-        assert 0.35 < time.monotonic() - started < 0.9
+        assert time.monotonic() - started > 0.35
 
     _run(_pair(scenario))
 
@@ -374,9 +376,11 @@ def test_a_newcomer_claiming_a_huge_history_is_held_no_longer_than_the_cap(
             await asyncio.sleep(0.05)
             if catching.done():
                 break
+        else:
+            pytest.fail("the pings kept the catch-up waiting past its deadline")
         with pytest.raises(Closed, match=r"^no answer by the deadline \(timed out\)$"):
             await catching
-        assert 0.35 < time.monotonic() - started < 0.9
+        assert time.monotonic() - started > 0.35
 
     _run(_pair(scenario))
 
@@ -520,7 +524,7 @@ def test_a_host_that_says_nothing_leaves_the_guest_free_to_try_elsewhere(
         started = time.monotonic()
         with pytest.raises(Unproven, match="no answer by the deadline"):
             await present(guest, GUEST, ("Bert", "player", 1), 4000, None, 0)
-        assert 0.25 < time.monotonic() - started < 0.9
+        assert 0.25 < time.monotonic() - started < 3  # its 0.3 s, not the 5 s unpatched
 
     _run(_pair(scenario))
 
