@@ -151,7 +151,7 @@ async def _round(tmp: Path, number: int, rng: random.Random, tally: Tally) -> No
         await host.wait()
         tally.rounds.append({"round": number, "verified": False})
         return
-    games = [asyncio.create_task(p.play()) for p in players]
+    games = [tally.watch(asyncio.create_task(p.play()), "a player's play") for p in players]
     stop = asyncio.Event()
     throwing = asyncio.create_task(
         strangers(port, lambda: players[0].log, random.Random(rng.random()), tally, stop)
