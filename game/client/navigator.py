@@ -95,5 +95,5 @@ def _maker(screen: Screen) -> Callable[..., Scene]:
         return _makers[screen]
     except KeyError:
         raise LookupError(
-            f"no screen is registered as {screen.name}: import game.client.scenes first"
+            f"no screen is registered as {screen.name}: import game.client.screens first"
         ) from None
