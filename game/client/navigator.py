@@ -1,11 +1,11 @@
 """The seam between the client's screens: a screen, a match control or the app asks for
 another screen by what it is (:class:`Screen`), never by importing it.
 
-The package :mod:`game.client.scenes` imports every screen module and registers how each
-screen is made (:func:`register`); the app imports that package once, so by the first frame
-every screen is known.  Screens therefore depend on this module
-and on the widgets and views below them, never on each other: the client has no import
-circle, and a screen can be replaced without touching the screens that lead to it.
+:mod:`game.client.screens` imports every screen module and registers how each screen is
+made (:func:`register`); the app imports it once, so by the first frame every screen is
+known.  Screens therefore depend on this module and on the widgets and views below them,
+never on each other: the client has no import circle, and a screen can be replaced without
+touching the screens that lead to it.
 """
 
 from __future__ import annotations
