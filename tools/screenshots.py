@@ -333,8 +333,10 @@ def _numeri_setup(app: App) -> None:
 def _as_a_kiosk(app: App, config: KioskConfig | None = None) -> None:
     """The app as a kiosk that has been in use: counters, a warning or two in its log."""
     from game.client.kiosk_usage import KioskUsage, RecentProblems
+    from game.client.kiosk_watch import KioskWatch
 
     app.kiosk = config or KioskConfig()
+    app.kiosk_watch = KioskWatch(app, app.kiosk)  # as the app has it in kiosk mode
     app.usage = KioskUsage(app.paths.data / "shots")
     counters = app.usage.counters
     counters.plays = {"numeri": 212, "dama:classic": 87, "mulino:classic": 64, "ausgeblockt": 31}
@@ -407,7 +409,7 @@ def _attract(app: App) -> None:
     from game.client.scenes.kiosk import AttractScene
 
     i18n.set_language("en")
-    app.kiosk = KioskConfig(games=["mulino:classic"])
+    _as_a_kiosk(app, KioskConfig(games=["mulino:classic"]))
     attract = AttractScene(app)
     app.push(attract)
     for _ in range(300):  # a few moves of the demo
