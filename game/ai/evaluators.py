@@ -14,6 +14,7 @@ from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
 from game.rules.mulino import (
     ADJACENT,
+    FLIES_WITH,
     FULL,
     MILLS,
     MILLS_AT,
@@ -39,8 +40,12 @@ class MillEvaluator:
     counts from the first placement on (``ceylonese=True``), with its own weights.
     """
 
-    def __init__(self, weights: dict[str, int] | None = None, ceylonese: bool = False) -> None:
+    def __init__(
+        self, weights: dict[str, int] | None = None, ceylonese: bool = False,
+        flies_with: int = FLIES_WITH,
+    ) -> None:  # fmt: skip
         w = weights or WEIGHTS["ceylonese" if ceylonese else "mulino"]
+        self.flies_with = flies_with
         self.piece, self.mill, self.open = w["piece"], w["mill"], w["open_mill"]
         self.mobility, self.blocked = w["mobility"], w["blocked"]
         self.always_mobile = ceylonese
@@ -71,7 +76,7 @@ class MillEvaluator:
         return score
 
     def _mobility(self, men: int, empty: int) -> int:
-        if men.bit_count() <= 3:
+        if men.bit_count() <= self.flies_with:
             return 0  # flying: free to go anywhere
         score = 0
         for point in points_of(men):
@@ -164,5 +169,8 @@ def board_evaluator(state: MulinoState | DamaState) -> MillEvaluator | DamaEvalu
     """The evaluator *hard* searches ``state``'s variant with."""
     variant = state.variant
     if isinstance(state, MulinoState):
-        return MillEvaluator(ceylonese=variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED))
+        return MillEvaluator(
+            ceylonese=variant.has(Rule.EXTRA_ACTION_FOR_A_MILL_PLACED),
+            flies_with=variant.spec.flies_with,
+        )
     return DamaEvaluator(losing=variant.has(Rule.MISERE))

@@ -42,6 +42,8 @@ FULL = (1 << 24) - 1
 MOVE_WHILE_PLACING, EXTRA_ACTION = Rule.MOVE_WHILE_PLACING, Rule.EXTRA_ACTION_FOR_A_MILL_PLACED
 """The rules of misto and ceylonese, named once (an enum's member costs a lookup)."""
 PIECES = 9
+FLIES_WITH = 3
+"""A player down to this many pieces (none in hand) may fly to any free point."""
 MOVE_BASE = 24
 REMOVE_BASE = 600
 PASS = 624
@@ -196,7 +198,7 @@ class MulinoState(State):
             actions = list(_LOW_POINTS[empty & 0xFFF] + _HIGH_POINTS[empty >> 12])
             if self.variant.has(MOVE_WHILE_PLACING):
                 actions += _steps(own, empty)
-        elif own.bit_count() == 3:
+        elif own.bit_count() == FLIES_WITH:
             empties = points_of(empty)
             actions = [MOVE_BASE + 24 * a + b for a in points_of(own) for b in empties]
         else:
@@ -325,8 +327,8 @@ class MulinoState(State):
                 return f"no {SIDE_NAMES[self.side]} piece on {POINTS[a]}"
             if self.hand[self.side] and not self.variant.has(MOVE_WHILE_PLACING):
                 return "pieces are still being placed"
-            if not ADJACENT[a] >> b & 1 and self.men[self.side].bit_count() != 3:
-                return f"{POINTS[b]} is not next to {POINTS[a]} (only 3 pieces may fly)"
+            if not ADJACENT[a] >> b & 1 and self.men[self.side].bit_count() != FLIES_WITH:
+                return f"{POINTS[b]} is not next to {POINTS[a]} (only {FLIES_WITH} pieces may fly)"
         return super()._why_illegal(action, legal)
 
     # -- encoding and display -------------------------------------------------------------

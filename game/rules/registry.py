@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import replace
 from itertools import product
 
 import msgpack
@@ -13,7 +14,7 @@ from game.rules.boards import default_track
 from game.rules.core import ENCODING_VERSION, RulesError, State
 from game.rules.dama import DamaState
 from game.rules.lupo import LupoState
-from game.rules.mulino import MulinoState
+from game.rules.mulino import FLIES_WITH, MulinoState
 from game.rules.numeri import NumeriState
 from game.rules.variants import (
     HighScore,
@@ -62,6 +63,12 @@ def _board_game(
     )  # fmt: skip
 
 
+def _mill_game(name: str, title: str, subtitle: str, *rules: Rule) -> VariantSpec:
+    """A Mulino variant: a board game whose last three pieces fly."""
+    spec = _board_game(name, title, subtitle, (), MulinoState, *rules)
+    return replace(spec, flies_with=FLIES_WITH)
+
+
 VARIANTS: dict[str, VariantSpec] = {
     spec.name: spec
     for spec in (
@@ -81,13 +88,12 @@ VARIANTS: dict[str, VariantSpec] = {
             agreed_draws=False, players_roll=False, two_colours=False,
             high_score=HighScore.FEWEST_TURNS_AGAINST_HARD,
         ),  # roles drawn by lot, and the game always ends in a result
-        _board_game("mulino:classic", "Mulino", "nine men's morris", (), MulinoState),
-        _board_game(
-            "mulino:misto", "Mulino misto", "morris: place or move", (), MulinoState,
-            Rule.MOVE_WHILE_PLACING,
+        _mill_game("mulino:classic", "Mulino", "nine men's morris"),
+        _mill_game(
+            "mulino:misto", "Mulino misto", "morris: place or move", Rule.MOVE_WHILE_PLACING
         ),
-        _board_game(
-            "mulino:ceylonese", "Mulino ceylonese", "morris with extra turns", (), MulinoState,
+        _mill_game(
+            "mulino:ceylonese", "Mulino ceylonese", "morris with extra turns",
             Rule.EXTRA_ACTION_FOR_A_MILL_PLACED,
         ),
     )

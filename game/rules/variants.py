@@ -101,6 +101,9 @@ class VariantSpec:
     high_score: HighScore
     rules: frozenset[Rule] = frozenset()
     """What sets this variant's rules apart from its family's first variant."""
+    flies_with: int = 0
+    """How few pieces a player must have left for them to fly to any free point (Mulino: 3,
+    RULES.md §4); 0 where pieces never fly so (a Dama king's long move is not this)."""
 
     def start(self, chosen: Variant) -> State:
         """The starting state of ``chosen``, a set-up variant of this spec."""

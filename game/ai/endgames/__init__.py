@@ -73,9 +73,9 @@ def quiet_plies_allow(state: DamaState | MulinoState, verdict: Verdict) -> bool:
         # A removal due now resets the count at once: the plies after it start from 0.
         quiet = -1 if state.stage == mulino_rules.REMOVE else state.quiet
         loser = state.side if verdict.outcome == LOSS else 1 - state.side
-        # A loser with three pieces flies and is never blocked: the win ends with a removal,
-        # and the mill closed just before it is not the end of a turn.
-        unjudged = 2 if state.men[loser].bit_count() == 3 else 1
+        # A loser down to flying is never blocked: the win ends with a removal, and the mill
+        # closed just before it is not the end of a turn.
+        unjudged = 2 if state.men[loser].bit_count() == state.variant.spec.flies_with else 1
     else:
         limit, quiet, unjudged = dama_rules.QUIET_PLY_LIMIT, state.quiet, 1
     return quiet + verdict.plies - unjudged < limit

@@ -337,7 +337,7 @@ class MillView(BoardView[MulinoState]):
             if any(MOVE_BASE <= a < REMOVE_BASE for a in legal):
                 return _("Place a piece ({n} left) or move one").format(n=in_hand)
             return _("Place a piece ({n} left)").format(n=in_hand)
-        if state.men[side].bit_count() == 3:
+        if state.men[side].bit_count() == state.variant.spec.flies_with:
             return _("Move a piece — you may fly")
         return _("Move a piece")
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from game.ai.endgames.build.retrograde import MoveGraph, flip_codes, later_codes
 from game.ai.endgames.mulino import table_size
-from game.rules.mulino import ADJACENT, MILLS, MILLS_AT
+from game.rules.mulino import ADJACENT, FLIES_WITH, MILLS, MILLS_AT
 
 POINTS = 24
 
@@ -107,7 +107,7 @@ def add_table(
     graph.valid[base + index] = True
     parents_all = (base + index).astype(np.int64)
     free_all = _free_to_remove(others)
-    flying = mover_count == 3
+    flying = mover_count == FLIES_WITH
     child_base = graph.offsets.get((other_count, mover_count))
     for start in range(POINTS):
         mine = np.flatnonzero((movers >> start) & 1)
