@@ -155,8 +155,8 @@ def check_proof(proof: dict[str, Any]) -> str | None:
         for head, signature in zip(heads, signatures, strict=True):
             if not verify(key, order_payload(match, seq, bytes.fromhex(head)), signature):
                 return f"the head {head} is not signed by the key the proof names"
-    except (KeyError, TypeError, ValueError):
-        return "the fork proof is malformed"
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+        return "the fork proof is malformed"  # a position that is no number: "x", -1, 1.5
     return None
 
 
