@@ -32,6 +32,7 @@ def check_state(state: State) -> None:
         actions = state.legal_actions()
         assert actions, "a non-terminal state offers an action"
     assert len(set(actions)) == len(actions)
+    assert all(a >= 0 for a in actions), "the actions below 0 are the draw and resignations"
     texts = [state.action_to_str(a) for a in actions]
     assert len(set(texts)) == len(texts), "two actions share a notation"
     for action, text in zip(actions, texts, strict=True):

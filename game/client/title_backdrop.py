@@ -45,6 +45,9 @@ class Drifter:
     """Seconds until a die shows its next face."""
 
 
+Placed = tuple[pygame.Surface | None, tuple[int, int], pygame.Rect]
+"""A piece's picture (None when faded out), where it is drawn, and its area."""
+
 FADE_UNITS = 2.0
 """A piece fades out over this many layout units as it nears the words or a button."""
 
@@ -62,10 +65,14 @@ class TitleBackdrop:
                     rng.uniform(3.0, 6.5), rng.uniform(0.3, 1.2))
             for name, seat in PIECES
         ]  # fmt: skip
+        self._moves = 0
+        """How often the pieces have moved: what the pieces were placed for is kept until then."""
+        self._placing: tuple[object, list[Placed]] | None = None
 
     def update(self, dt: float) -> None:
         if not self.moving:
             return
+        self._moves += 1
         for d in self.drifters:
             d.x = (d.x + d.vx * dt) % 1.0
             d.y = (d.y + d.vy * dt) % 1.0  # up and round again from below
@@ -91,9 +98,16 @@ class TitleBackdrop:
         near = min((_gap(rect, area) for area in self.keep_out), default=band)
         return min(3, 3 * near // band)
 
-    def _placed(
-        self, size: tuple[int, int], u: int, seats: tuple[Colour, ...]
-    ) -> list[tuple[pygame.Surface | None, tuple[int, int], pygame.Rect]]:
+    def _placed(self, size: tuple[int, int], u: int, seats: tuple[Colour, ...]) -> list[Placed]:
+        """Each piece's picture (None when faded out), where it goes and its area — worked
+        out once a frame: a frame drawn in parts asks for every part, and the fade measures
+        each piece against every label."""
+        key = (self._moves, size, u, seats, [tuple(area) for area in self.keep_out])
+        if self._placing is None or self._placing[0] != key:
+            self._placing = (key, self._place(size, u, seats))
+        return self._placing[1]
+
+    def _place(self, size: tuple[int, int], u: int, seats: tuple[Colour, ...]) -> list[Placed]:
         width, height = size
         placed = []
         for d in self.drifters:

@@ -288,10 +288,11 @@ class State:
 
         Raises :class:`IllegalActionError` for anything else.
         """
-        if action < 0:
+        legal = self._legal
+        if action in (self.legal_actions() if legal is None else legal):
+            return self._successor(action)  # none at a chance event or at the end
+        if action < 0:  # no legal action is below 0
             return self._conclude(action)
-        if action in self.legal_actions():  # none at a chance event or at the end
-            return self._successor(action)
         to_move = self.to_move
         if to_move == CHANCE:
             if any(action == outcome for outcome, _ in self.chance_outcomes()):

@@ -115,6 +115,20 @@ _STEPS = tuple(
 )
 
 
+_STEPS_FROM = tuple(zip(ADJACENT, _STEPS, strict=True))
+_LOW_STEPS = tuple(tuple(_STEPS_FROM[p] for p in _LOW_POINTS[m]) for m in range(1 << 12))
+_HIGH_STEPS = tuple(tuple(_STEPS_FROM[p] for p in _HIGH_POINTS[m]) for m in range(1 << 12))
+"""For the pieces of either half of the board, each piece's neighbours and its moves to each
+subset of them, looked up together."""
+_MOVED = (0,) * MOVE_BASE + tuple(
+    1 << (action - MOVE_BASE) // 24 | 1 << (action - MOVE_BASE) % 24
+    for action in range(MOVE_BASE, REMOVE_BASE)
+)
+"""For each move, the two points whose bits it turns over (it leaves one for the other)."""
+_MOVE_TO = (0,) * MOVE_BASE + tuple((a - MOVE_BASE) % 24 for a in range(MOVE_BASE, REMOVE_BASE))
+"""For each move, the point it goes to."""
+
+
 def points_of(mask: int) -> tuple[int, ...]:
     """The points of ``mask``, in index order."""
     return _LOW_POINTS[mask & 0xFFF] + _HIGH_POINTS[mask >> 12]
@@ -178,6 +192,14 @@ class MulinoState(State):
                 return TERMINAL
         return self.side
 
+    def is_terminal(self) -> bool:
+        # to_move's work without its answer: asked before every action of a search or playout
+        if self._result is None and self._legal is None:
+            self._legal = self._generate_legal()
+            if not self._legal:
+                self._result = Result.win_for(1 - self.side, 2, Reason.NO_MOVES)
+        return self._result is not None
+
     def result(self) -> Result | None:
         return self._result if self.to_move == TERMINAL else None
 
@@ -188,10 +210,11 @@ class MulinoState(State):
 
     def _generate_legal(self) -> tuple[int, ...]:
         side = self.side
-        own = self.men[side]
-        empty = FULL ^ own ^ self.men[1 - side]
-        if self.stage == REMOVE:
-            opp = self.men[1 - side]
+        white, black = self.men
+        own, opp = (white, black) if side == WHITE else (black, white)
+        empty = FULL ^ white ^ black
+        stage = self.stage
+        if stage == REMOVE:
             removable = (opp & ~pieces_in_mills(opp)) or opp
             return _LOW_REMOVALS[removable & 0xFFF] + _HIGH_REMOVALS[removable >> 12]
         if self.hand[side]:
@@ -201,56 +224,87 @@ class MulinoState(State):
         elif own.bit_count() == FLIES_WITH:
             empties = points_of(empty)
             actions = [MOVE_BASE + 24 * a + b for a in points_of(own) for b in empties]
+        elif stage == NORMAL:
+            return tuple(_steps(own, empty))  # most of a game
         else:
             actions = _steps(own, empty)
-        if self.stage == EXTRA:
+        if stage == EXTRA:
             actions.append(PASS)
         return tuple(actions)
 
     # -- applying -------------------------------------------------------------------------
 
     def _successor(self, action: int) -> MulinoState:
-        side, other = self.side, 1 - self.side
-        men = list(self.men)
+        side = self.side
+        white, black = men = self.men
         hand = self.hand
-        variant = self.variant
         if action >= REMOVE_BASE:
-            if action == PASS:
-                return self._next_turn(self.men, hand, other, self.quiet + 1)
-            men[other] &= ~(1 << (action - REMOVE_BASE))
-            men_t = (men[0], men[1])
-            if men[other].bit_count() + hand[other] < 3:
-                return _make(
-                    variant,
-                    men_t,
-                    hand,
-                    side,
-                    NORMAL,
-                    0,
-                    (),
-                    Result.win_for(side, 2, Reason.PIECES),
-                )
-            if hand == (0, 0) and variant.has(EXTRA_ACTION):
-                return _make(variant, men_t, hand, side, EXTRA, 0, (), None)
-            return self._next_turn(men_t, hand, other, 0, irreversible=True)
+            return self._removal(action)
         if action >= MOVE_BASE:
-            a, b = divmod(action - MOVE_BASE, 24)
-            men[side] ^= (1 << a) | (1 << b)
-            to = b
-        else:
-            men[side] |= 1 << action
-            hand = (hand[0] - 1, hand[1]) if side == WHITE else (hand[0], hand[1] - 1)
+            if side == WHITE:
+                white ^= _MOVED[action]
+            else:
+                black ^= _MOVED[action]
+            to = _MOVE_TO[action]
+            if hand == (0, 0):
+                return self._moved((white, black), to)
+        elif side == WHITE:
+            white |= 1 << action
+            hand = (hand[0] - 1, hand[1])
             to = action
+        else:
+            black |= 1 << action
+            hand = (hand[0], hand[1] - 1)
+            to = action
+        men = (white, black)
         own = men[side]
-        men_t = (men[0], men[1])
-        placing = self.hand != (0, 0)
-        quiet = 0 if placing else self.quiet + 1
+        variant = self.variant
         first, second = MILLS_AT[to]  # every point lies on exactly two mills
         if own & first == first or own & second == second:
-            if not placing or not variant.has(EXTRA_ACTION):
-                return _make(variant, men_t, hand, side, REMOVE, quiet, self.history, None)
-            return self._extra_action(men_t, hand, irreversible=action < MOVE_BASE)
-        return self._next_turn(men_t, hand, other, quiet, irreversible=action < MOVE_BASE)
+            if not variant.has(EXTRA_ACTION):
+                return _make(variant, men, hand, side, REMOVE, 0, self.history, None)
+            return self._extra_action(men, hand, irreversible=action < MOVE_BASE)
+        return self._next_turn(men, hand, 1 - side, 0, irreversible=action < MOVE_BASE)
+
+    def _moved(self, men: tuple[int, int], to: int) -> MulinoState:
+        """A piece moved once every piece is placed (most of a game: the quickest way)."""
+        side = self.side
+        first, second = MILLS_AT[to]
+        own = men[side]
+        quiet = self.quiet + 1
+        if own & first == first or own & second == second:
+            return _make(self.variant, men, (0, 0), side, REMOVE, quiet, self.history, None)
+        other = 1 - side
+        key = men[0] | men[1] << 24 | other << 48  # position_key with empty hands
+        history = (*self.history, key)
+        state = _make(self.variant, men, (0, 0), other, NORMAL, quiet, history, None)
+        if quiet >= QUIET_PLY_LIMIT or history.count(key) >= 3:
+            return with_draw_rules(state, quiet, QUIET_PLY_LIMIT)
+        return state
+
+    def _removal(self, action: int) -> MulinoState:
+        """A piece removed after a mill, or a ceylonese extra action declined."""
+        side, other = self.side, 1 - self.side
+        hand = self.hand
+        if action == PASS:
+            return self._next_turn(self.men, hand, other, self.quiet + 1)
+        men = list(self.men)
+        men[other] &= ~(1 << (action - REMOVE_BASE))
+        men_t = (men[0], men[1])
+        if men[other].bit_count() + hand[other] < 3:
+            return _make(
+                self.variant,
+                men_t,
+                hand,
+                side,
+                NORMAL,
+                0,
+                (),
+                Result.win_for(side, 2, Reason.PIECES),
+            )
+        if hand == (0, 0) and self.variant.has(EXTRA_ACTION):
+            return _make(self.variant, men_t, hand, side, EXTRA, 0, (), None)
+        return self._next_turn(men_t, hand, other, 0, irreversible=True)
 
     def _extra_action(
         self, men: tuple[int, int], hand: tuple[int, int], irreversible: bool
@@ -405,8 +459,8 @@ def _points_mask(names: str) -> int:
 
 def _steps(own: int, empty: int) -> list[int]:
     moves: list[int] = []
-    for a in points_of(own):
-        moves += _STEPS[a][empty & ADJACENT[a]]
+    for neighbours, to in _LOW_STEPS[own & 0xFFF] + _HIGH_STEPS[own >> 12]:
+        moves += to[empty & neighbours]
     return moves
 
 
