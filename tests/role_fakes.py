@@ -105,7 +105,7 @@ class Seen:
 
 
 def config(name: str = "p", **changes: Any) -> PeerConfig:
-    return PeerConfig(name, interface="127.0.0.1", think_seconds=None, **changes)
+    return PeerConfig(name, **{"interface": "127.0.0.1", "think_seconds": None, **changes})
 
 
 def peer_at(

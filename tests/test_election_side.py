@@ -227,6 +227,7 @@ def test_a_guest_told_to_wait_says_once_that_it_found_nobody_and_waits(clock: _T
     notices = [n["text"] for n in seen.of("notice")]
     assert len(notices) == 1 and notices[0].startswith("found none of the others for 9 s")
     assert guest.failure is None
+    assert clock.clock.now > 1100  # it went on calling after it said so
 
 
 def test_someone_answering_the_call_or_on_a_voters_line_is_company(clock: _Time) -> None:
@@ -546,6 +547,7 @@ def test_a_voter_is_released_when_its_candidate_stops_standing(clock: _Time) -> 
         ("against another", "the vote does not check out"),
         ("for another", "the vote does not check out"),
         ("short", "the vote does not check out"),
+        ("bad push", "expected the missing log entries"),
     ],
 )
 def test_a_vote_that_does_not_hold_is_refused(case: str, reason: str, clock: _Time) -> None:
@@ -558,6 +560,7 @@ def test_a_vote_that_does_not_hold_is_refused(case: str, reason: str, clock: _Ti
     voter = 3 if case == "no vote" else 2
     vote = _signed_vote(table, voter, 0, 1)
     hello = _hello(table, voter, vote)
+    line = Line()
     if case == "ahead":
         hello = {**hello, "have": len(table.log) + 1}
     elif case == "other head":
@@ -568,10 +571,12 @@ def test_a_vote_that_does_not_hold_is_refused(case: str, reason: str, clock: _Ti
         hello["vote"] = _signed_vote(table, 2, 2, 1)
     elif case == "for another":
         hello["vote"] = _signed_vote(table, 2, 0, 2)
+    elif case == "bad push":  # claims more than this log, then sends something else
+        hello = {**hello, "have": len(table.log) + 1}
+        line.inbox = [{"t": "ping"}]
     elif case == "short":
         at = len(table.log) - 1
         hello = {**_hello(table, 2, _signed_vote(table, 2, 0, 1), at)}
-    line = Line()
 
     async def scenario() -> bool:
         try:
@@ -580,8 +585,9 @@ def test_a_vote_that_does_not_hold_is_refused(case: str, reason: str, clock: _Ti
             return False
 
     assert not _run(scenario())
-    if case == "ahead":
+    if case in ("ahead", "bad push"):
         assert line.sent == [{"t": "want", "from": len(table.log)}]
+        assert line.closed == (None if case == "ahead" else reason)
     else:
         assert line.closed == reason
     assert table.peers[voter] not in cand.election._votes
@@ -705,3 +711,41 @@ def test_a_host_ending_alone_reveals_what_it_owes_before_the_end(clock: _Time) -
     _run(scenario())
     assert table.log.phase == "abandoned"
     assert [e["k"] for e in table.log.entries[-4:]] == ["leave", "leave", "reveal", "end"]
+
+
+def test_a_host_ending_alone_logs_only_the_members_still_present_as_gone(clock: _Time) -> None:
+    table = _playing(4)
+    table.put({"k": "leave", "peer": table.peers[3], "reason": "went home"})
+    host, seen = peer_at(table, 0, role=Role.CUT_OFF, on_drop="end")
+    before = len(table.log)
+
+    async def scenario() -> None:
+        host.election._end_alone(30.0)
+
+    _run(scenario())
+    assert [(e["k"], e["peer"]) for e in table.log.entries[before:]] == [
+        ("leave", table.peers[1]),
+        ("leave", table.peers[2]),
+        ("end", host.me),
+    ]
+    assert [n["text"] for n in seen.of("notice")] == [
+        "the host found none of the others for 30 s after losing touch"
+    ]
+
+
+def test_an_entry_the_log_refuses_while_ending_alone_is_told_and_the_rest_go_in(
+    clock: _Time,
+) -> None:
+    table = _playing(3)
+    host, seen = peer_at(table, 0, role=Role.CUT_OFF, on_drop="end")
+    bogus = {"k": "reveal", "event": 999, "v": bytes(32)}
+    owed = [[bogus]]
+    host.agent.dice_requests = lambda log: owed.pop() if owed else []  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        host.election._end_alone(30.0)
+
+    _run(scenario())
+    notices = [n["text"] for n in seen.of("notice")]
+    assert notices[1] == "could not log reveal: no chance event is pending"
+    assert table.log.phase == "abandoned"

@@ -87,7 +87,7 @@ def test_a_member_says_how_much_it_holds_and_catches_the_host_up_when_asked(
     line = Line()
     line.inbox = [{"t": "want", "from": 2}, _welcome(table, held + 3)]
     _run(guest.guest_side.handshake(line))  # type: ignore[arg-type]
-    assert presented[0][5] == held  # have
+    assert presented[0][4] is guest.log and presented[0][5] == held  # its log, and how much
     assert line.sent == [
         {"t": "push", "seq": seq, "e": table.log.entries[seq]} for seq in range(2, held)
     ]
@@ -107,8 +107,9 @@ def test_a_host_that_answers_the_proof_with_anything_but_a_welcome_is_left(
     guest, _ = peer_at(table, 1)
     line = Line()
     line.inbox = [{"t": "ping"}]
-    with pytest.raises(Closed, match="the host answered the proof with something else"):
+    with pytest.raises(Closed) as caught:
         _run(guest.guest_side.handshake(line))  # type: ignore[arg-type]
+    assert caught.value.reason == "the host answered the proof with something else"
     assert line.closed == "expected a welcome" and guest.guest_side.upstream is None
 
 
@@ -253,6 +254,20 @@ def test_a_host_that_announces_history_and_sends_it_late_is_not_followed(clock: 
     _stopped(guest, seen, late,
              f"the host announced {len(table.log) + 5} log entries and sent {len(table.log)} in "
              "time: it cannot be trusted")  # fmt: skip
+
+
+def test_a_host_that_announces_history_and_sends_none_of_it_is_not_followed(clock: Clock) -> None:
+    table = Table("dama")
+    guest, seen, _ = _fresh_guest(table, clock)
+    guest.guest_side.history_until = 4
+
+    class Silent(Line):
+        async def receive_by(self, deadline: float) -> dict[str, Any]:
+            clock.now = deadline
+            raise Closed("timed out")
+
+    reason = "the host announced 4 log entries and sent 0 in time: it cannot be trusted"
+    _stopped(guest, seen, Silent(table.peers[0]), reason)
 
 
 def test_a_line_lost_before_the_deadline_is_a_lost_host_not_a_lie(clock: Clock) -> None:

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 import net.hosting
+from net.connection import Closed
 from net.door import DIVERGED
 from net.gate import Gate
 from net.hosting import IN_TOUCH, WITHHOLD_GRACE
-from net.matchlog import Rejected
+from net.matchlog import Rejected, replay
 from net.role import Role
 from tests.lan import RawGuest, joined
 from tests.net_helpers import Table
@@ -73,15 +74,21 @@ def _slot(host: Any) -> Any:
 # -- the newcomer, proven ---------------------------------------------------------------
 
 
-def _admit(host: Any, table: Table, index: int, line: Line, **changes: Any) -> str | None:
-    """``_admit`` of peer ``index`` with a proof that holds, as the door passes it on."""
+def _proven(host: Any, table: Table, index: int, **changes: Any) -> dict[str, Any]:
+    """Peer ``index``'s hello with a proof that holds, as the door passes it on."""
     from net.signing import join_payload
 
-    identity = table.identities[index]
     hello = _hello(table, index, **changes)
     payload = join_payload(table.log.match_id, host.identity.key, hello["challenge"],
                            hello["name"], hello["role"], hello["seat"])  # fmt: skip
-    hello["proof"] = identity.sign(payload)
+    hello["proof"] = table.identities[index].sign(payload)
+    return hello
+
+
+def _admit(host: Any, table: Table, index: int, line: Line, **changes: Any) -> str | None:
+    """``_admit`` of peer ``index`` with a proof that holds, as the door passes it on."""
+    identity = table.identities[index]
+    hello = _proven(host, table, index, **changes)
 
     async def scenario() -> str | None:
         return await host.host_side._admit(line, hello, identity.peer, _slot(host))
@@ -107,7 +114,8 @@ def test_an_admitted_newcomers_join_carries_its_wish_and_the_address_it_listens_
 
 def test_a_member_back_from_a_lost_line_is_not_joined_again_while_present(clock: Clock) -> None:
     table = Table("dama")
-    host, _ = peer_at(table, 0)
+    host, seen = peer_at(table, 0)
+    host.host_side._gone_since[table.peers[1]] = 1.0
     line = Line()
     before = len(table.log)
     hello = _hello(table, 1, have=before, head=table.log.heads[-1])
@@ -118,6 +126,9 @@ def test_a_member_back_from_a_lost_line_is_not_joined_again_while_present(clock:
         "seq": before,
     }  # fmt: skip
     assert "join" not in line.kinds()
+    assert seen.of("notice") == []  # no second join for the log to refuse
+    assert host.host_side._connected_at == {table.peers[1]: clock.now}
+    assert host.host_side._gone_since == {}  # back: no longer counted as gone
 
 
 @pytest.mark.parametrize(
@@ -126,6 +137,8 @@ def test_a_member_back_from_a_lost_line_is_not_joined_again_while_present(clock:
         ("connected", "a peer with this identity is already connected"),
         ("itself", "a peer with this identity is already connected"),
         ("diverged", DIVERGED),
+        ("diverged at the first", DIVERGED),
+        ("diverged at the last", DIVERGED),
     ],
 )
 def test_a_newcomer_is_refused_with_the_reason_and_the_host_told(
@@ -136,7 +149,8 @@ def test_a_newcomer_is_refused_with_the_reason_and_the_host_told(
     index = 0 if case == "itself" else 1
     if case == "connected":
         host.host_side.clients[table.peers[1]] = Line(table.peers[1])  # type: ignore[assignment]
-    changes = {"have": 2, "head": "ab" * 16} if case == "diverged" else {}
+    have = {"diverged": 2, "diverged at the first": 1, "diverged at the last": len(table.log)}
+    changes = {"have": have[case], "head": "ab" * 16} if case in have else {}
     line = Line()
     hello = _hello(table, index, **changes)
     assert _run(host.host_side._admit(line, hello, table.peers[index], _slot(host))) is None
@@ -164,9 +178,14 @@ def test_a_join_code_is_asked_of_newcomers_only_and_a_wrong_one_is_summarised(
     wrong = Line()
     assert _admit(host, table, 1, wrong, code="1234") is None
     assert wrong.closed is not None and wrong.closed.startswith("wrong join code")
-    assert seen.of("notice") == [
-        {"text": "1 wrong join code from 10.0.0.2 in the last minute"}
-    ] or (len(seen.of("notice")) == 1 and "refused" not in seen.of("notice")[0]["text"])
+    summary = "1 wrong join code from 1 address: each address waits longer after every wrong code"
+    assert seen.of("notice") == [{"text": summary}]  # summarised, never "refused p2: …"
+    again = Line()
+    assert _admit(host, table, 1, again, code="4711") is None  # too soon: not even checked
+    assert again.closed is not None and again.closed.startswith(
+        "too many wrong join codes from this address: try again in "
+    )
+    assert seen.of("notice") == [{"text": summary}]
     clock.now += 3600
     right = Line()
     assert _admit(host, table, 1, right, code="4711") == table.peers[1]
@@ -202,8 +221,9 @@ def test_a_peer_that_is_not_hosting_turns_newcomers_away_and_takes_only_votes(
 
     guest.election.take_vote = take_vote  # type: ignore[method-assign]
     hello = _hello(table, 0, vote=b"v" * 64)
-    assert _run(guest.host_side._admit(Line(), hello, table.peers[0], _slot(guest))) is None
-    assert len(taken) == 1 and taken[0][2] == table.peers[0]
+    line, slot = Line(), _slot(guest)
+    assert _run(guest.host_side._admit(line, hello, table.peers[0], slot)) is None
+    assert taken == [(line, hello, table.peers[0], slot)]
 
 
 def test_the_hosts_own_join_and_a_guests_join(clock: Clock) -> None:
@@ -742,6 +762,9 @@ def test_a_member_is_served_over_a_real_line_and_logged_gone_when_it_hangs_up() 
         assert host.log is not None and raw.peer in host.log.members
         raw.request({"k": "ready", "ready": True})
         await raw.until(lambda m: m["t"] == "entry" and m["e"]["k"] == "ready")
+        raw.request({"k": "offer", "ply": 0})  # refused: to this sender, with the reason
+        reject = await raw.until(lambda m: m["t"] == "reject")
+        assert reject == {"t": "reject", "kind": "offer", "reason": "the match is not being played"}
         raw.connection.send({"t": "push", "seq": 0, "e": host.log.entries[0]})
         assert await raw.closed_reason() == "pushing entries is only for catching up"
         for _ in range(100):
@@ -773,5 +796,119 @@ def test_a_host_whose_serving_fails_hangs_the_line_up_with_the_reason() -> None:
         raw.request({"k": "ready", "ready": True})
         assert await raw.closed_reason() == "the host stopped serving this line"
         await host.close()
+
+    _run(scenario())
+
+
+async def _closed(line: Any) -> str:
+    try:
+        while True:
+            await line.receive(10)
+    except Closed as closed:
+        return closed.reason
+
+
+async def _until(condition: Any) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("never")
+
+
+def test_a_stranger_over_the_limits_of_the_door_is_told_why_it_is_turned_away() -> None:
+    """The ninth stranger of one address is hung up on at once; a stranger is turned out,
+    the oldest first, when every place at the door is taken."""
+
+    async def scenario() -> None:
+        from game.rules import variant
+        from net.connection import Connection
+        from net.gate import MAX_STRANGERS, MAX_STRANGERS_PER_ADDRESS, address_key
+        from net.identity import Identity
+        from net.peer import Peer
+
+        host = Peer(Identity.fresh(), config("host"))
+        port = await host.host(variant("dama", 2))
+        gate = host.host_side.gate
+        held = [gate.admit("127.0.0.1", lambda: None) for _ in range(MAX_STRANGERS_PER_ADDRESS)]
+        ninth = await Connection.open("127.0.0.1", port)
+        assert await _closed(ninth) == "too many connections from this address"
+        for slot in held:
+            assert slot is not None
+            slot.release()
+        stranger = await Connection.open("127.0.0.1", port)
+        await _until(lambda: gate._per_key.get(address_key("127.0.0.1")) == 1)
+        for n in range(MAX_STRANGERS):
+            gate.admit(f"10.1.{n // 200}.{n % 200}", lambda: None)
+        assert await _closed(stranger) == "too many strangers"
+        await host.close()
+
+    _run(scenario())
+
+
+def test_a_host_tells_its_screen_whom_the_door_refused() -> None:
+    async def scenario() -> None:
+        from game.rules import variant
+        from net.identity import Identity
+        from net.peer import Peer
+        from tests.role_fakes import Seen
+
+        seen = Seen()
+        host = Peer(Identity.fresh(), config("host"), seen)
+        port = await host.host(variant("dama", 2))
+        raw = await RawGuest.join(port, "mallory", prove=False, version=1)
+        await raw.closed_reason()
+        await _until(lambda: bool(seen.of("notice")))
+        assert seen.of("notice")[0]["text"].startswith("refused mallory: protocol version")
+        await host.close()
+
+    _run(scenario())
+
+
+def test_a_newcomer_that_heard_more_of_the_old_host_catches_this_host_up(clock: Clock) -> None:
+    table = Table("dama", logs=2)
+    table.put({"k": "ready", "peer": table.peers[1], "ready": False})
+    behind = replay(table.log.entries[:-1])
+    host, seen = peer_at(table, 0, log=behind)
+    line = Line()
+    line.inbox = [{"t": "push", "seq": len(behind), "e": table.log.entries[-1]}]
+    hello = _hello(table, 1, have=len(table.log), head=table.log.heads[-1])
+    assert _run(host.host_side._admit(line, hello, table.peers[1], _slot(host))) is not None
+    assert behind.heads[: len(table.log)] == table.log.heads
+    assert line.sent[0] == {"t": "want", "from": len(table.log) - 1}
+    assert line.sent[1]["t"] == "welcome" and line.sent[1]["seq"] == len(table.log)
+    assert {"seq": len(table.log) - 1, "kind": "ready"} in seen.of("entry")
+
+
+def test_a_newly_connected_member_owing_dice_has_its_grace_from_its_connection(
+    clock: Clock,
+) -> None:
+    async def scenario() -> None:
+        table = Table("numeri", 3, logs=1)
+        table.start()
+        host, _ = peer_at(table, 0, drop_timeout=1.0)
+        side = host.host_side
+        for n in (1,):
+            side.clients[table.peers[n]] = Line(table.peers[n], heard_at=clock.now)  # type: ignore[assignment]
+        table.put({"k": "leave", "peer": table.peers[2], "reason": "x"})
+        line = Line(heard_at=clock.now)
+        hello = _proven(host, table, 2, have=len(table.log), head=table.log.heads[-1])
+        assert await side._admit(line, hello, table.peers[2], _slot(host)) is not None  # type: ignore[arg-type]
+        joined = len(table.log)
+        assert table.log.members[table.peers[2]].present
+        assert table.log.owes_dice(table.peers[2])
+        side._withholders()
+        clock.now += WITHHOLD_GRACE  # past the drop timeout, within its grace
+        for other in side.clients.values():
+            other.heard_at = clock.now
+        side._withholders()
+        assert table.peers[2] in side.clients
+        clock.now += 0.5
+        for other in side.clients.values():
+            other.heard_at = clock.now
+        side._withholders()
+        await asyncio.sleep(0)
+        assert table.peers[2] not in side.clients and line.closed == "withheld its dice for 6 s"
+        assert [e["k"] for e in table.log.entries[joined:]][-1] == "leave"
 
     _run(scenario())

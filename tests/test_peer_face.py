@@ -98,15 +98,49 @@ def test_a_guest_joins_over_loopback_and_follows_the_host() -> None:
     _run(scenario())
 
 
-def test_a_join_to_nobody_is_unproven() -> None:
+def test_a_join_to_nobody_is_unproven_with_the_reason() -> None:
     async def scenario() -> None:
         guest = Peer(Identity.fresh(), config("anna"))
         await guest.listen()
         port = guest.listen_port
         await guest.close()
-        with pytest.raises(Unproven):
+        with pytest.raises(Unproven) as caught:
             await guest.join("127.0.0.1", port)
+        assert caught.value.reason.startswith(f"cannot reach 127.0.0.1:{port}: ")
         assert guest.role is Role.IDLE
+
+    _run(scenario())
+
+
+def test_a_guest_joins_the_address_it_is_given() -> None:
+    """A host listening on 127.0.0.2 only: reached there, not at the default address."""
+
+    async def scenario() -> None:
+        host = Peer(Identity.fresh(), config("host", interface="127.0.0.2"))
+        port = await host.host(variant("dama", 2))
+        guest = Peer(Identity.fresh(), config("anna"))
+        await guest.join("127.0.0.2", port)
+        assert guest.role is Role.FOLLOWING
+        await guest.close()
+        await host.close()
+
+    _run(scenario())
+
+
+def test_a_guest_joins_only_a_host_that_proves_the_key_asked_for() -> None:
+    async def scenario() -> None:
+        host = Peer(Identity.fresh(), config("host"))
+        port = await host.host(variant("dama", 2))
+        wrong = Peer(Identity.fresh(), config("anna"))
+        with pytest.raises(Unproven):
+            await wrong.join("127.0.0.1", port, Identity.fresh().key)
+        assert wrong.role is Role.IDLE
+        await wrong.close()
+        right = Peer(Identity.fresh(), config("bert"))
+        await right.join("127.0.0.1", port, host.identity.key)
+        assert right.role is Role.FOLLOWING
+        await right.close()
+        await host.close()
 
     _run(scenario())
 
@@ -165,6 +199,13 @@ def test_the_hosts_own_request_is_placed_and_relayed_to_all_its_author_last() ->
     assert all({"t": "entry", "seq": seq, "e": table.log.entries[seq]} in line.sent
                for line in lines.values())  # fmt: skip
     assert {"seq": seq, "kind": "offer"} in seen.of("entry")
+
+
+def test_a_decision_with_no_turn_waiting_is_ignored_even_in_the_lobby() -> None:
+    table = Table("dama", logs=1)
+    host, seen = peer_at(table, 0)
+    host.decide("a1-b2")
+    assert seen.events == []
 
 
 def test_a_person_decides_only_when_asked() -> None:
@@ -287,10 +328,10 @@ def test_closing_says_goodbye_on_every_line_and_stops_everything() -> None:
         peer.guest_side.upstream = lines[1]  # type: ignore[assignment]
         forever = peer._spawn(asyncio.sleep(100))
         assert forever in peer._tasks
-        await peer.close("going home")
+        await peer.close()
         for _ in range(3):
             await asyncio.sleep(0)
-        assert [line.closed for line in lines] == ["going home", "going home"]
+        assert [line.closed for line in lines] == ["leaving", "leaving"]
         assert forever.cancelled() and peer._tasks == set()
         assert peer.finished.is_set() and peer._server is not None
         assert not peer._server.is_serving()
@@ -309,5 +350,79 @@ def test_a_peer_listens_where_it_is_told() -> None:
         assert peer._server is not None
         assert peer._server.sockets[0].getsockname() == ("127.0.0.1", port)
         await peer.close()
+
+    _run(scenario())
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_peers_on_one_computer_each_listen_and_hear_heads_where_they_listen() -> None:
+    async def scenario() -> None:
+        first, second = Peer(Identity.fresh(), config("a")), Peer(Identity.fresh(), config("b"))
+        ports = [await first.listen(), await second.listen()]  # the default: any free port
+        assert ports[0] != ports[1]
+        for peer in (first, second):
+            transport = peer.witness._transport
+            assert transport is not None
+            assert transport.get_extra_info("sockname") == ("127.0.0.1", peer.listen_port)
+            await peer.close()
+
+    _run(scenario())
+
+
+def test_a_peer_listens_on_the_port_it_is_given() -> None:
+    async def scenario() -> None:
+        port = _free_port()
+        host = Peer(Identity.fresh(), config("h"))
+        assert await host.host(variant("dama", 2), port=port) == port
+        await host.close()
+        port = _free_port()
+        peer = Peer(Identity.fresh(), config("p"))
+        assert await peer.listen(port) == port
+        await peer.close()
+
+    _run(scenario())
+
+
+def test_a_peer_without_an_interface_listens_on_every_one() -> None:
+    async def scenario() -> None:
+        peer = Peer(Identity.fresh(), config("p", interface=""))
+        await peer.listen()
+        assert peer._server is not None
+        assert peer._server.sockets[0].getsockname()[0] == "0.0.0.0"
+        await peer.close()
+
+    _run(scenario())
+
+
+def test_a_host_short_of_descriptors_says_so_on_its_screen() -> None:
+    import errno
+
+    async def scenario() -> None:
+        seen = Seen()
+        peer = Peer(Identity.fresh(), config("p"), seen)
+        await peer.listen()
+        loop = asyncio.get_running_loop()
+        loop.call_exception_handler({"message": "accept", "exception": OSError(errno.EMFILE, "")})
+        assert len(seen.of("notice")) == 1
+        await peer.close()
+
+    _run(scenario())
+
+
+def test_a_match_from_a_set_up_position_carries_its_start() -> None:
+    async def scenario() -> None:
+        from tests.test_lan_setup import FEN
+
+        host = Peer(Identity.fresh(), config("h"))
+        await host.host(variant("dama", 2), start=FEN)
+        assert host.log is not None and host.log.entries[0]["start"] == FEN
+        await host.close()
 
     _run(scenario())

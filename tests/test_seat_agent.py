@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import net.seat
+from game.rules import RulesError
 from net.agent import Turn
 from net.role import Role
 from net.seat import SeatAgent
@@ -231,7 +232,9 @@ def test_a_persons_illegal_decision_is_reported_and_the_turn_stays_open() -> Non
     host, seen = peer_at(table, 0)
     host.seats.after_change()
     host.decide("not a move")
-    assert seen.of("rejected")[0]["kind"] == "act" and seen.of("rejected")[0]["reason"]
+    with pytest.raises(RulesError) as caught:
+        table.log.state.parse_action("not a move")
+    assert seen.of("rejected") == [{"kind": "act", "reason": str(caught.value)}]
     assert table.log.ply == 0 and host.seats.waiting_turn == Turn(0, 0, "")
     state = table.log.state
     host.decide(state.action_to_str(state.legal_actions()[0]))
@@ -595,3 +598,24 @@ def test_an_agent_without_a_log_sends_nothing() -> None:
     peer.log = None
     SeatAgent(peer).after_change()
     assert line.sent == [] and seen.events == []
+
+
+def test_a_move_that_opens_a_chance_event_is_followed_by_this_peers_reveal() -> None:
+    """Every commitment in force: the reveal goes right behind the move, and the event does
+    not wait for the move to come back from the host first."""
+    table = Table("numeri", 3)
+    table.start()
+    table.settle_dice()
+    table.act(table.log.state.action_to_str(table.log.state.legal_actions()[0]))
+    table.settle_dice()
+    state = table.log.state
+    guest, _, line = _guest(table, state.to_move)
+    guest.seats.after_change()
+    text = state.action_to_str(state.legal_actions()[0])
+    guest.decide(text)
+    act, reveal = line.requests()
+    assert (act["k"], act["a"], reveal["k"], reveal["event"]) == (
+        "act", text, "reveal", table.log.next_event,
+    )  # fmt: skip
+    relay_requests(table, line)
+    assert table.log.reveals[guest.me] == reveal["v"]  # taken: the value was fixed

@@ -393,7 +393,20 @@ def test_a_witness_listens_on_the_listening_sockets_port_and_sends_every_half_se
         sender = Witness(table.peers[2], lambda: second, lambda f: None)
         await sender.start("127.0.0.1", port)  # taken: it sends from another port
         assert sender._transport is not None
-        assert sender._transport.get_extra_info("sockname")[1] != port
+        fallback = sender._transport.get_extra_info("sockname")[1]
+        assert fallback != port
+        third = Witness(table.peers[0], lambda: first, lambda f: None)
+        await third.start("127.0.0.1", port)  # a third member whose port is taken starts too
+        assert third._transport is not None
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        probe.sendto(_datagram(second, head_at(second, seq)), ("127.0.0.1", fallback))
+        probe.close()
+        for _ in range(200):  # the send-only socket still takes what comes to it
+            if sender._buckets:
+                break
+            await asyncio.sleep(0.01)
+        assert list(sender._buckets) == ["127.0.0.1"]
+        third.close()
         for _ in range(200):
             if found:
                 break
@@ -434,3 +447,15 @@ def test_the_periodic_send_repeats_every_half_second(monkeypatch: pytest.MonkeyP
         assert slept == [EVERY] * 3 and len(sent.datagrams) == 3 * 2
 
     asyncio.run(scenario())
+
+
+def test_a_datagram_is_taken_from_the_address_and_port_it_came_from() -> None:
+    from net.witness import _Receiver
+
+    table, first, second, seq = _forked()
+    behind = replay(first.entries[:seq])
+    witness, _, _ = _witness(behind, table.peers[1])
+    _Receiver(witness).datagram_received(_datagram(second, head_at(second, seq)), ("127.0.0.5", 99))
+    assert list(witness._sources) == [("127.0.0.5", 99)]
+    assert list(witness._buckets) == ["127.0.0.5"]
+    _Receiver(witness).error_received(OSError("unreachable"))  # nothing to do: sent again later
