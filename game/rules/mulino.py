@@ -235,11 +235,11 @@ class MulinoState(State):
     # -- applying -------------------------------------------------------------------------
 
     def _successor(self, action: int) -> MulinoState:
-        side = self.side
-        white, black = men = self.men
-        hand = self.hand
         if action >= REMOVE_BASE:
             return self._removal(action)
+        side = self.side
+        white, black = self.men
+        hand = self.hand
         if action >= MOVE_BASE:
             if side == WHITE:
                 white ^= _MOVED[action]
@@ -292,16 +292,8 @@ class MulinoState(State):
         men[other] &= ~(1 << (action - REMOVE_BASE))
         men_t = (men[0], men[1])
         if men[other].bit_count() + hand[other] < 3:
-            return _make(
-                self.variant,
-                men_t,
-                hand,
-                side,
-                NORMAL,
-                0,
-                (),
-                Result.win_for(side, 2, Reason.PIECES),
-            )
+            won = Result.win_for(side, 2, Reason.PIECES)
+            return _make(self.variant, men_t, hand, side, NORMAL, 0, (), won)
         if hand == (0, 0) and self.variant.has(EXTRA_ACTION):
             return _make(self.variant, men_t, hand, side, EXTRA, 0, (), None)
         return self._next_turn(men_t, hand, other, 0, irreversible=True)
