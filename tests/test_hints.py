@@ -91,7 +91,7 @@ def test_no_hint_for_the_computers_turn_nor_in_a_match_that_does_not_coach(
     while play.view.animating:
         drive.frame()
     assert play.state.to_move == 1  # the computer thinks
-    assert not play._can_hint()
+    assert not play.actions.can_hint()
     play.ask_hint()
     assert play.match.hints == [] and play.cue > 0  # a gentle cue, nothing asked
     drive.settle()

@@ -351,7 +351,7 @@ def _selection(name: str, play: PlayScene) -> Callable[[], None] | None:
 def _board_area(play: PlayScene) -> pygame.Rect:
     """The board and a margin round it (a ring reaches beyond a square), not the panel."""
     rect = play.view.rect
-    return rect.inflate(rect.width // 8, rect.height // 8).clip(0, 0, play.panel.x, SIZE[1])
+    return rect.inflate(rect.width // 8, rect.height // 8).clip(0, 0, play.panel.rect.x, SIZE[1])
 
 
 def measured(name: str, play: PlayScene, monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:

@@ -162,7 +162,7 @@ def test_text_stays_readable_in_every_window(tmp_path: Path, size: tuple[int, in
         equivalent = 1080 / min(size)
         assert 0.8 * play.u * equivalent >= 14, play.u
         if size[0] < size[1]:
-            assert play.panel.y >= play.view.rect.bottom, "the panel goes under the board"
+            assert play.panel.rect.y >= play.view.rect.bottom, "the panel goes under the board"
         for target in play.targets:
             assert pygame.Rect((0, 0), size).contains(target.rect), target.name
     finally:
@@ -267,7 +267,7 @@ def test_the_status_line_says_your_turn_only_when_input_is_live_and_the_lot_leav
         driver.frame()
         banners.append((len(play.match.record.actions), play.banner))
         if play_actor(play.state) == 0 and play.caught_up and not play.state.is_terminal():
-            held = play._hold > 0
+            held = play.holding
             seen.append((play.status(), held))
             if not play.locked:
                 driver.play_one()

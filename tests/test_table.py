@@ -12,7 +12,8 @@ import pytest
 
 from game.client.kiosk_config import KioskConfig
 from game.client.scenes.play import PlayScene
-from game.client.scenes.table import FAR, NEAR, FaceToFaceScene, match_scene
+from game.client.scenes.table import FaceToFaceScene, match_scene
+from game.client.table_panels import FAR, NEAR, FacingPanels
 from game.rules import VARIANTS, find_variant, variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
@@ -46,12 +47,12 @@ def test_every_button_fits_its_side_and_no_two_overlap(tmp_path: Path, name: str
         for target in buttons:
             assert window.contains(target.rect), (target.name, target.rect)
             assert min(target.rect.size) >= 44, (target.name, target.rect.size)
-            side = scene.sides[FAR if target.name.startswith("far ") else NEAR]
+            side = scene.panel.sides[FAR if target.name.startswith("far ") else NEAR]
             assert side.rect.contains(target.rect), (target.name, target.rect, side.rect)
         for a, b in itertools.combinations(buttons, 2):
             assert not a.rect.colliderect(b.rect), (a.name, b.name)
-        assert not scene.view.rect.colliderect(scene.sides[NEAR].rect)
-        assert not scene.view.rect.colliderect(scene.sides[FAR].rect)
+        assert not scene.view.rect.colliderect(scene.panel.sides[NEAR].rect)
+        assert not scene.view.rect.colliderect(scene.panel.sides[FAR].rect)
         near = {t.name for t in buttons if not t.name.startswith("far ")}
         far = {t.name.removeprefix("far ") for t in buttons if t.name.startswith("far ")}
         assert near == far, "each side has every button"
@@ -66,9 +67,11 @@ def test_the_far_panel_is_the_near_one_turned_upside_down(driver: Driver) -> Non
     driver.frame(3)
     screen = driver.app.screen
     u = scene.u
-    line = pygame.Rect(u, scene.gap, scene._text_width - scene.row - u, round(1.6 * u))
-    near = screen.subsurface(scene.sides[NEAR].place(line)).copy()
-    far = pygame.transform.rotate(screen.subsurface(scene.sides[FAR].place(line)).copy(), 180)
+    panels = scene.panel
+    assert isinstance(panels, FacingPanels)
+    line = pygame.Rect(u, panels.gap, panels.text_width - panels.row - u, round(1.6 * u))
+    near = screen.subsurface(panels.sides[NEAR].place(line)).copy()
+    far = pygame.transform.rotate(screen.subsurface(panels.sides[FAR].place(line)).copy(), 180)
     assert pygame.image.tobytes(near, "RGB") == pygame.image.tobytes(far, "RGB")
     blank = pygame.Surface(line.size)
     blank.fill(scene.palette.panel)

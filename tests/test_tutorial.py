@@ -10,7 +10,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.client.scenes.play import PlayScene, _lines_height
+from game.client.beside_panel import BesidePanel
+from game.client.match_words import lines_height
+from game.client.scenes.play import PlayScene
 from game.client.tutorial import PERSON, Script, TutorialControl, _scripts, script_for
 from game.i18n import set_language
 from game.rules import VARIANTS, MatchRecord, variant
@@ -55,9 +57,15 @@ def test_every_script_is_a_legal_match_with_words_for_each_of_the_players_moves(
         assert len(script.steps) <= 12  # about two minutes
 
 
+def _panel(scene: PlayScene) -> BesidePanel:
+    """A lesson's panel: the usual one, beside the board."""
+    assert isinstance(scene.panel, BesidePanel)
+    return scene.panel
+
+
 def _words_shown(scene: PlayScene) -> str:
     """The lesson's words as the panel draws them, lines joined."""
-    _room, lines = scene._lesson_lines()
+    _room, lines = _panel(scene).lesson_lines()
     return " ".join(line for line, _size, _instruction in lines)
 
 
@@ -177,19 +185,17 @@ def test_a_lessons_words_are_large_inside_the_window_and_never_over_the_board(
             for script in _scripts().values():
                 for index in range(len(script.steps) + 1):
                     scene = _at_step(app, script, index)
-                    assert scene._notice_band()[1] == ()  # no band over the board's side
-                    room, lines = scene._lesson_lines()
+                    assert _panel(scene).notice_band()[1] == ()  # no band over the board's side
+                    room, lines = _panel(scene).lesson_lines()
                     assert " ".join(line for line, _, _ in lines).split() == _said(scene).split()
                     if not lines:
                         app.pop()
                         continue
                     where = f"{script.name} step {index} ({language})"
-                    drawn = pygame.Rect(
-                        room.x, room.y, room.width, _lines_height(list(lines), scene.u)
-                    )
+                    drawn = pygame.Rect(room.x, room.y, room.width, lines_height(lines, scene.u))
                     assert room.contains(drawn), where
                     assert app.screen.get_rect().contains(room), where
-                    assert scene.panel.contains(room), where
+                    assert scene.panel.rect.contains(room), where
                     assert not room.colliderect(scene.view.rect), where  # never over the board
                     assert min(s for _, s, _ in lines) >= scene.u, where  # the prompt's size
                     buttons = [t.rect for t in scene.targets if t.draw is not None]
