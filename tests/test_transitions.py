@@ -12,8 +12,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.client.app import WIPE_SECONDS
 from game.client.scenes.results import ResultsScene
+from game.client.wipe import WIPE_SECONDS
 from game.rules import Outcome, variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind

@@ -12,14 +12,10 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import signal
 import sys
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 
 import pygame
 
@@ -41,14 +37,13 @@ from game.client.save_writer import SaveWriter
 from game.client.scene import Scene
 from game.client.settings import Settings
 from game.client.sound import MusicLoop, SoundBank
+from game.client.stop_signals import StopSignals
 from game.client.wakeup import WAKE, Wakeup
 from game.client.window_guard import WindowGuard
+from game.client.wipe import Wipe
 from game.session.highscores import HighScores
 from game.session.profiles import Profiles
 from game.session.saves import Keep, SaveStore
-
-SignalHandler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
-"""What ``signal.signal`` answers and takes: a function, ``SIG_DFL``/``SIG_IGN``, or None."""
 
 log = logging.getLogger(__name__)
 
@@ -56,53 +51,17 @@ MIN_SIZE = (1024, 600)
 IDLE_WAIT_MS = 250
 WAITING_WAIT_MS = 100
 """A screen waiting for word from outside draws at least this often (its clocks move)."""
-WIPE_SECONDS = 0.2
-"""The next screen is uncovered over the last one in this long."""
 KIOSK_SCALE = 1.12
 """A kiosk's controls are this much bigger: at 1080p every button is at least 64 px."""
 OFFSCREEN_DRIVERS = frozenset({"offscreen", "dummy"})
 """SDL's video drivers that draw nowhere: SDL falls back to them when it finds no display."""
 
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-"""What the system sends to end a program (``systemctl stop``, logout, shutdown, Ctrl+C).
-SDL would turn them into the quit event a window's close button sends — which a kiosk
-ignores, so shutdown would hang — and so they get a handler of the app's own."""
 EXPOSING_EVENTS = frozenset({
     pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.WINDOWMAXIMIZED,
     pygame.VIDEOEXPOSE,
 })  # fmt: skip
 """Window events after which the system may have lost what the window showed."""
-
-
-@dataclass
-class _Wipe:
-    """The next screen, uncovered over the last one by an edge sweeping across: from the
-    right going on (``direction`` −1), from the left going back (+1)."""
-
-    direction: int
-    elapsed: float = 0.0
-    touched: bool = False
-    """A tap or key reached the new screen while it was being uncovered."""
-    edge: pygame.Rect | None = None
-    """Where the sweeping edge's line was drawn last frame (over the new screen)."""
-
-    @staticmethod
-    def strip(before: pygame.Rect, now: pygame.Rect) -> pygame.Rect:
-        """The part of ``now`` that ``before`` did not hold (both reach the same side)."""
-        if not before.width:
-            return now
-        if now.left < before.left:
-            return pygame.Rect(now.left, now.top, before.left - now.left, now.height)
-        return pygame.Rect(before.right, now.top, now.right - before.right, now.height)
-
-    def shown(self, size: tuple[int, int]) -> pygame.Rect:
-        """The part of the screen uncovered so far (ease-out: fast, then settling)."""
-        share = min(1.0, self.elapsed / WIPE_SECONDS)
-        width = round(size[0] * (1 - (1 - share) ** 3))
-        if self.direction < 0:
-            return pygame.Rect(size[0] - width, 0, width, size[1])
-        return pygame.Rect(0, 0, width, size[1])
 
 
 class NoDisplayError(RuntimeError):
@@ -133,7 +92,8 @@ class App:
     ) -> None:
         self.stopped_by: str | None = None
         """The name of the signal that ended the app, if one did."""
-        self._signal_handlers = self._hear_stop_signals()
+        self._stop_signals = StopSignals(self._stop)
+        """The system's stop signals, heard before SDL starts (:mod:`game.client.stop_signals`)."""
         if os.environ.get("SDL_VIDEO_X11_WMCLASS") in (None, Path(sys.argv[0]).name):
             # pygame's import names the X window class after the script ("__main__.py");
             # window managers' rules match "tavolo" (docs/kiosk-openbox-rc.xml).
@@ -197,7 +157,7 @@ class App:
         """The window was shown again since the last frame: the next one shows all of it,
         whatever the scene changed."""
         self._frames = 0
-        self._wipe: _Wipe | None = None
+        self._wipe: Wipe | None = None
         """The next screen being uncovered over the last."""
         self._wipe_started = -1
         self._thinker: Thinker | None = None
@@ -415,17 +375,15 @@ class App:
         return self._wipe is not None
 
     def _wipe_in(self, direction: int) -> None:
-        """The next screen is uncovered over the last one in :data:`WIPE_SECONDS`, from the
-        right going on (``direction`` −1), from the left going back (+1); once per frame
-        however many screens change in it; none with *reduce motion*.  A wipe changes a
-        strip of the screen a frame: a slide (the old screen moving off) changed all of it,
-        and presenting a whole 4K window took most of a frame; a cross-fade blended it."""
+        """The next screen is uncovered over the last one (:mod:`game.client.wipe`), from
+        the right going on (``direction`` −1), from the left going back (+1); once per frame
+        however many screens change in it; none with *reduce motion*."""
         if self._wipe_started == self._frames or not self._frames:
             return
         if self.settings.reduce_motion:
             return
         self._wipe_started = self._frames
-        self._wipe = _Wipe(direction)
+        self._wipe = Wipe(direction)
 
     def quit(self) -> None:
         self.running = False
@@ -455,27 +413,17 @@ class App:
         if self.recent_problems is not None:
             logging.getLogger().removeHandler(self.recent_problems)
             self.recent_problems = None
-        for signum, handler in self._signal_handlers.items():
-            signal.signal(signum, handler)
-        self._signal_handlers = {}
+        self._stop_signals.close()
 
     @property
     def window_returns(self) -> int:
         """Times a kiosk took its window back from the window manager."""
         return self._window_guard.taken_back if self._window_guard is not None else 0
 
-    def _hear_stop_signals(self) -> dict[int, SignalHandler]:
-        """Handle :data:`STOP_SIGNALS` here (before SDL starts, which then leaves them be);
-        returns the handlers they had, for :meth:`close` to put back."""
-        if threading.current_thread() is not threading.main_thread():
-            return {}  # only the main thread may handle signals; SDL's quit event remains
-        os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
-        return {signum: signal.signal(signum, self._stop) for signum in STOP_SIGNALS}
-
-    def _stop(self, signum: int, _frame: object) -> None:
-        """Runs between two steps of the frame loop: the loop ends after this frame, the
-        match on the screen having been saved at its last change."""
-        self.stopped_by = signal.Signals(signum).name
+    def _stop(self, signal_name: str) -> None:
+        """A stop signal came (between two steps of the frame loop): the loop ends after
+        this frame, the match on the screen having been saved at its last change."""
+        self.stopped_by = signal_name
         self.running = False
 
     # -- the loop -------------------------------------------------------------------------
@@ -566,44 +514,12 @@ class App:
         self._present(None if self._exposed else areas)
         self._exposed = False
 
-    def _render_wipe(self, wipe: _Wipe, dt: float) -> None:
-        """A frame of a wipe: the new screen drawn whole in the strip just uncovered, and
-        what changed in the part already uncovered (a screen that says where it changed;
-        one that does not is taken as still, unless it moves or was touched, when its
-        uncovered part is drawn and shown again)."""
-        size = self.screen.get_size()
-        before = wipe.shown(size)
-        wipe.elapsed += dt
-        now = wipe.shown(size)
-        shown: list[pygame.Rect] = []
-        scene = self.scene
-        if before.width and (scene.draws_changes_only or scene.animating or wipe.touched):
-            self.screen.set_clip(before)
-            try:
-                scene.draw(self.screen)
-            finally:
-                self.screen.set_clip(None)
-            areas = scene.updated_areas()
-            shown += [before] if areas is None else [a.clip(before) for a in areas]
-        fresh = _Wipe.strip(before, now)
-        for strip in (fresh, wipe.edge):  # the strip uncovered, and the edge's last place
-            if strip is not None and strip.width:
-                self.screen.set_clip(strip)
-                try:
-                    scene.draw_whole(self.screen)
-                finally:
-                    self.screen.set_clip(None)
-                shown.append(strip)
-        wipe.edge = None
-        if wipe.elapsed >= WIPE_SECONDS:
+    def _render_wipe(self, wipe: Wipe, dt: float) -> None:
+        """A frame of a wipe (:meth:`Wipe.frame`), and the areas it drew shown."""
+        shown = wipe.frame(self.scene, self.screen, dt, self.palette.accent)
+        if wipe.over:
             self._wipe = None
-        elif now.width < size[0]:  # a line of light along the edge, so the eye follows it
-            line = max(2, theme.unit(size) // 5)
-            x = now.left if wipe.direction < 0 else now.right - line
-            wipe.edge = pygame.Rect(x, 0, line, size[1])
-            self.screen.fill(self.palette.accent, wipe.edge)
-            shown.append(wipe.edge)
-        self._present(None if self._exposed else [a for a in shown if a.width and a.height])
+        self._present(None if self._exposed else shown)
         self._exposed = False
 
     def _recover(self) -> None:
