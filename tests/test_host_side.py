@@ -870,6 +870,8 @@ def test_a_newcomer_that_heard_more_of_the_old_host_catches_this_host_up(clock: 
     table.put({"k": "ready", "peer": table.peers[1], "ready": False})
     behind = replay(table.log.entries[:-1])
     host, seen = peer_at(table, 0, log=behind)
+    other = Line("x")
+    host.host_side.clients = {"x": other}  # type: ignore[dict-item]
     line = Line()
     line.inbox = [{"t": "push", "seq": len(behind), "e": table.log.entries[-1]}]
     hello = _hello(table, 1, have=len(table.log), head=table.log.heads[-1])
@@ -878,6 +880,8 @@ def test_a_newcomer_that_heard_more_of_the_old_host_catches_this_host_up(clock: 
     assert line.sent[0] == {"t": "want", "from": len(table.log) - 1}
     assert line.sent[1]["t"] == "welcome" and line.sent[1]["seq"] == len(table.log)
     assert {"seq": len(table.log) - 1, "kind": "ready"} in seen.of("entry")
+    relayed = {"t": "entry", "seq": len(table.log) - 1, "e": table.log.entries[-1]}
+    assert other.sent[0] == relayed  # each entry taken is relayed to the members at once
 
 
 def test_a_newly_connected_member_owing_dice_has_its_grace_from_its_connection(

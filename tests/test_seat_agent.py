@@ -619,3 +619,28 @@ def test_a_move_that_opens_a_chance_event_is_followed_by_this_peers_reveal() -> 
     )  # fmt: skip
     relay_requests(table, line)
     assert table.log.reveals[guest.me] == reveal["v"]  # taken: the value was fixed
+
+
+def test_the_watch_asks_again_every_second_while_the_match_still_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = _missing_third()
+    asked: list[str] = []
+
+    async def scenario() -> None:
+        guest, _, line = _guest(table, on_drop="end", drop_timeout=30.0)
+
+        def answer() -> None:  # the host places the request only after a second one came
+            if len(sleeps.slept) > 2:
+                asked.extend(e["k"] for e in _said(line))
+                relay(table, _said(line)[0])
+
+        sleeps = _Sleeps(answer)
+        monkeypatch.setattr(net.seat, "asyncio", sleeps)
+        guest.seats.after_change()
+        assert guest.seats._drop_watch is not None
+        await guest.seats._drop_watch
+        assert sleeps.slept[1:] == [1.0, 1.0]
+        assert asked == ["end", "end"] and table.log.phase == "abandoned"
+
+    _run(scenario())

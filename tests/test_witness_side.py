@@ -459,3 +459,12 @@ def test_a_datagram_is_taken_from_the_address_and_port_it_came_from() -> None:
     assert list(witness._sources) == [("127.0.0.5", 99)]
     assert list(witness._buckets) == ["127.0.0.5"]
     _Receiver(witness).error_received(OSError("unreachable"))  # nothing to do: sent again later
+
+
+def test_a_datagram_over_the_size_limit_costs_nothing_one_at_it_a_token() -> None:
+    table, first, _, _ = _forked()
+    witness, found, _ = _witness(first, table.peers[1])
+    witness.received(b"\x00" * (MAX_DATAGRAM + 1), ("10.0.0.1", 1))
+    assert not witness._buckets  # dropped unread, before the rate
+    witness.received(b"\x00" * MAX_DATAGRAM, ("10.0.0.2", 1))
+    assert list(witness._buckets) == ["10.0.0.2"] and not found  # read (junk: dropped)
