@@ -51,3 +51,34 @@ def test_a_real_host_refuses_fuzzed_frames_and_plays_its_match_to_the_end() -> N
     outcomes = " ".join(report["outcomes"])
     assert "a request must be its sender's own" in outcomes  # requests in a fellow's name
     assert "stranger" in outcomes and "player" in outcomes
+
+
+def test_a_line_that_ended_its_writing_drops_what_is_sent_after_instead_of_raising() -> None:
+    """A fuzzing player that ends its line (to make the host close it) may still owe a move
+    or a die before the close arrives: sending it must not kill the player — asyncio raises
+    on a write after the end, and the player's death stalled a long fuzz for good (its seat
+    waited for it under ``--on-drop wait``)."""
+    import asyncio
+
+    from net.testing.clients import Line
+
+    async def scenario() -> bytes:
+        received = asyncio.Queue[bytes]()
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await received.put(await reader.read())  # everything until the end
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        line = await Line.open(port)
+        line.send_raw(b"before")
+        line.end_writing()
+        line.send_raw(b"after")  # dropped, no RuntimeError
+        data = await asyncio.wait_for(received.get(), 5)
+        line.hang_up()
+        server.close()
+        await server.wait_closed()
+        return data
+
+    assert asyncio.run(scenario()) == b"before"

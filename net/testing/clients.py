@@ -38,6 +38,9 @@ class Line:
         self.inbox: list[dict[str, Any]] = []
         self.sent = 0
         """Frames (or chunks of raw bytes) written."""
+        self.ended = False
+        """Whether :meth:`end_writing` said nothing more will come: what is sent after it is
+        dropped, as on a line being hung up (asyncio raises on a write after the end)."""
 
     @classmethod
     async def open(cls, port: int, source: str = "127.0.0.1", timeout: float = 5.0) -> Line:
@@ -54,7 +57,7 @@ class Line:
 
     def send_raw(self, data: bytes) -> None:
         self.sent += 1
-        if not self.writer.is_closing():
+        if not self.writer.is_closing() and not self.ended:
             self.writer.write(data)
 
     def hang_up(self) -> None:
@@ -63,6 +66,7 @@ class Line:
     def end_writing(self) -> None:
         """Say that nothing more will come (the host then sees the line closed)."""
         if not self.writer.is_closing() and self.writer.can_write_eof():
+            self.ended = True
             with contextlib.suppress(OSError):  # the host has hung up already
                 self.writer.write_eof()
 
