@@ -3,14 +3,6 @@
 import os
 import sys
 
-# Bytecode kept: each test worker imports some 300 modules of the project and its tests, and
-# the game's own processes started by the tests import the project again.  Where the
-# environment says never to write bytecode (PYTHONDONTWRITEBYTECODE, set on the project's
-# machine), every one was compiled — and every test module's asserts rewritten by pytest —
-# again in every process of every run: a sixth of the quick loop's time.
-sys.dont_write_bytecode = False
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -18,6 +10,14 @@ from pathlib import Path
 
 import pygame
 import pytest
+
+# Bytecode kept: each test worker imports some 300 modules of the project and its tests, and
+# the game's own processes started by the tests import the project again.  Where the
+# environment says never to write bytecode (PYTHONDONTWRITEBYTECODE, set on the project's
+# machine), every one was compiled — and every test module's asserts rewritten by pytest —
+# again in every process of every run: a sixth of the quick loop's time.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture
