@@ -916,3 +916,74 @@ def test_a_newly_connected_member_owing_dice_has_its_grace_from_its_connection(
         assert [e["k"] for e in table.log.entries[joined:]][-1] == "leave"
 
     _run(scenario())
+
+
+def test_a_request_whose_signature_is_not_its_senders_is_refused(clock: Clock) -> None:
+    """The host checks every member's signature before it places a request (only its own
+    entries, signed a moment ago, go in unchecked): a forged one is refused to the sender."""
+    table = Table("dama")
+    table.start()
+    host, _ = peer_at(table, 0)
+    line = Line(table.peers[1], heard_at=clock.now)
+    host.host_side.clients = {table.peers[1]: line}  # type: ignore[dict-item]
+    forged = {**_request(table, 1, {"k": "offer", "ply": 0}), "sig": bytes(64)}
+    before = len(table.log)
+    host.host_side.handle_request(table.peers[1], forged, line)  # type: ignore[arg-type]
+    assert len(table.log) == before
+    assert line.sent == [
+        {"t": "reject", "kind": "offer",
+         "reason": "forged entry: the offer's signature is not its author's"}
+    ]  # fmt: skip
+
+
+def test_a_new_host_counts_the_drop_timeout_of_the_missing_from_when_it_learnt(
+    clock: Clock,
+) -> None:
+    """Voted in, a host knows nothing of when the missing left: they are gone from now on
+    for its drop timeout, whether it logs them gone itself or finds them gone in the log."""
+    table = Table("numeri", 3, logs=1)
+    table.start()
+    table.settle_dice()
+    table.put({"k": "leave", "peer": table.peers[2], "reason": "x"})
+    host, _ = peer_at(table, 0, drop_timeout=30.0)
+    anna = Line(table.peers[1], heard_at=clock.now)
+    host.host_side.clients = {table.peers[1]: anna}  # type: ignore[dict-item]
+    computer = {"k": "computer", "seat": 2, "level": "easy"}
+    host.host_side.handle_request(table.peers[1], _request(table, 1, computer), anna)  # type: ignore[arg-type]
+    assert anna.sent[-1]["reason"] == "p3 has been gone 0.0 s; the others can decide after 30.0 s"
+
+
+def test_members_logged_gone_by_the_watch_are_gone_from_then_for_the_drop_timeout(
+    clock: Clock,
+) -> None:
+    table = Table("numeri", 3, logs=1)
+    table.start()
+    table.settle_dice()
+    host, _ = peer_at(table, 0, drop_timeout=30.0)
+    anna = Line(table.peers[1], heard_at=clock.now)
+    host.host_side.clients = {table.peers[1]: anna}  # type: ignore[dict-item]
+    host.host_side._leave_the_gone()  # p3 never connected to this host
+    leave = _last(table, "leave")
+    assert (leave["peer"], leave["reason"]) == (table.peers[2], "connection lost")
+    clock.now += 29.9
+    anna.heard_at = clock.now
+    computer = {"k": "computer", "seat": 2, "level": "easy"}
+    host.host_side.handle_request(table.peers[1], _request(table, 1, computer), anna)  # type: ignore[arg-type]
+    assert anna.sent[-1]["reason"] == "p3 has been gone 29.9 s; the others can decide after 30.0 s"
+    clock.now += 0.1
+    host.host_side.handle_request(table.peers[1], _request(table, 1, computer), anna)  # type: ignore[arg-type]
+    assert table.log.seats[2].computer == "easy"
+
+
+def test_other_requests_go_on_while_a_player_is_missing(clock: Clock) -> None:
+    """Only a ``computer`` or an ``end`` waits for the drop timeout: the rest of the match
+    (a draw offered, say) is placed as ever."""
+    table = Table("dama", logs=1)
+    table.start()
+    host, seen = peer_at(table, 0, drop_timeout=30.0)
+    line = Line(table.peers[1])
+    host.host_side.clients = {table.peers[1]: line}  # type: ignore[dict-item]
+    host.host_side.drop(line)  # type: ignore[arg-type]
+    assert table.log.paused
+    host.request({"k": "offer", "ply": 0})
+    assert _last(table, "offer")["peer"] == host.me and seen.of("rejected") == []

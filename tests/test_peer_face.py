@@ -218,7 +218,8 @@ def test_a_person_decides_only_when_asked() -> None:
     host._after_change()
     host.decide(state.action_to_str(state.legal_actions()[0]))
     assert table.log.ply == 1
-    assert seen.of("action")[-1]["ply"] == 0 and seen.of("action")[-1]["seat"] == 0
+    text = state.action_to_str(state.legal_actions()[0])
+    assert seen.of("action") == [{"ply": 0, "seat": 0, "action": text}]
 
 
 def test_every_roll_is_told_once() -> None:
@@ -426,3 +427,22 @@ def test_a_match_from_a_set_up_position_carries_its_start() -> None:
         await host.close()
 
     _run(scenario())
+
+
+def test_a_candidate_waits_for_everyone_else_until_it_hosts() -> None:
+    table = Table("numeri", 3)
+    table.start()
+    table.settle_dice()
+    cand, _ = peer_at(table, 1, role=Role.STANDING)
+    cand.election.voters[table.peers[2]] = Line(table.peers[2], heard_at=1e12)  # type: ignore[assignment]
+    assert cand.waiting_for() == sorted({table.peers[0], table.peers[2]})
+
+
+def test_a_host_cut_off_waits_for_a_member_back_on_its_line_until_its_join_is_logged() -> None:
+    table = Table("numeri", 3)
+    table.start()
+    table.settle_dice()
+    table.put({"k": "leave", "peer": table.peers[2], "reason": "x"})
+    host, _ = peer_at(table, 0, role=Role.CUT_OFF)
+    host.host_side.clients = {table.peers[2]: Line(table.peers[2], heard_at=1e12)}  # type: ignore[dict-item]
+    assert host.waiting_for() == sorted(table.peers[1:])  # p3 is connected, not logged back

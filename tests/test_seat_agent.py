@@ -644,3 +644,28 @@ def test_the_watch_asks_again_every_second_while_the_match_still_waits(
         assert asked == ["end", "end"] and table.log.phase == "abandoned"
 
     _run(scenario())
+
+
+def test_closing_cancels_the_computers_decision_under_way() -> None:
+    table = _playing_dama()
+
+    async def scenario() -> None:
+        host, _ = peer_at(table, 0, level="easy")
+        thinker = _Thinker()
+        started = asyncio.Event()
+
+        async def forever(state: Any, level: str, seed: int) -> int:
+            started.set()
+            await asyncio.get_running_loop().create_future()
+            return 0
+
+        thinker.decide = forever  # type: ignore[method-assign]
+        host.seats._thinker = thinker  # type: ignore[assignment]
+        host.seats.after_change()
+        await started.wait()
+        (task,) = host.seats._thinking.values()
+        await host.seats.close()
+        await asyncio.sleep(0)
+        assert task.cancelled() and thinker.closed and table.log.ply == 0
+
+    _run(scenario())

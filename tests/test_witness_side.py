@@ -468,3 +468,46 @@ def test_a_datagram_over_the_size_limit_costs_nothing_one_at_it_a_token() -> Non
     assert not witness._buckets  # dropped unread, before the rate
     witness.received(b"\x00" * MAX_DATAGRAM, ("10.0.0.2", 1))
     assert list(witness._buckets) == ["10.0.0.2"] and not found  # read (junk: dropped)
+
+
+def test_a_head_waits_until_its_own_entry_is_in_and_is_judged_then() -> None:
+    """Two entries behind: the first entry in leaves the head waiting (its position is not
+    held yet), the second has it judged; a sender's waiting heads survive the judging."""
+    table, first, second, seq = _forked()
+    behind = replay(first.entries[: seq - 1])
+    witness, found, _ = _witness(behind, table.peers[1])
+    witness._transport = None
+    theirs = head_at(second, seq)
+    later = Head(seq + 5, theirs.head, theirs.hs, 0, theirs.root)
+    witness.received(_datagram(second, theirs), ("127.0.0.1", 1))
+    witness.received(_datagram(second, later), ("127.0.0.1", 1))
+    behind.apply(first.entries[seq - 1])
+    witness.changed()
+    assert not found and [h.seq for h in witness._sources[("127.0.0.1", 1)]] == [seq, seq + 5]
+    behind.apply(first.entries[seq])
+    witness.changed()
+    assert len(found) == 1 and found[0].theirs == theirs
+
+
+def test_a_sender_whose_heads_were_judged_is_still_heard() -> None:
+    table, first, second, seq = _forked()
+    behind = replay(first.entries[: seq - 1])
+    witness, found, _ = _witness(behind, table.peers[1])
+    witness._transport = None
+    witness.received(_datagram(second, head_at(second, seq - 1)), ("127.0.0.1", 1))
+    behind.apply(first.entries[seq - 1])
+    witness.changed()  # judged: the same head, no fork
+    assert witness._sources[("127.0.0.1", 1)] == []
+    behind.apply(first.entries[seq])
+    witness.received(_datagram(second, head_at(second, seq)), ("127.0.0.1", 1))
+    assert len(found) == 1
+
+
+def test_a_member_at_an_ipv6_address_is_sent_its_heads_there() -> None:
+    table = Table("numeri", 3)
+    log = table.logs[1]
+    _address(log)
+    log.members[table.peers[0]].addr = "fe80::1:5000"
+    witness, _, sent = _witness(log, table.peers[1])
+    witness.send()
+    assert [address for _, address in sent.datagrams] == [("fe80::1", 5000), ("127.0.0.3", 5002)]
