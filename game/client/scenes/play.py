@@ -349,6 +349,8 @@ class PlayScene(Scene):
         action = self.actions.shown_hint()
         if action is not None:
             self.view.draw_move(surface, self.state, action, self.palette.accent, self.u)
-        self.view.particles.draw(surface)
+        sparks = self.view.particles.area()
+        if sparks is not None and sparks.colliderect(surface.get_clip()):
+            self.view.particles.draw(surface)  # not for the parts of a frame they miss
         self.panel.draw(surface)
         self.draw_targets(surface)
