@@ -503,3 +503,19 @@ def test_a_fork_stops_the_guest_after_the_proof_went_out(
         assert len(later) == 2
 
     _run(scenario())
+
+
+def test_a_guest_back_with_its_own_log_takes_its_leave_and_join_in_the_history(
+    clock: Clock,
+) -> None:
+    """Its line was lost: the host logged it gone, then back; on its return both are in the
+    history the welcome announced, never a lie."""
+    table = Table("dama")
+    guest, _ = peer_at(table, 1, log=replay(list(table.log.entries)))
+    held = len(guest.log)
+    table.put(_strip(_leave_me(table)))
+    table.put(_strip(table.join_entry(table.identities[1], "p2")))
+    guest.guest_side.history_until = len(table.log)
+    for seq in range(held, len(table.log)):
+        guest.guest_side._apply_relayed(seq, table.log.entries[seq])
+    assert guest.log.heads == table.log.heads and guest.failure is None

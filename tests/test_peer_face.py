@@ -446,3 +446,47 @@ def test_a_host_cut_off_waits_for_a_member_back_on_its_line_until_its_join_is_lo
     host, _ = peer_at(table, 0, role=Role.CUT_OFF)
     host.host_side.clients = {table.peers[2]: Line(table.peers[2], heard_at=1e12)}  # type: ignore[dict-item]
     assert host.waiting_for() == sorted(table.peers[1:])  # p3 is connected, not logged back
+
+
+def test_a_peers_witness_sends_its_heads_to_the_others_not_to_itself() -> None:
+    table = Table("numeri", 3)
+    peer, _ = peer_at(table, 1)
+    for n, member in enumerate(peer.log.members.values()):  # type: ignore[union-attr]
+        member.addr = f"127.0.0.{n + 1}:{5000 + n}"
+    sent: list[tuple[str, int]] = []
+
+    class Transport:
+        def sendto(self, data: bytes, address: tuple[str, int]) -> None:
+            sent.append(address)
+
+    peer.witness._transport = Transport()  # type: ignore[assignment]
+    peer.witness.send()
+    assert sent == [("127.0.0.1", 5000), ("127.0.0.3", 5002)]
+
+
+def test_a_fork_the_peers_witness_finds_stops_the_peer() -> None:
+    """The host told p2 that p3 left and p3 that p2 left: p3's signed head reaches p2's
+    witness, and p2 stops following the host, with the reason on its screen."""
+    import msgpack
+
+    from net.witness import head_at
+
+    table = Table("numeri", 3)
+    first, second = table.logs[1], table.logs[2]
+    seq = len(first)
+    first.apply(table.seal({"k": "leave", "peer": table.peers[2], "reason": "x"}, first))
+    second.apply(table.seal({"k": "leave", "peer": table.peers[1], "reason": "x"}, second))
+
+    async def scenario() -> None:
+        peer, seen = peer_at(table, 1, log=first)
+        upstream = Line(table.peers[0])
+        peer.guest_side.upstream = upstream  # type: ignore[assignment]
+        datagram = msgpack.packb(head_at(second, seq).message(first.match_id), use_bin_type=True)
+        peer.witness.received(datagram, ("127.0.0.3", 5002))
+        (fork,) = seen.of("fork")
+        assert fork["entry"] == seq + 1 and fork["theirs"] == second.heads[seq]
+        assert peer.failure == fork["text"] and peer.witness.proof is not None
+        await asyncio.sleep(0)
+        assert upstream.closed == fork["text"]
+
+    _run(scenario())

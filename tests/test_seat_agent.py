@@ -669,3 +669,40 @@ def test_closing_cancels_the_computers_decision_under_way() -> None:
         assert task.cancelled() and thinker.closed and table.log.ply == 0
 
     _run(scenario())
+
+
+def test_the_computer_thinks_for_the_time_this_peer_was_given() -> None:
+    table = Table("dama")
+    peer, _ = peer_at(table, 0, think_seconds=2.5)
+    assert peer.seats._thinker.seconds == 2.5  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("hosting", [False, True])
+def test_a_headless_peer_that_readied_or_allowed_coaching_still_reports_the_end(
+    hosting: bool,
+) -> None:
+    """Each thing a peer does once a match is its own: having said ready (a guest) or
+    allowed coaching (a host) does not keep it from reporting the end."""
+
+    async def scenario() -> None:
+        table = _lobby(logs=1 if hosting else None)
+        index = 0 if hosting else 1
+        peer, seen = peer_at(table, index, autostart=True, allow_coaching=True)
+        line = Line(table.peers[0])
+        if not hosting:
+            peer.guest_side.upstream = line  # type: ignore[assignment]
+        peer.seats.after_change()
+        relay_requests(table, line)
+        if hosting:
+            table.put({"k": "ready", "peer": table.peers[1], "ready": True})
+        peer.seats.after_change()
+        relay_requests(table, line)
+        if not hosting:  # the host of the table starts it
+            table.start()
+        assert table.log.phase == "playing"
+        for p in table.peers:
+            table.put({"k": "offer", "peer": p, "ply": 0})
+        peer.seats.after_change()
+        assert len(seen.of("over")) == 1
+
+    _run(scenario())

@@ -511,3 +511,44 @@ def test_a_member_at_an_ipv6_address_is_sent_its_heads_there() -> None:
     witness, _, sent = _witness(log, table.peers[1])
     witness.send()
     assert [address for _, address in sent.datagrams] == [("fe80::1", 5000), ("127.0.0.3", 5002)]
+
+
+def test_a_head_at_the_next_position_keeps_waiting_while_an_earlier_one_is_judged() -> None:
+    table, first, second, seq = _forked()
+    behind = replay(first.entries[: seq - 1])
+    witness, found, _ = _witness(behind, table.peers[1])
+    witness._transport = None
+    for position in (seq - 1, seq):
+        witness.received(_datagram(second, head_at(second, position)), ("127.0.0.1", 1))
+    behind.apply(first.entries[seq - 1])
+    witness.changed()  # seq - 1 judged (the same), seq still waits for its entry
+    assert [h.seq for h in witness._sources[("127.0.0.1", 1)]] == [seq]
+    behind.apply(first.entries[seq])
+    witness.changed()
+    assert len(found) == 1
+
+
+def test_the_head_of_a_new_entry_is_sent_when_the_timer_fires(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import types
+
+    import net.witness
+
+    later: list[tuple[float, Any]] = []
+
+    class Loop:
+        def call_later(self, delay: float, callback: Any) -> object:
+            later.append((delay, callback))
+            return object()
+
+    table = Table("numeri", 3)
+    log = table.logs[1]
+    _address(log)
+    witness, _, sent = _witness(log, table.peers[1])
+    monkeypatch.setattr(net.witness, "asyncio", types.SimpleNamespace(get_running_loop=Loop))
+    witness.changed()
+    ((delay, callback),) = later
+    assert delay == SOON and sent.datagrams == []
+    callback()
+    assert len(sent.datagrams) == 2 and witness._soon is None
