@@ -4,6 +4,7 @@ randomness, no I/O), and the import graph of the code is the one docs/ARCHITECTU
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -28,10 +29,16 @@ FORBIDDEN = {
 EDGE = {"__main__.py"}
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """``path`` parsed, once for all the checks (each reads every module of the code)."""
+    return ast.parse(path.read_text())
+
+
 def _imports(path: Path) -> list[str]:
     """Every module ``path`` imports by its absolute name."""
     names = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -185,10 +192,7 @@ def test_the_client_has_no_import_circle() -> None:
     imports it back, however far round (ARCHITECTURE's client graph)."""
     paths = sorted(CLIENT.rglob("*.py"))
     modules = {_client_module(path) for path in paths}
-    graph = {
-        _client_module(path): _runtime_imports(ast.parse(path.read_text()), modules)
-        for path in paths
-    }
+    graph = {_client_module(path): _runtime_imports(_tree(path), modules) for path in paths}
 
     def reaches(start: str, goal: str) -> list[str] | None:
         seen, todo = {start}, [[start]]
@@ -211,7 +215,7 @@ def test_no_client_module_imports_inside_a_function() -> None:
     circle check: a screen asks the navigator instead (optional dependencies excepted)."""
     late = {}
     for path in sorted(CLIENT.rglob("*.py")):
-        tree = ast.parse(path.read_text())
+        tree = _tree(path)
         count = sum(
             isinstance(node, ast.ImportFrom) and (node.module or "").startswith("game.client")
             for function in ast.walk(tree)
