@@ -81,6 +81,8 @@ class PlayScene(Scene):
         board's half-made choices that its elements cannot see otherwise."""
         self._backdrop: pygame.Surface | None = None
         self._backdrop_look: tuple[object, ...] | None = None
+        self._view_reach = pygame.Rect(0, 0, 0, 0)
+        """Where the board's view can draw (set by :meth:`layout`)."""
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -134,6 +136,11 @@ class PlayScene(Scene):
         """The panel lays the window out; the board and its tray go where it says."""
         self.u, board, tray = self.panel.layout(size)
         self.view.layout(board, tray)
+        # Where the view can draw: its board and tray with the margins of what moves over
+        # them (a hop, a die thrown up); the parts of a frame beyond are the panel's alone.
+        self._view_reach = board.inflate(min(board.size) // 2, min(board.size) // 2).union(
+            tray.inflate(2 * tray.height, 2 * tray.height)
+        )
         self.view.show_last_turn(self._last_turn())
         self.rebuild()
         self._redraw.invalidate()
@@ -345,10 +352,11 @@ class PlayScene(Scene):
         """Draw everything (on the screen as clipped, or on another surface: a veiled demo,
         a match under a question)."""
         surface.blit(self._board_backdrop(surface), (0, 0))
-        self.view.draw_pieces(surface)
-        action = self.actions.shown_hint()
-        if action is not None:
-            self.view.draw_move(surface, self.state, action, self.palette.accent, self.u)
+        if self._view_reach.colliderect(surface.get_clip()):
+            self.view.draw_pieces(surface)
+            action = self.actions.shown_hint()
+            if action is not None:
+                self.view.draw_move(surface, self.state, action, self.palette.accent, self.u)
         sparks = self.view.particles.area()
         if sparks is not None and sparks.colliderect(surface.get_clip()):
             self.view.particles.draw(surface)  # not for the parts of a frame they miss
