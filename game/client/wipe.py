@@ -48,9 +48,12 @@ class Wipe:
         return pygame.Rect(before.right, now.top, now.right - before.right, now.height)
 
     def shown(self, size: tuple[int, int]) -> pygame.Rect:
-        """The part of the screen uncovered so far (ease-out: fast, then settling)."""
+        """The part of the screen uncovered so far (ease-out: fast, then settling).  The
+        ease is quadratic: a cubic one uncovered 23 % of the screen in the first of the
+        wipe's twelve frames — 1.9 million pixels to draw and show at 4K, its slowest frame —
+        where this one uncovers 16 %."""
         share = min(1.0, self.elapsed / WIPE_SECONDS)
-        width = round(size[0] * (1 - (1 - share) ** 3))
+        width = round(size[0] * (1 - (1 - share) ** 2))
         if self.direction < 0:
             return pygame.Rect(size[0] - width, 0, width, size[1])
         return pygame.Rect(0, 0, width, size[1])
