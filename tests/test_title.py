@@ -69,3 +69,34 @@ def test_the_drifting_pieces_never_pass_behind_the_words_or_a_button(
         assert seen_faded  # the pieces were there to hide: the check was not empty
     finally:
         driver.app.close()
+
+
+def test_a_still_title_shows_the_pieces_of_the_board_theme_chosen_in_the_settings(
+    tmp_path: Path,
+) -> None:
+    """With *reduce motion* the pieces never move, so the title keeps where it placed them;
+    coming back from Settings with another board theme, it must draw the new theme's
+    pieces, as a title opened afresh does (it kept the old ones, found in review)."""
+    from game.client.scenes.settings_screen import SettingsScene
+
+    driver = Driver(tmp_path, size=(800, 450))
+    app = driver.app
+    try:
+        app.settings.reduce_motion = True
+        app.reset(TitleScene(app))
+        driver.frame(5)
+        app.push(SettingsScene(app))
+        driver.frame(10)
+        theme = app.settings.board_theme
+        driver.press("boards")
+        assert app.settings.board_theme != theme
+        app.pop()
+        driver.frame(30)
+        shown = pygame.image.tobytes(app.screen, "RGB")
+        fresh = TitleScene(app)
+        fresh.layout(app.size)
+        whole = pygame.Surface(app.size).convert(app.screen)
+        fresh.draw_whole(whole)
+        assert shown == pygame.image.tobytes(whole, "RGB")
+    finally:
+        app.close()

@@ -86,10 +86,21 @@ def surface_cache(
     return decorate
 
 
+_looks = 0
+
+
 def clear_caches() -> None:
     """Empty every drawing cache (what they hold was drawn in a look that has changed)."""
+    global _looks
+    _looks += 1
     for cache in _caches:
         cache.cache_clear()
+
+
+def look() -> int:
+    """Which look the caches hold (it changes whenever they are emptied): for a screen that
+    keeps surfaces of its own from them, to know when to take them again."""
+    return _looks
 
 
 def cached_megabytes() -> float:

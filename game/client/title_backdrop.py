@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pygame
 
 from game.client.sprites import sprite
-from game.client.surface_cache import surface_cache
+from game.client.surface_cache import look, surface_cache
 from game.client.theme import Colour
 
 FAINT = 64
@@ -100,9 +100,10 @@ class TitleBackdrop:
 
     def _placed(self, size: tuple[int, int], u: int, seats: tuple[Colour, ...]) -> list[Placed]:
         """Each piece's picture (None when faded out), where it goes and its area — worked
-        out once a frame: a frame drawn in parts asks for every part, and the fade measures
-        each piece against every label."""
-        key = (self._moves, size, u, seats, [tuple(area) for area in self.keep_out])
+        out once a frame (and again when the board theme changes the pictures): a frame
+        drawn in parts asks for every part, and the fade measures each piece against every
+        label."""
+        key = (self._moves, look(), size, u, seats, [tuple(area) for area in self.keep_out])
         if self._placing is None or self._placing[0] != key:
             self._placing = (key, self._place(size, u, seats))
         return self._placing[1]
