@@ -15,6 +15,7 @@ from game.client.redraw import MOST_AREAS, Redraw, merged
 from game.client.scenes.menu import MenuScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
+from game.client.scenes.table import FaceToFaceScene
 from game.client.scenes.title import TitleScene
 from game.rules import Outcome, variant
 from game.session.match import Match
@@ -68,8 +69,8 @@ def _results_whole(scene: ResultsScene, surface: pygame.Surface) -> None:
     scene.confetti.draw(surface)
 
 
-_WHOLE = {PlayScene: PlayScene.draw_whole, TitleScene: MenuScene.draw,
-          ResultsScene: _results_whole}  # fmt: skip
+_WHOLE = {PlayScene: PlayScene.draw_whole, FaceToFaceScene: PlayScene.draw_whole,
+          TitleScene: MenuScene.draw, ResultsScene: _results_whole}  # fmt: skip
 """How each screen that draws in parts is drawn whole."""
 
 
@@ -102,20 +103,27 @@ def test_the_title_drawn_in_parts_is_the_title_drawn_whole(checked: _Checked) ->
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("variant", "players", "size"),
+    ("variant", "players", "size", "layout"),
     [
-        ("ausgeblockt", None, (800, 450)),
-        ("numeri", 4, (800, 450)),
-        ("dama:classic", None, (800, 450)),
-        ("mulino:classic", None, (800, 450)),
-        ("numeri", 3, (450, 800)),
-        ("mulino:ceylonese", None, (450, 800)),
+        ("ausgeblockt", None, (800, 450), "beside"),
+        ("numeri", 4, (800, 450), "beside"),
+        ("dama:classic", None, (800, 450), "beside"),
+        ("mulino:classic", None, (800, 450), "beside"),
+        ("numeri", 3, (450, 800), "beside"),
+        ("mulino:ceylonese", None, (450, 800), "beside"),
+        ("mulino:misto", None, (450, 800), "facing"),  # the touch table: two panels, one turned
     ],
 )
 def test_a_match_drawn_in_parts_is_the_match_drawn_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, players: int | None, size
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    variant: str,
+    players: int | None,
+    size: tuple[int, int],
+    layout: str,
 ) -> None:
     driver = Driver(tmp_path, size=size, seed=3)
+    driver.app.settings.table_layout = layout
     checked = _Checked(driver)
     monkeypatch.setattr(pygame.display, "flip", checked.flip)
     monkeypatch.setattr(pygame.display, "update", checked.update)
