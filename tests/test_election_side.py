@@ -529,6 +529,8 @@ def test_a_vote_carries_the_candidate_in_and_the_voter_waits_till_then(clock: _T
         assert second.sent == [{"t": "wait", "reason": "3 of 4"}]
         assert await task
         assert cand.role is Role.CUT_OFF and cand.election.voters == {}
+        # a voter's line is looked at every second: its candidate may have stopped standing
+        assert clock.timeouts and set(clock.timeouts) == {1.0}
         assert [v[0] for v in cand.log.entries[-1]["votes"]] == [cand.me, *table.peers[2:]]
 
     _run(scenario())
