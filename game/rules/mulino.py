@@ -224,8 +224,11 @@ class MulinoState(State):
         elif own.bit_count() == FLIES_WITH:
             empties = points_of(empty)
             actions = [MOVE_BASE + 24 * a + b for a in points_of(own) for b in empties]
-        elif stage == NORMAL:
-            return tuple(_steps(own, empty))  # most of a game
+        elif stage == NORMAL:  # most of a game: _steps, inlined
+            moves: list[int] = []
+            for neighbours, to in _LOW_STEPS[own & 0xFFF] + _HIGH_STEPS[own >> 12]:
+                moves += to[empty & neighbours]
+            return tuple(moves)
         else:
             actions = _steps(own, empty)
         if stage == EXTRA:
@@ -277,7 +280,16 @@ class MulinoState(State):
         other = 1 - side
         key = men[0] | men[1] << 24 | other << 48  # position_key with empty hands
         history = (*self.history, key)
-        state = _make(self.variant, men, (0, 0), other, NORMAL, quiet, history, None)
+        state = _new(MulinoState)  # _make, inlined
+        state.variant = self.variant
+        state._legal = None
+        state.men = men
+        state.hand = (0, 0)
+        state.side = other
+        state.stage = NORMAL
+        state.quiet = quiet
+        state.history = history
+        state._result = None
         if quiet >= QUIET_PLY_LIMIT or history.count(key) >= 3:
             return with_draw_rules(state, quiet, QUIET_PLY_LIMIT)
         return state
@@ -456,6 +468,9 @@ def _steps(own: int, empty: int) -> list[int]:
     return moves
 
 
+_new = object.__new__
+
+
 def _make(
     variant: Variant,
     men: tuple[int, int],
@@ -466,7 +481,7 @@ def _make(
     history: tuple[int, ...],
     result: Result | None,
 ) -> MulinoState:
-    state = object.__new__(MulinoState)
+    state = _new(MulinoState)
     state.variant = variant
     state._legal = None
     state.men = men
