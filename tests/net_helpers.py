@@ -142,3 +142,15 @@ class Table:
             action = rng.choice(state.legal_actions())
             self.act(state.action_to_str(action))
         raise AssertionError("the match did not end")
+
+
+def forked_lobby() -> tuple[Table, MatchLog, MatchLog, int]:
+    """Three players in the lobby; the host tells the second that the third left and the
+    third that the second left: two logs, each signed by the host, that part at ``seq``."""
+    table = Table("numeri", 3)
+    first, second = table.logs[1], table.logs[2]
+    seq = len(first)
+    p2, p3 = table.peers[1], table.peers[2]
+    first.apply(table.seal({"k": "leave", "peer": p3, "reason": "connection lost"}, first))
+    second.apply(table.seal({"k": "leave", "peer": p2, "reason": "connection lost"}, second))
+    return table, first, second, seq

@@ -14,23 +14,11 @@ from net import records
 from net.__main__ import main
 from net.matchlog import MatchLog, replay
 from net.witness import BURST, MAX_DATAGRAM, Fork, Head, Witness, check_proof, head_at, judge
-from tests.net_helpers import Table
-
-
-def _forked() -> tuple[Table, MatchLog, MatchLog, int]:
-    """Three players in the lobby; the host tells the second that the third left and the
-    third that the second left: two logs, each signed by the host, that part at ``seq``."""
-    table = Table("numeri", 3)
-    first, second = table.logs[1], table.logs[2]
-    seq = len(first)
-    p2, p3 = table.peers[1], table.peers[2]
-    first.apply(table.seal({"k": "leave", "peer": p3, "reason": "connection lost"}, first))
-    second.apply(table.seal({"k": "leave", "peer": p2, "reason": "connection lost"}, second))
-    return table, first, second, seq
+from tests.net_helpers import Table, forked_lobby
 
 
 def test_two_heads_the_host_signed_at_one_position_are_a_fork_either_way() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     for ours, theirs in ((first, second), (second, first)):
         fork = judge(ours, head_at(theirs, seq))
         assert isinstance(fork, Fork)
@@ -41,7 +29,7 @@ def test_two_heads_the_host_signed_at_one_position_are_a_fork_either_way() -> No
 
 
 def test_the_same_head_an_earlier_one_or_one_not_held_yet_is_no_fork() -> None:
-    _, first, second, seq = _forked()
+    _, first, second, seq = forked_lobby()
     assert judge(first, head_at(first, seq)) is None
     assert judge(first, head_at(second, seq - 1)) is None  # before the fork: the same
     ahead = Head(len(first), head_at(second, seq).head, head_at(second, seq).hs, 0, "00" * 16)
@@ -49,7 +37,7 @@ def test_the_same_head_an_earlier_one_or_one_not_held_yet_is_no_fork() -> None:
 
 
 def test_a_head_not_signed_by_the_placing_host_proves_nothing() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     theirs = head_at(second, seq)
     guest = table.identities[1]
     from net.signing import order_payload
@@ -107,7 +95,7 @@ def test_a_takeover_is_no_fork_not_even_once_the_deposed_host_is_voted_in_again(
 
 
 def test_a_record_with_a_fork_proof_does_not_verify_and_says_why(tmp_path) -> None:
-    _, first, second, seq = _forked()
+    _, first, second, seq = forked_lobby()
     fork = judge(first, head_at(second, seq))
     assert fork is not None
     report = records.verify(first.entries, fork=fork.to_record())
@@ -121,7 +109,7 @@ def test_a_record_with_a_fork_proof_does_not_verify_and_says_why(tmp_path) -> No
 
 
 def test_verify_two_records_names_the_fork(tmp_path, capsys) -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     a, b = tmp_path / "a.tavolo-net", tmp_path / "b.tavolo-net"
     records.save(a, first)
     records.save(b, second)
@@ -163,7 +151,7 @@ def _datagram(log: MatchLog, head: Head) -> bytes:
 
 
 def test_a_witness_finds_the_fork_in_one_datagram_and_sends_both_heads_on() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     witness, found = _witness(first, table.peers[1], [0.0])
     for number, member in enumerate(first.members.values()):
         member.addr = f"127.0.0.1:{5000 + number}"  # the Table's joins name no address
@@ -175,7 +163,7 @@ def test_a_witness_finds_the_fork_in_one_datagram_and_sends_both_heads_on() -> N
 
 
 def test_a_head_ahead_of_the_log_waits_for_its_entry() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     behind = MatchLog(first.entries[0])
     for entry in first.entries[1:seq]:
         behind.apply(entry)
@@ -189,7 +177,7 @@ def test_a_head_ahead_of_the_log_waits_for_its_entry() -> None:
 
 
 def test_junk_floods_and_other_matches_change_nothing() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     clock = [0.0]
     witness, found = _witness(first, table.peers[1], clock)
     good = head_at(second, seq)
@@ -222,7 +210,7 @@ def test_a_proof_with_heads_that_do_not_differ_is_refused(heads: int) -> None:
 def test_a_member_that_never_heard_the_other_side_stops_on_the_proof_sent_on() -> None:
     """Carla follows Anna's branch and hears nothing from Bert; Bert caught the fork from
     Anna's head and sends both heads on: Carla finds the fork in them herself."""
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     third = replay(list(first.entries))
     bert, found = _witness(second, table.peers[2], [0.0])
     for number, member in enumerate(second.members.values()):
@@ -238,7 +226,7 @@ def test_a_member_that_never_heard_the_other_side_stops_on_the_proof_sent_on() -
 def test_a_heads_message_is_checked_field_by_field() -> None:
     from net.messages import MessageError, validate
 
-    _, first, _, seq = _forked()
+    _, first, _, seq = forked_lobby()
     good = head_at(first, seq).message(first.match_id)
     assert validate(dict(good)) == good
     for field, bad in (("seq", -1), ("head", "AB" * 16), ("hs", bytes(63)), ("since", True),

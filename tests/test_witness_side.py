@@ -30,17 +30,7 @@ from net.witness import (
     judge,
     reign,
 )
-from tests.net_helpers import Table
-
-
-def _forked() -> tuple[Table, MatchLog, MatchLog, int]:
-    table = Table("numeri", 3)
-    first, second = table.logs[1], table.logs[2]
-    seq = len(first)
-    p2, p3 = table.peers[1], table.peers[2]
-    first.apply(table.seal({"k": "leave", "peer": p3, "reason": "connection lost"}, first))
-    second.apply(table.seal({"k": "leave", "peer": p2, "reason": "connection lost"}, second))
-    return table, first, second, seq
+from tests.net_helpers import Table, forked_lobby
 
 
 def _taken_over() -> tuple[Table, int]:
@@ -79,13 +69,13 @@ def test_a_fork_in_a_later_reign_is_signed_by_that_reigns_host() -> None:
 
 
 def test_a_head_from_an_unknown_placer_proves_nothing() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     del first.keys[table.peers[0]]
     assert judge(first, head_at(second, seq)) is None
 
 
 def test_a_head_whose_reign_starts_after_it_or_at_it_is_judged_by_its_reign() -> None:
-    _table, first, second, seq = _forked()
+    _table, first, second, seq = forked_lobby()
     theirs = head_at(second, seq)
     assert judge(first, Head(seq, theirs.head, theirs.hs, seq, theirs.root)) is None
     assert judge(first, Head(seq, theirs.head, theirs.hs, 0, "ab" * 16)) is None
@@ -93,7 +83,7 @@ def test_a_head_whose_reign_starts_after_it_or_at_it_is_judged_by_its_reign() ->
 
 
 def test_what_the_screen_and_the_record_are_told_of_a_fork() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     fork = judge(first, head_at(second, seq))
     assert fork is not None
     assert fork.reason == (
@@ -125,7 +115,7 @@ def test_what_the_screen_and_the_record_are_told_of_a_fork() -> None:
     ],
 )
 def test_a_proof_that_does_not_hold_says_why(change: dict[str, Any], reason: str) -> None:
-    _, first, second, seq = _forked()
+    _, first, second, seq = forked_lobby()
     fork = judge(first, head_at(second, seq))
     assert fork is not None
     assert check_proof({**fork.to_record(), **change}) == reason
@@ -135,7 +125,7 @@ def test_a_proof_that_does_not_hold_says_why(change: dict[str, Any], reason: str
 
 
 def test_a_proof_with_a_head_its_key_did_not_sign_names_that_head() -> None:
-    _, first, second, seq = _forked()
+    _, first, second, seq = forked_lobby()
     fork = judge(first, head_at(second, seq))
     assert fork is not None
     record = fork.to_record()
@@ -257,7 +247,7 @@ def test_the_head_of_a_new_entry_goes_out_soon_once_for_a_burst() -> None:
 
 
 def test_a_member_that_found_a_fork_sends_both_heads_and_hears_no_more() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     _address(first)
     witness, found, sent = _witness(first, table.peers[1])
     witness.received(msgpack.packb(head_at(second, seq).message(first.match_id),
@@ -283,7 +273,7 @@ def _datagram(log: MatchLog, head: Head) -> bytes:
 
 
 def test_a_datagram_of_exactly_the_size_limit_is_read() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     witness, found, _ = _witness(first, table.peers[1])
     data = _datagram(second, head_at(second, seq))
     padded = msgpack.packb({**head_at(second, seq).message(first.match_id)}, use_bin_type=True)
@@ -293,7 +283,7 @@ def test_a_datagram_of_exactly_the_size_limit_is_read() -> None:
 
 
 def test_heads_ahead_of_the_log_wait_the_latest_few_per_sender() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     behind = replay(first.entries[:seq])
     witness, found, _ = _witness(behind, table.peers[1])
     ahead = head_at(second, seq)
@@ -312,7 +302,7 @@ def test_heads_ahead_of_the_log_wait_the_latest_few_per_sender() -> None:
 
 
 def test_the_senders_tracked_are_the_latest_few_hundred() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     behind = replay(first.entries[:seq])
     witness, _, _ = _witness(behind, table.peers[1])
     ahead = _datagram(second, head_at(second, seq))
@@ -325,7 +315,7 @@ def test_the_senders_tracked_are_the_latest_few_hundred() -> None:
 
 
 def test_an_address_gets_a_burst_then_its_rate() -> None:
-    table, first, _, _ = _forked()
+    table, first, _, _ = forked_lobby()
     clock = [0.0]
     witness, _, _ = _witness(first, table.peers[1], clock)
     taken = sum(witness._take("a") for _ in range(int(BURST) + 10))
@@ -341,7 +331,7 @@ def test_an_address_gets_a_burst_then_its_rate() -> None:
 
 
 def test_the_addresses_whose_rate_is_tracked_are_the_latest_few_hundred() -> None:
-    table, first, _, _ = _forked()
+    table, first, _, _ = forked_lobby()
     clock = [0.0]
     witness, _, _ = _witness(first, table.peers[1], clock)
     for _ in range(int(BURST)):
@@ -354,7 +344,7 @@ def test_the_addresses_whose_rate_is_tracked_are_the_latest_few_hundred() -> Non
 
 
 def test_a_datagram_over_the_rate_is_dropped_unread() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     clock = [0.0]
     witness, found, _ = _witness(first, table.peers[1], clock)
     for _ in range(int(BURST)):
@@ -367,7 +357,7 @@ def test_a_datagram_over_the_rate_is_dropped_unread() -> None:
 
 
 def test_a_datagram_before_the_match_is_known_is_dropped() -> None:
-    table, _first, second, seq = _forked()
+    table, _first, second, seq = forked_lobby()
     witness, found, _ = _witness(None, table.peers[1])
     witness.received(_datagram(second, head_at(second, seq)), ("127.0.0.1", 1))
     assert not found and not witness._sources
@@ -378,7 +368,7 @@ def test_a_datagram_before_the_match_is_known_is_dropped() -> None:
 
 def test_a_witness_listens_on_the_listening_sockets_port_and_sends_every_half_second() -> None:
     async def scenario() -> None:
-        table, first, second, seq = _forked()
+        table, first, second, seq = forked_lobby()
         found: list[Fork] = []
         listener = Witness(table.peers[1], lambda: first, found.append)
         probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -452,7 +442,7 @@ def test_the_periodic_send_repeats_every_half_second(monkeypatch: pytest.MonkeyP
 def test_a_datagram_is_taken_from_the_address_and_port_it_came_from() -> None:
     from net.witness import _Receiver
 
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     behind = replay(first.entries[:seq])
     witness, _, _ = _witness(behind, table.peers[1])
     _Receiver(witness).datagram_received(_datagram(second, head_at(second, seq)), ("127.0.0.5", 99))
@@ -462,7 +452,7 @@ def test_a_datagram_is_taken_from_the_address_and_port_it_came_from() -> None:
 
 
 def test_a_datagram_over_the_size_limit_costs_nothing_one_at_it_a_token() -> None:
-    table, first, _, _ = _forked()
+    table, first, _, _ = forked_lobby()
     witness, found, _ = _witness(first, table.peers[1])
     witness.received(b"\x00" * (MAX_DATAGRAM + 1), ("10.0.0.1", 1))
     assert not witness._buckets  # dropped unread, before the rate
@@ -473,7 +463,7 @@ def test_a_datagram_over_the_size_limit_costs_nothing_one_at_it_a_token() -> Non
 def test_a_head_waits_until_its_own_entry_is_in_and_is_judged_then() -> None:
     """Two entries behind: the first entry in leaves the head waiting (its position is not
     held yet), the second has it judged; a sender's waiting heads survive the judging."""
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     behind = replay(first.entries[: seq - 1])
     witness, found, _ = _witness(behind, table.peers[1])
     witness._transport = None
@@ -490,7 +480,7 @@ def test_a_head_waits_until_its_own_entry_is_in_and_is_judged_then() -> None:
 
 
 def test_a_sender_whose_heads_were_judged_is_still_heard() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     behind = replay(first.entries[: seq - 1])
     witness, found, _ = _witness(behind, table.peers[1])
     witness._transport = None
@@ -514,7 +504,7 @@ def test_a_member_at_an_ipv6_address_is_sent_its_heads_there() -> None:
 
 
 def test_a_head_at_the_next_position_keeps_waiting_while_an_earlier_one_is_judged() -> None:
-    table, first, second, seq = _forked()
+    table, first, second, seq = forked_lobby()
     behind = replay(first.entries[: seq - 1])
     witness, found, _ = _witness(behind, table.peers[1])
     witness._transport = None
