@@ -37,6 +37,8 @@ class NetControl(MatchControl):
         self.app = app
         self.link = link
         self.net: LinkView = link.view()
+        self._now = time.monotonic()
+        """When the frame being made began (see :meth:`update`)."""
         assert self.net.variant is not None
         seats = [
             Seat() if index == self.net.my_seat else Seat(SeatKind.REMOTE, None, seat.name)
@@ -109,11 +111,14 @@ class NetControl(MatchControl):
 
     def _may_decide(self) -> bool:
         since = self.net.paused_since
-        return since is not None and time.monotonic() - since >= DROP_TIMEOUT
+        return since is not None and self._now - since >= DROP_TIMEOUT
 
     # -- following the log ----------------------------------------------------------------
 
     def update(self, dt: float, ready: bool) -> bool:
+        # The clock read once a frame, with the link's news: a frame shows one instant (a
+        # button that came alive between the frame's parts was drawn half one way).
+        self._now = time.monotonic()
         net, self.net = self.net, self.link.view()
         self._follow()
         if self.match.state.is_terminal() or self.net.phase == "abandoned" or self.net.fork:
