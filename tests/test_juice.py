@@ -144,6 +144,22 @@ def test_a_burst_never_passes_the_limit() -> None:
     particles.draw(surface)  # drawn anywhere, even off the surface, without error
 
 
+def test_the_areas_of_scattered_sparks_hold_each_and_far_less_than_a_box_round_all() -> None:
+    particles = Particles(seed=2)
+    for at in ((100.0, 100.0), (1500.0, 900.0)):
+        particles.burst(at, [(255, 0, 0)], 60, 900.0, 6.0)
+    for _ in range(30):  # half a second: flying apart
+        particles.update(1 / 60)
+    areas = particles.areas(64)
+    surface = pygame.Surface((1600, 1000))
+    for place in particles.draw(surface):
+        assert any(area.contains(place) for area in areas), place
+    box = particles.area()
+    assert box is not None
+    assert sum(a.width * a.height for a in areas) < box.width * box.height / 4
+    assert Particles().areas(64) == []
+
+
 def test_no_confetti_when_the_computer_beat_the_person_here(driver: Driver) -> None:
     from game.session.seats import SeatKind
 

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pygame
 import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from game.client.redraw import MOST_AREAS, Redraw, merged
+from game.client.redraw import MOST_AREAS, MOST_WAIT, Redraw, merged
 from game.client.scenes.menu import MenuScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
@@ -31,6 +34,8 @@ class _Checked:
         self.driver = driver
         self.frames = {"whole": 0, "partial": 0, "nothing": 0}
         self.area_shown = 0
+        self.waits = 0
+        """Frames × areas a part of a change waited for room (see ``Redraw.waiting``)."""
         self.mismatch: str | None = None
 
     def share(self) -> float:
@@ -60,6 +65,10 @@ class _Checked:
             self.frames["nothing"] += 1
         whole = pygame.Surface(app.size).convert(app.screen)
         whole_of(scene, whole)
+        redraw = getattr(scene, "_redraw", None)
+        for late in redraw.waiting if redraw is not None else ():
+            whole.blit(app.screen, late, late)  # a part of a change waiting for room
+            self.waits += 1
         if pygame.image.tobytes(whole, "RGB") != pygame.image.tobytes(app.screen, "RGB"):
             self.mismatch = f"frame {self.driver.frames}: {type(scene).__name__}, {areas}"
 
@@ -145,6 +154,7 @@ def test_a_match_drawn_in_parts_is_the_match_drawn_whole(
     assert hints >= 3
     assert checked.frames["partial"] > 20, checked.frames  # pieces moved in part-frames
     assert checked.frames["nothing"] > 0, checked.frames  # and still frames drew nothing
+    assert checked.waits > 0  # parts of the changes at a move's start or end waited for room
     print(checked.frames, checked.share())
     assert checked.share() < 0.3, checked.frames  # of what drawing every frame whole shows
 
@@ -202,3 +212,87 @@ def test_confetti_drawn_in_parts_is_the_confetti_drawn_whole(checked: _Checked) 
     assert checked.frames["partial"] > 100, checked.frames
     screen = app.size[0] * app.size[1]
     assert checked.area_shown < 0.5 * screen * checked.frames["partial"]
+
+
+class RedrawOnABudget(RuleBasedStateMachine):
+    """A screen of a few elements, some overlapping, changing in any order, drawn by a
+    :class:`Redraw` with a budget: after every frame each pixel shows what the elements over
+    it show now, except inside the areas waiting for room; nothing waits longer than
+    :data:`MOST_WAIT` frames."""
+
+    SIZE = 16
+    PLACES = (
+        ("a", (0, 0, 6, 6)), ("b", (4, 4, 6, 6)), ("c", (10, 0, 6, 16)),
+        ("d", (0, 10, 10, 6)), ("e", (2, 2, 12, 3)), ("a", (8, 8, 4, 4)),
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.redraw = Redraw(budget=0.2)
+        self.shown: dict[tuple[str, tuple[int, ...]], int] = {}
+        self.screen = [[frozenset()] * self.SIZE for _ in range(self.SIZE)]
+        self.ages: dict[tuple[int, int, int, int], int] = {}
+        self.frame()  # the first frame draws everything
+
+    def truth(self, x: int, y: int) -> frozenset:
+        """What the elements over ``(x, y)`` showed at the last frame."""
+        return frozenset(
+            (place, drawn)
+            for place, drawn in self.framed.items()
+            if pygame.Rect(place[1]).collidepoint(x, y)
+        )
+
+    @rule(place=st.sampled_from(PLACES), drawn=st.integers(0, 3))
+    def show(self, place, drawn: int) -> None:
+        self.shown[place] = drawn
+
+    @rule(place=st.sampled_from(PLACES))
+    def hide(self, place) -> None:
+        self.shown.pop(place, None)
+
+    @rule(moving=st.lists(st.tuples(*[st.integers(-2, 17)] * 2), max_size=2))
+    def frame(self, moving=()) -> None:
+        screen = pygame.Rect(0, 0, self.SIZE, self.SIZE)
+        self.framed = dict(self.shown)
+        things = [pygame.Rect(x, y, 2, 2) for x, y in moving]
+        elements = [(name, pygame.Rect(rect), drawn) for (name, rect), drawn in self.shown.items()]
+        areas = self.redraw.areas("look", things, screen, elements)
+        for x in range(self.SIZE):
+            for y in range(self.SIZE):
+                if areas is None or any(area.collidepoint(x, y) for area in areas):
+                    self.screen[y][x] = self.truth(x, y)
+        waiting = {tuple(rect) for rect in self.redraw.waiting}
+        self.ages = {rect: self.ages.get(rect, 0) + 1 for rect in waiting}
+
+    @invariant()
+    def every_pixel_shows_the_truth_but_where_a_part_waits(self) -> None:
+        late = [pygame.Rect(rect) for rect in self.ages]
+        for x in range(self.SIZE):
+            for y in range(self.SIZE):
+                if not any(rect.collidepoint(x, y) for rect in late):
+                    assert self.screen[y][x] == self.truth(x, y), (x, y)
+
+    @invariant()
+    def nothing_waits_longer_than_it_may(self) -> None:
+        assert all(age <= MOST_WAIT for age in self.ages.values()), self.ages
+
+
+TestRedrawOnABudget = RedrawOnABudget.TestCase
+TestRedrawOnABudget.settings = settings(max_examples=100, stateful_step_count=25, deadline=None)
+
+
+def test_a_change_too_large_for_a_frame_is_drawn_over_three_in_the_order_given() -> None:
+    redraw = Redraw(budget=0.25)
+    rows = [(f"row {k}", pygame.Rect(0, 10 * k, 100, 10), 0) for k in range(10)]
+    assert redraw.areas("look", [], SCREEN, rows) is None
+    changed = [(name, rect, 1) for name, rect, _ in rows]
+    first = redraw.areas("look", [], SCREEN, changed)
+    # its share, and more: the two frames after it hold no more than theirs of the rest
+    assert first == [pygame.Rect(0, 0, 100, 20), pygame.Rect(0, 70, 100, 30)]
+    assert len(redraw.waiting) == 5
+    second = redraw.areas("look", [], SCREEN, changed)
+    assert second == [pygame.Rect(0, 20, 100, 20)]  # what fits of what waited
+    third = redraw.areas("look", [], SCREEN, changed)
+    assert third == [pygame.Rect(0, 40, 100, 30)]  # the rest, however much: waited its most
+    assert redraw.waiting == []
+    assert redraw.areas("look", [], SCREEN, changed) == []

@@ -128,5 +128,22 @@ class Particles:
         return pygame.Rect(left, top, math.ceil(max(xs) + reach) - left,
                            math.ceil(max(ys) + reach) - top)  # fmt: skip
 
+    def areas(self, cell: int) -> list[pygame.Rect]:
+        """Where the live particles are drawn, a rectangle round those in each ``cell``-pixel
+        square of a grid: the last sparks of a burst, spread far apart, are a few small
+        areas to draw again rather than one box round the board."""
+        reach = max((p.size for p in self.live), default=0) + 2
+        cells: dict[tuple[int, int], list[float]] = {}
+        for p in self.live:
+            box = cells.setdefault((int(p.x // cell), int(p.y // cell)), [p.x, p.y, p.x, p.y])
+            box[0], box[1] = min(box[0], p.x), min(box[1], p.y)
+            box[2], box[3] = max(box[2], p.x), max(box[3], p.y)
+        areas = []
+        for left, top, right, bottom in cells.values():
+            x, y = math.floor(left - reach), math.floor(top - reach)
+            areas.append(pygame.Rect(x, y, math.ceil(right + reach) - x,
+                                     math.ceil(bottom + reach) - y))  # fmt: skip
+        return areas
+
     def clear(self) -> None:
         self.live = []

@@ -12,6 +12,12 @@ A screen may also name its *elements*: each a rectangle and what is drawn in it 
 and the piece on it, a button and its words).  Then a change of one element draws again
 only its rectangle — a move redraws its squares and the lines of the panel that changed,
 not the screen.
+
+A screen may give its changes a *budget*: when the elements that changed at once would
+paint more than that share of the screen (the end of a move: the squares it touched, the
+marks of the next player's pieces, the panel's words and buttons), those beyond it wait
+for a later frame — at most :data:`MOST_WAIT` frames — instead of making one frame too slow
+to show in time.
 """
 
 from __future__ import annotations
@@ -23,17 +29,30 @@ import pygame
 Element = tuple[str, pygame.Rect, Hashable]
 """A named part of a screen, its rectangle, and what it shows there (equal when unchanged)."""
 
+_Place = tuple[str, tuple[int, ...]]
+"""An element's name and rectangle: a moved element is one gone and one come."""
+
 SQUARE_CORNER = 1
 """The corner radius to frame a rectangle with (``pygame.draw.rect(..., width, border_radius=
 SQUARE_CORNER)``): the same pixels as a square corner, but drawn by pygame's rounded-rectangle
 code, which draws the same pixels clipped or not — its plain framed rectangle does not, and a
 screen drawn in clipped parts would keep stray pixels of it."""
 
-MATCH_SPARE = 1 / 32
+MATCH_SPARE = 1 / 64
 """On the match screen two areas are drawn as one when that paints at most this share of
-the screen more: each area costs a pass of its drawing code (about 0.2 ms here: the board's
-pieces, the panel's words), about what painting and showing a quarter of a million pixels
-— a thirty-second of a 4K screen — does."""
+the screen more: each area costs a pass of its drawing code (about 0.3 ms at 3840×2160
+here: the backdrop, the board's pieces, the panel's words), about what painting and showing
+a hundred and thirty thousand pixels — a sixty-fourth of a 4K screen — does in a window."""
+
+MATCH_BUDGET = 1 / 8
+"""The share of the screen the match screen paints in one frame, what moves included,
+before the rest of a change waits (see :class:`Redraw`). At 3840×2160 the start and the end
+of a move change 2–3 million pixels at once (the squares, the marks of the pieces that may
+move, the panel's words and buttons): about 8 ms to draw and show here in one frame."""
+
+MOST_WAIT = 2
+"""Frames a changed element may wait for room at most (see :class:`Redraw`): at 60 Hz the
+last of a change is on screen 33 ms after the first."""
 
 MOST_AREAS = 24
 """At most this many areas a frame (see :func:`merged`): each costs the screen's drawing
@@ -43,19 +62,32 @@ code a pass and the display a copy of its own."""
 class Redraw:
     """What one screen must draw this frame."""
 
-    def __init__(self, spare: float = 0.0) -> None:
+    def __init__(self, spare: float = 0.0, budget: float = 1.0) -> None:
         """``spare``: the share of the screen two areas may paint more to be drawn as one
-        (see :func:`merged`; for screens whose drawing passes cost more than their pixels)."""
+        (see :func:`merged`; for screens whose drawing passes cost more than their pixels).
+        ``budget``: the share of the screen a frame paints, what moves included, before
+        further changed elements wait for a later frame (1: none waits)."""
         self.spare = spare
+        self.budget = budget
         self._look: Hashable = None
         self._whole = True
         self._moving: list[pygame.Rect] = []
-        self._elements: dict[tuple[str, tuple[int, ...]], Hashable] = {}
+        self._elements: dict[_Place, Hashable] = {}
+        self._waiting: dict[_Place, int] = {}
+        """The changed elements left for a later frame, and for how many frames they have
+        waited."""
+
+    @property
+    def waiting(self) -> list[pygame.Rect]:
+        """The rectangles of the changed elements this frame left for a later one: what the
+        screen shows there is a frame or two old."""
+        return [pygame.Rect(place[1]) for place in self._waiting]
 
     def invalidate(self) -> None:
         """Draw everything next frame (after a resize, a window shown again, or a
         frame drawn elsewhere)."""
         self._whole = True
+        self._waiting = {}
 
     def areas(
         self,
@@ -66,13 +98,21 @@ class Redraw:
     ) -> list[pygame.Rect] | None:
         """None if everything must be drawn (the first frame, or ``look`` changed), else the
         areas to draw again: the ``moving`` ones of the last frame and of this one, and the
-        rectangles of the ``elements`` that changed, appeared or went — within ``screen``."""
+        rectangles of the ``elements`` that changed, appeared or went — within ``screen``,
+        those beyond the budget left for the next frame (:attr:`waiting`)."""
         now = {(name, tuple(rect)): drawn for name, rect, drawn in elements}
         before_elements, self._elements = self._elements, now
-        changed = [
-            pygame.Rect(place[1])
-            for place in before_elements.keys() ^ now.keys()
-            | {place for place, drawn in now.items() if before_elements.get(place, drawn) != drawn}
+        waited, self._waiting = self._waiting, {}
+        # Those that waited, longest first, then those gone, then the others in order. One
+        # that waited is drawn even if it changed back or went meanwhile: a neighbour's area
+        # may have drawn a part of it.
+        changed = sorted(waited, key=lambda place: -waited[place])
+        changed += [place for place in before_elements if place not in now and place not in waited]
+        changed += [
+            place
+            for place, drawn in now.items()
+            if place not in waited
+            and (place not in before_elements or before_elements[place] != drawn)
         ]
         moving = [r.clip(screen) for r in moving]
         moving = [r for r in moving if r.width > 0 and r.height > 0]
@@ -80,9 +120,27 @@ class Redraw:
         self._whole, self._look = False, look
         before, self._moving = self._moving, moving
         if whole:
+            self._waiting = {}
             return None
-        changed = [r.clip(screen) for r in changed]
-        areas = before + moving + [r for r in changed if r.width > 0 and r.height > 0]
+        areas = before + moving
+        budget = self.budget * screen.width * screen.height
+        room = budget - sum(map(_area, areas))  # this frame's
+        later = budget * MOST_WAIT  # the next frames', which must draw what waits
+        for place in changed:
+            rect = pygame.Rect(place[1]).clip(screen)
+            if rect.width <= 0 or rect.height <= 0:
+                continue
+            age = waited.get(place, 0)
+            if age >= MOST_WAIT or _area(rect) <= room or _area(rect) > later:
+                areas.append(rect)
+                room -= _area(rect)
+            else:  # shown as it was for another frame
+                later -= _area(rect)
+                self._waiting[place] = age + 1
+                if place in before_elements:
+                    now[place] = before_elements[place]
+                else:
+                    now.pop(place, None)
         return merged(areas, round(self.spare * screen.width * screen.height))
 
 

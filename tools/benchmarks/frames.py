@@ -3,7 +3,8 @@ animation (1920×1080 unless ``--size`` says otherwise, e.g. 3840x2160).
 
 Each game's animation is played ``repeat`` times — the five Ausgeblockt dice tumbling, a Dama
 multiple capture (its sparks), a Mulino mill closing (the line flashes, sparks along it), a
-Numeri pawn hopping far — and every frame's update and drawing is timed; then two seconds
+Numeri pawn hopping far — and every frame's update and drawing is timed, to the frame that
+draws the last of the move's end (one may wait a frame for room, see ``redraw``); then two seconds
 of the living title (pieces drifting, dice tumbling) and of a won match's confetti, each
 ``repeat`` times.  Each frame is made as the app makes it (:meth:`App.render`): the screen
 advanced, drawn (whole, or only what changed) and shown.  It runs twice, each in its own
@@ -121,7 +122,7 @@ def worker(mode: str, repeat: int, size: tuple[int, int] = SIZE) -> dict:
             scene, trigger = scenario(app, rep)
             _show(app, scene)
             trigger()
-            while scene.view.animating:
+            while scene.view.animating or scene.settling:  # to the last part of its end
                 samples.append(_timed_frame(app))
         results[name] = percentiles(samples)
     for name, scenery in (("title (pieces drifting)", _title), ("celebration (confetti)", _won)):

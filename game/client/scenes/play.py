@@ -29,7 +29,7 @@ from game.client.coach import Coach
 from game.client.control import LocalControl, MatchControl
 from game.client.match_actions import TurnActions
 from game.client.match_panel import Panel
-from game.client.redraw import MATCH_SPARE, Element, Redraw, draw_clipped
+from game.client.redraw import MATCH_BUDGET, MATCH_SPARE, Element, Redraw, draw_clipped
 from game.client.scene import Scene
 from game.client.turns import actor, last_turn, step_at
 from game.client.views import view_for
@@ -74,7 +74,7 @@ class PlayScene(Scene):
         self._hold = 0.0
         self._end_wait = 0.0
         self._was_animating = False
-        self._redraw = Redraw(MATCH_SPARE)
+        self._redraw = Redraw(MATCH_SPARE, MATCH_BUDGET)
         self._updated: list[pygame.Rect] | None = None
         self._rebuilds = 0
         """Counts the rebuilds of the targets: with :attr:`inputs`, the changes to the
@@ -301,11 +301,17 @@ class PlayScene(Scene):
         else:
             draw_clipped(surface, areas, self.draw_whole)
 
+    @property
+    def settling(self) -> bool:
+        """Part of a change the last frame had no room for waits to be drawn next frame."""
+        return bool(self._redraw.waiting)
+
     def _elements(self) -> list[Element]:
-        """The parts of the screen and what each shows now: the panel's words and counts,
-        the buttons, the focus, and the view's board and tray."""
+        """The parts of the screen and what each shows now: the view's board and tray, the
+        panel's words and counts, the buttons and the focus — in that order, the order a
+        change too large for one frame is drawn in (see :data:`MATCH_BUDGET`)."""
         u = self.u
-        elements = self.panel.elements()
+        elements = self.view.elements((self._rebuilds, self.inputs)) + self.panel.elements()
         for target in self.targets:
             if target.draw is not None:
                 drawn = (target.look(), target is self.focus, target is self._pressed)
@@ -316,13 +322,11 @@ class PlayScene(Scene):
         areas = self._hint_areas()
         if areas:
             elements.append(("hint", areas[0].unionall(areas[1:]).inflate(u, u), tuple(areas)))
-        return elements + self.view.elements((self._rebuilds, self.inputs))
+        return elements
 
     def _moving_areas(self) -> list[pygame.Rect]:
         areas = self.view.moving_areas()
-        sparks = self.view.particles.area()
-        if sparks is not None:
-            areas.append(sparks)
+        areas += self.view.particles.areas(max(self.u, min(self._view_reach.size) // 8))
         if self.cue > 0 and self.cue_rect is not None:
             areas.append(self.cue_rect.inflate(self.u, self.u))
         return areas
