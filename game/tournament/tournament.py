@@ -26,7 +26,7 @@ from game.tournament import knockout, round_robin
 from game.tournament.colours import Strength, preference
 from game.tournament.model import Colour, Format, Pairing, Player, Result, Round
 from game.tournament.standings import CrossTable, Standing, cross_table, scores, standings
-from game.tournament.swiss import Entrant, SwissRound, pair_round
+from game.tournament.swiss import Entrant, PairingImpossibleError, SwissRound, pair_round
 
 
 class TournamentError(ValueError):
@@ -168,16 +168,17 @@ class Tournament:
 
     @property
     def over(self) -> bool:
-        """Whether no round is left to play."""
+        """Whether no round is left to play: every planned round played (a knockout: its
+        final), fewer than two players left, or (a Swiss) no pairing left without a pair
+        meeting twice."""
         if self.rounds and not self.rounds[-1].complete:
             return False
         if self.format is Format.KNOCKOUT:
-            return sum(s is not None for s in self._knockout_slots(self.next_round)) <= 1
-        if len(self.active(self.next_round)) < 2:
+            slots = self._knockout_slots(self.next_round)
+            return len(slots) == 1 or not any(slots)
+        if len(self.active(self.next_round)) < 2 or len(self.rounds) >= self.planned_rounds:
             return True
-        if self.format is Format.SWISS:
-            return len(self.rounds) >= self.planned_rounds
-        return len(self.rounds) >= self.planned_rounds
+        return self.format is Format.SWISS and self._swiss_next is None
 
     def expected_round(self) -> Round:
         """The next round as the system pairs it."""
@@ -196,6 +197,12 @@ class Tournament:
 
     def swiss_pairing(self) -> SwissRound:
         """The next Swiss round, with whether its colours had to be relaxed."""
+        if self._swiss_next is None:
+            raise PairingImpossibleError("no pairing avoids meeting an opponent again")
+        return self._swiss_next
+
+    @cached_property
+    def _swiss_next(self) -> SwissRound | None:
         number = self.next_round
         half_points = scores(self.players, self.rounds, self.format)
         entrants = []
@@ -210,7 +217,10 @@ class Tournament:
             had_bye = any(p.id in r.byes for r in self.rounds)
             entrants.append(Entrant(p.id, p.seed, half_points[p.id], frozenset(opponents),
                                     tuple(colours), had_bye))  # fmt: skip
-        return pair_round(entrants)
+        try:
+            return pair_round(entrants)
+        except PairingImpossibleError:
+            return None
 
     def _round_robin(self, number: int) -> Round:
         double = self.format is Format.DOUBLE_ROUND_ROBIN
