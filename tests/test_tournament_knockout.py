@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from game.rules import variant
-from game.tournament import Format, Pairing, Player, Result, Round, Tournament, check_round
+from game.tournament import (
+    Format,
+    Pairing,
+    Player,
+    Result,
+    Round,
+    Tournament,
+    check_round,
+    check_tournament,
+)
 from game.tournament.knockout import MOST_DECIDERS, seeding_order
 
 MULINO = variant("mulino", 2)
@@ -85,3 +96,24 @@ def test_a_director_pairing_off_the_bracket_is_refused() -> None:
     )
     faults = check_round(t, wrong)
     assert faults == ["the system pairs round 1 as s1-s8 s4-s5 s2-s7 s3-s6"]
+
+
+def test_a_decider_nobody_was_due_is_refused_by_the_whole_check() -> None:
+    t = knockout(2).pair_next_round().record(1, 0, Result.WHITE_WINS)
+    assert check_tournament(t) == []
+    extra = t.rounds[0].with_game(Pairing("s2", "s1")).with_result(1, Result.WHITE_WINS)
+    assert check_tournament(replace(t, rounds=(extra,))) == [
+        "round 1: game 1 is no pairing the system made"
+    ]
+
+
+def test_a_player_knocked_out_is_not_paired_again() -> None:
+    t = (
+        knockout(4)
+        .pair_next_round()
+        .record(1, 0, Result.WHITE_WINS)
+        .record(1, 1, Result.WHITE_WINS)
+    )
+    assert "s4 is paired but is out of the knockout" in check_round(
+        t, Round(2, (Pairing("s1", "s4"),), ("s2",))
+    )

@@ -19,6 +19,7 @@ from game.tournament import (
     Result,
     Tournament,
     check_round,
+    check_tournament,
 )
 
 MULINO = variant("mulino", 2)
@@ -97,6 +98,7 @@ def test_swiss_with_withdrawals_and_late_joiners(n: int, data: st.DataObject) ->
             late += 1
             t = t.add_player(f"late{late}", "Late")
     check_swiss_guarantees(t)
+    assert check_tournament(t) == []
     for gone, start in t.withdrawals:
         assert all(gone not in r.paired() for r in t.rounds[start - 1 :])
 
@@ -117,6 +119,7 @@ def test_round_robin_pairs_every_pair_exactly_once(
         played = Counter((p.white, p.black) for r in t.rounds for p in r.pairings)
         assert all(count == 1 for count in played.values())
     check_standings_sorted(t)
+    assert check_tournament(t) == []
 
 
 @FAST
@@ -128,6 +131,7 @@ def test_knockout_ends_with_one_winner(n: int, data: st.DataObject) -> None:
     assert len(t.rounds) == t.planned_rounds
     last = t.rounds[-1]
     assert len({x for p in last.pairings for x in p.players}) == 2
+    assert check_tournament(t) == []
     winner = t.standings()[0]
     assert winner.rank == 1 and winner.tie_breaks[0] == t.planned_rounds
     check_standings_sorted(t)

@@ -4,6 +4,7 @@ joiners and withdrawals, and the matching beneath it checked against brute force
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 
@@ -20,6 +21,7 @@ from game.tournament import (
     Tournament,
     TournamentError,
     check_round,
+    check_tournament,
 )
 from game.tournament.matching import has_perfect_matching, maximum_matching
 from game.tournament.swiss import Entrant, pair_round
@@ -202,3 +204,18 @@ def test_colours_are_set_aside_only_when_no_pairing_keeps_them() -> None:
     white = (Colour.WHITE, Colour.WHITE)
     paired = pair_round([Entrant("x", 1, 4, colours=white), Entrant("y", 2, 4, colours=white)])
     assert paired.colours_relaxed and len(paired.pairings) == 1
+
+
+def test_a_whole_tournament_is_checked_round_by_round() -> None:
+    t = five().pair_next_round().record(1, 0, Result.WHITE_WINS).record(1, 1, Result.DRAW)
+    t = t.withdraw("b").add_player("f", "F").pair_next_round()
+    for board in range(len(t.rounds[1].pairings)):
+        t = t.record(2, board, Result.DRAW)
+    assert check_tournament(t) == []
+    first = t.rounds[1].pairings[0]
+    forged = Round(2, (Pairing(first.black, first.white), *t.rounds[1].pairings[1:]),
+                   t.rounds[1].byes, t.rounds[1].results)  # fmt: skip
+    tampered = replace(t, rounds=(t.rounds[0], forged))
+    assert check_tournament(tampered)[0].startswith("round 2: the system pairs round 2 as")
+    unrecorded = replace(t, withdrawals=())
+    assert check_tournament(unrecorded) == ["round 2: b is left out"]

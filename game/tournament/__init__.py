@@ -8,7 +8,12 @@ standings on every machine, so the director's pairings can be checked by every p
 from game.tournament.model import Colour, Format, Pairing, Player, Result, Round
 from game.tournament.standings import TIE_BREAKS, CrossTable, Standing, cross_table_csv
 from game.tournament.swiss import PairingImpossibleError
-from game.tournament.tournament import Tournament, TournamentError, check_round
+from game.tournament.tournament import (
+    Tournament,
+    TournamentError,
+    check_round,
+    check_tournament,
+)
 
 __all__ = [
     "TIE_BREAKS",
@@ -24,5 +29,6 @@ __all__ = [
     "Tournament",
     "TournamentError",
     "check_round",
+    "check_tournament",
     "cross_table_csv",
 ]

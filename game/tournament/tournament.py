@@ -49,7 +49,8 @@ class Tournament:
     """The one game and variant every match of the tournament plays."""
     format: Format
     players: tuple[Player, ...]
-    planned_rounds: int
+    rounds_asked: int | None = None
+    """A Swiss's number of rounds as the director set it; None: :func:`default_rounds`."""
     rounds: tuple[Round, ...] = ()
     withdrawals: tuple[tuple[str, int], ...] = ()
     """Each withdrawn player and the first round they are not paired in."""
@@ -72,9 +73,16 @@ class Tournament:
                 raise TournamentError(f"a {format_.value} of {len(players)} has {planned} rounds")
             if not 1 <= rounds <= round_robin.rounds_needed(len(players)):
                 raise TournamentError("a Swiss has fewer rounds than a round robin would")
-            planned = rounds
         ordered = tuple(sorted(replace(p, joined=1) for p in players))
-        return cls(game, format_, ordered, planned)
+        return cls(game, format_, ordered, rounds if format_ is Format.SWISS else None)
+
+    @property
+    def planned_rounds(self) -> int:
+        """The rounds to play: the director's number for a Swiss, else the default for the
+        players there from round 1 (late joiners change it no more)."""
+        if self.rounds_asked is not None:
+            return self.rounds_asked
+        return default_rounds(self.format, sum(p.joined == 1 for p in self.players))
 
     # -- who is in ------------------------------------------------------------------
 
@@ -104,6 +112,13 @@ class Tournament:
             and (self.withdrawn_from(p.id) or round_number + 1) > round_number
         ]
 
+    def due(self, round_number: int) -> set[str]:
+        """Who must have a game or a bye in ``round_number``: the active players (in a
+        knockout, those still in it)."""
+        if self.format is Format.KNOCKOUT:
+            return {s for s in self._knockout_slots(round_number) if s is not None}
+        return {p.id for p in self.active(round_number)}
+
     @property
     def next_round(self) -> int:
         return len(self.rounds) + 1
@@ -119,10 +134,7 @@ class Tournament:
             raise TournamentError(f"a {self.format.value} takes no player once it has begun")
         seed = max(p.seed for p in self.players) + 1
         players = (*self.players, Player(seed, id_, name, joined=self.next_round))
-        planned = self.planned_rounds
-        if not self.rounds:
-            planned = default_rounds(self.format, len(players))
-        return replace(self, players=players, planned_rounds=planned)
+        return replace(self, players=players)
 
     def withdraw(self, id_: str) -> Tournament:
         """``id_`` is paired no more from the next round on (a game of theirs already
@@ -285,11 +297,13 @@ def check_round(tournament: Tournament, proposed: Round) -> list[str]:
             faults.append(f"{player} is not in the tournament")
         elif count > 1:
             faults.append(f"{player} is paired {count} times")
-    due = {p.id for p in tournament.active(number)}
+    due = tournament.due(number) if not faults else {p.id for p in tournament.active(number)}
     for player in sorted(set(seen) - due):
         if player in tournament._by_id:
             gone = tournament.withdrawn_from(player)
             why = "has withdrawn" if gone is not None and gone <= number else "has not joined yet"
+            if (gone is None or gone > number) and tournament.player(player).joined <= number:
+                why = "is out of the knockout"
             faults.append(f"{player} is paired but {why}")
     faults += [f"{player} is left out" for player in sorted(due - set(seen))]
     faults += _repeats(tournament, proposed)
@@ -315,8 +329,9 @@ def check_round(tournament: Tournament, proposed: Round) -> list[str]:
 
 def _repeats(tournament: Tournament, proposed: Round) -> list[str]:
     most = 2 if tournament.format is Format.DOUBLE_ROUND_ROBIN else 1
-    met = Counter(frozenset(p.players) for r in tournament.rounds for p in r.pairings)
-    met.update(frozenset(p.players) for p in proposed.pairings)
+    met: Counter[frozenset[str]] = Counter()
+    for round_ in (*tournament.rounds, proposed):  # a knockout's deciders: the same meeting
+        met.update({frozenset(p.players) for p in round_.pairings})
     return [
         f"{' and '.join(sorted(pair))} meet {count} times"
         for pair, count in sorted(met.items(), key=lambda item: sorted(item[0]))
@@ -339,4 +354,47 @@ def _colour_faults(tournament: Tournament, proposed: Round) -> list[str]:
             if wish.strength is Strength.ABSOLUTE and wish.colour is not given:
                 what = "White" if given is Colour.WHITE else "Black"
                 faults.append(f"{player} cannot have {what} (colour rule)")
+    return faults
+
+
+def check_tournament(tournament: Tournament) -> list[str]:
+    """What is wrong with a whole tournament as recorded (nothing: []): it is played again
+    from its first players, each late joiner and withdrawal at its round, each round
+    checked by :func:`check_round` and its results recorded in order, and must come out
+    the same, a knockout's deciders included. What ``python -m net verify`` asks."""
+    faults: list[str] = []
+    first = [p for p in tournament.players if p.joined == 1]
+    try:
+        again = Tournament.create(
+            tournament.game, tournament.format, first, tournament.rounds_asked
+        )
+    except TournamentError as error:
+        return [str(error)]
+    for round_ in tournament.rounds:
+        number = round_.number
+        for late in sorted(p for p in tournament.players if p.joined == number > 1):
+            again = again.add_player(late.id, late.name)
+        for gone, start in tournament.withdrawals:
+            if start == number:
+                again = again.withdraw(gone)
+        games = len(again.expected_round().pairings) if not again.over else 0
+        proposed = Round(number, round_.pairings[:games], round_.byes)
+        wrong = check_round(again, proposed)
+        if wrong:
+            return faults + [f"round {number}: {fault}" for fault in wrong]
+        again = again.start_round(proposed)
+        for board, result in enumerate(round_.outcomes):
+            if board >= len(again.rounds[-1].pairings):
+                return [f"round {number}: game {board} is no pairing the system made"]
+            if result is not None:
+                again = again.record(number, board, result)
+        if again.rounds[-1] != round_:
+            return [f"round {number}: its games are not the system's (deciders)"]
+    for late in sorted(p for p in tournament.players if p.joined == again.next_round > 1):
+        again = again.add_player(late.id, late.name)
+    for gone, start in tournament.withdrawals:
+        if start == again.next_round:
+            again = again.withdraw(gone)
+    if again.players != tournament.players or again.withdrawals != tournament.withdrawals:
+        faults.append("the players or the withdrawals differ from the rounds' history")
     return faults
