@@ -226,7 +226,9 @@ class MulinoState(State):
             actions = [MOVE_BASE + 24 * a + b for a in points_of(own) for b in empties]
         elif stage == NORMAL:  # most of a game: _steps, inlined
             moves: list[int] = []
-            for neighbours, to in _LOW_STEPS[own & 0xFFF] + _HIGH_STEPS[own >> 12]:
+            for neighbours, to in _LOW_STEPS[own & 0xFFF]:
+                moves += to[empty & neighbours]
+            for neighbours, to in _HIGH_STEPS[own >> 12]:
                 moves += to[empty & neighbours]
             return tuple(moves)
         else:
