@@ -57,16 +57,15 @@ def preference(history: Sequence[Colour]) -> Preference:
     return Preference(Strength.MILD, history[-1].other)
 
 
-def clash(first: Sequence[Colour], second: Sequence[Colour]) -> bool:
-    """Whether the two cannot meet without one of them losing an absolute preference."""
-    a, b = preference(first), preference(second)
+def clash(a: Preference, b: Preference) -> bool:
+    """Whether two players with these preferences cannot meet without one of them losing
+    an absolute preference."""
     return a.strength == b.strength == Strength.ABSOLUTE and a.colour == b.colour
 
 
-def wants_differ(first: Sequence[Colour], second: Sequence[Colour]) -> bool:
+def wants_differ(a: Preference, b: Preference) -> bool:
     """Whether both can have the colour they prefer (one has none, or they prefer
     different colours)."""
-    a, b = preference(first), preference(second)
     return a.colour is None or b.colour is None or a.colour != b.colour
 
 

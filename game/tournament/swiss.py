@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from game.tournament.colours import clash, higher_gets, wants_differ
+from game.tournament.colours import clash, higher_gets, preference, wants_differ
 from game.tournament.matching import has_perfect_matching
 from game.tournament.model import Colour, Pairing
 
@@ -85,14 +85,15 @@ class _Pairer:
         n = len(ranked)
         self.allowed = [[False] * n for _ in range(n)]
         self.happy = [[False] * n for _ in range(n)]
+        wish = [preference(e.colours) for e in ranked]
         for i, a in enumerate(ranked):
             for j in range(i + 1, n):
                 b = ranked[j]
                 ok = b.id not in a.opponents and a.id not in b.opponents
                 if strict and ok:
-                    ok = not clash(a.colours, b.colours)
+                    ok = not clash(wish[i], wish[j])
                 self.allowed[i][j] = self.allowed[j][i] = ok
-                happy = ok and wants_differ(a.colours, b.colours)
+                happy = ok and wants_differ(wish[i], wish[j])
                 self.happy[i][j] = self.happy[j][i] = happy
 
     def pairable(self, players: Sequence[int]) -> bool:
@@ -140,9 +141,10 @@ class _Pairer:
     def within(self, stay: list[int]) -> list[tuple[int, int]]:
         half = len(stay) // 2
         s1, s2 = stay[:half], stay[half:]
+        top = set(s1)
 
         def across(a: int, b: int) -> bool:
-            return self.allowed[a][b] and ((a in s1) != (b in s1))
+            return self.allowed[a][b] and ((a in top) != (b in top))
 
         if _perfect(stay, across):
             return self.greedy(stay, lambda p: s2, across)
@@ -175,6 +177,8 @@ class _Pairer:
 
 
 def _perfect(players: Sequence[int], allowed: Callable[[int, int], bool]) -> bool:
+    if len(players) % 2:
+        return False
     adjacent = [
         [j for j, b in enumerate(players) if j != i and allowed(a, b)]
         for i, a in enumerate(players)

@@ -217,18 +217,20 @@ class Tournament:
     def _swiss_next(self) -> SwissRound | None:
         number = self.next_round
         half_points = scores(self.players, self.rounds, self.format)
-        entrants = []
-        for p in self.active(number):
-            opponents, colours = set(), []
-            for round_ in self.rounds:
-                for pairing, result in zip(round_.pairings, round_.outcomes, strict=True):
-                    if p.id in pairing.players:
-                        opponents.add(pairing.opponent_of(p.id))
-                        if result is not None and result.played:
-                            colours.append(pairing.colour_of(p.id))
-            had_bye = any(p.id in r.byes for r in self.rounds)
-            entrants.append(Entrant(p.id, p.seed, half_points[p.id], frozenset(opponents),
-                                    tuple(colours), had_bye))  # fmt: skip
+        opponents: dict[str, set[str]] = {p.id: set() for p in self.players}
+        colours: dict[str, list[Colour]] = {p.id: [] for p in self.players}
+        for round_ in self.rounds:
+            for pairing, result in zip(round_.pairings, round_.outcomes, strict=True):
+                for player in pairing.players:
+                    opponents[player].add(pairing.opponent_of(player))
+                    if result is not None and result.played:
+                        colours[player].append(pairing.colour_of(player))
+        had_bye = {b for r in self.rounds for b in r.byes}
+        entrants = [
+            Entrant(p.id, p.seed, half_points[p.id], frozenset(opponents[p.id]),
+                    tuple(colours[p.id]), p.id in had_bye)
+            for p in self.active(number)
+        ]  # fmt: skip
         try:
             return pair_round(entrants)
         except PairingImpossibleError:
