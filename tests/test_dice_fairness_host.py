@@ -170,6 +170,7 @@ def test_without_the_no_replacement_rule_the_commitment_goes_in_and_the_match_st
     _honest_values(host, played)
 
 
+@pytest.mark.slow  # the old rules' weakness shown again: seconds
 def test_without_the_no_replacement_rule_and_the_agents_memory_the_host_wins(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -182,6 +183,7 @@ def test_without_the_no_replacement_rule_and_the_agents_memory_the_host_wins(
     assert sum(p.host_score for p in results) == 4
 
 
+@pytest.mark.slow  # the old rules' weakness shown again: seconds
 def test_under_the_old_rules_the_host_wins_and_verify_of_an_old_record_names_every_doubt() -> None:
     """Version 2's rules, as the peers of issue 28 ran them: the host wins every match and
     the guest's log accepts it all.  Replayed by its own rules the record verifies, with a

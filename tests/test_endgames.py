@@ -359,6 +359,7 @@ def _win_through_a_position_seen_twice() -> tuple[MulinoState, int]:
     raise AssertionError("no such position in the sample")
 
 
+@pytest.mark.slow  # searches at hard: seconds
 def test_a_table_win_whose_line_repeats_a_position_seen_twice_is_not_reported() -> None:
     """RULES.md rev. 3: repetition counts the whole match, table verdicts included.  The
     tables' fastest win lets the loser repeat a position the match has seen twice: neither

@@ -220,13 +220,14 @@ def test_a_move_that_loses_two_men_to_a_shot_is_a_blunder_with_that_reason() -> 
     """22-18 allows no capture at once: Black's 16-20 gives a man and takes three (18x9
     6x13x22x31 …).  The review says what the move costs: two pieces, after 16-20."""
     record = _record("dama:classic", "22-17 11-16 26-22 9-14 31-26 7-11 22-18")
-    judged = review(record, {0}).decisions[-1]
+    reviewed = review(record, {0})
+    judged = reviewed.decisions[-1]
     assert (judged.ply, judged.played, judged.label) == (6, "22-18", "blunder")
     assert (judged.reason, judged.reason_move, judged.pieces) == ("loses_material", "16-20", 2)
     assert review_reason(judged.reason, judged.reason_move, judged.pieces) == (
         "loses 2 pieces after 16-20"
     )
-    kept = review_from_bytes(review_to_bytes(review(record, {0}), record), record)
+    kept = review_from_bytes(review_to_bytes(reviewed, record), record)
     assert kept is not None and kept.decisions[-1] == judged and REVIEW_VERSION == 4
 
 

@@ -120,7 +120,6 @@ class Redraw:
         self._whole, self._look = False, look
         before, self._moving = self._moving, moving
         if whole:
-            self._waiting = {}
             return None
         areas = before + moving
         budget = self.budget * screen.width * screen.height
@@ -137,10 +136,6 @@ class Redraw:
             else:  # shown as it was for another frame
                 later -= _area(rect)
                 self._waiting[place] = age + 1
-                if place in before_elements:
-                    now[place] = before_elements[place]
-                else:
-                    now.pop(place, None)
         return merged(areas, round(self.spare * screen.width * screen.height))
 
 
