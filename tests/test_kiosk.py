@@ -305,6 +305,22 @@ def test_a_pin_with_a_leading_zero_works_quoted_or_not(tmp_path: Path, written: 
     assert KioskConfig.load(tmp_path).pin_matches(digits)  # from the hash, the next time
 
 
+def test_a_pin_is_kept_as_its_scrypt_hash_at_full_cost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tests hash at a low cost (tests/conftest.py); the kiosk at scrypt's n = 2**14."""
+    import hashlib
+
+    from game.client import kiosk_config
+
+    monkeypatch.setattr(kiosk_config, "PIN_WORK", 2**14)
+    config = KioskConfig.load(tmp_path)
+    config.set_pin("86420135", tmp_path)
+    salt, digest = (bytes.fromhex(part) for part in config.pin_hash.split("$")[1:])
+    assert digest == hashlib.scrypt(b"86420135", salt=salt, n=2**14, r=8, p=1, dklen=32)
+    assert config.pin_matches("86420135") and not config.pin_matches("86420136")
+
+
 def test_the_file_holds_only_the_hash_and_only_its_owner_reads_it(tmp_path: Path) -> None:
     (tmp_path / FILE).write_text(OPERATOR_FILE)
     os.chmod(tmp_path / FILE, 0o644)
