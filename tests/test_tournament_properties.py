@@ -24,7 +24,9 @@ from game.tournament import (
 
 MULINO = variant("mulino", 2)
 RESULTS = st.sampled_from(list(Result))
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def people(n: int) -> list[Player]:

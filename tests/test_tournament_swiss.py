@@ -4,10 +4,12 @@ joiners and withdrawals, and the matching beneath it checked against brute force
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -219,3 +221,49 @@ def test_a_whole_tournament_is_checked_round_by_round() -> None:
     assert check_tournament(tampered)[0].startswith("round 2: the system pairs round 2 as")
     unrecorded = replace(t, withdrawals=())
     assert check_tournament(unrecorded) == ["round 2: b is left out"]
+
+
+@pytest.mark.parametrize("n", [32, 64])
+@pytest.mark.parametrize(
+    "result",
+    [
+        Result.WHITE_WINS,
+        Result.BLACK_WINS,
+        Result.DRAW,
+        Result.WHITE_FORFEITS,
+        Result.BLACK_FORFEITS,
+    ],
+)
+def test_pathological_result_patterns_pair_with_little_work(
+    n: int, result: Result, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game 1-0 once made a bracket try 145,000 sets of floaters (75 s a round);
+    the work is counted as maximum matchings computed, not timed."""
+    import game.tournament.matching as matching
+    import game.tournament.swiss as swiss
+
+    calls = 0
+    real = matching.maximum_matching
+
+    def counted(adjacent: Sequence[Sequence[int]]) -> list[int]:
+        nonlocal calls
+        calls += 1
+        return real(adjacent)
+
+    monkeypatch.setattr(matching, "maximum_matching", counted)
+    monkeypatch.setattr(swiss, "maximum_matching", counted)
+    t = Tournament.create(
+        variant("mulino", 2),
+        Format.SWISS,
+        [Player(s, f"p{s:02}", f"P{s}") for s in range(1, n + 1)],
+    )
+    while True:
+        before = calls
+        if t.over:
+            break
+        t = t.pair_next_round()
+        assert calls - before <= 4 * n, f"round {len(t.rounds)}: {calls - before} matchings"
+        number = len(t.rounds)
+        for board in range(len(t.rounds[-1].pairings)):
+            t = t.record(number, board, result)
+    assert len(t.rounds) == t.planned_rounds

@@ -26,10 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from game.tournament.colours import clash, higher_gets, preference, wants_differ
-from game.tournament.matching import has_perfect_matching
+from game.tournament.matching import has_perfect_matching, maximum_matching
 from game.tournament.model import Colour, Pairing
 
 
@@ -128,15 +127,49 @@ class _Pairer:
     def bracket(
         self, bracket: list[int], lower: list[int]
     ) -> tuple[list[tuple[int, int]], list[int]]:
-        """The pairs made in ``bracket`` and the players it floats down."""
+        """The pairs made in ``bracket`` and the players it floats down.
+
+        Trying every set of floaters in order (as the rule reads) is exponential: a bracket
+        of 24 that must float 8 of its top players tries 145,000 sets. So the number of
+        pairs is bounded first by two cheap matchings (the bracket cannot make more pairs
+        than its own maximum matching, and must float at least as many players as the
+        lower players leave unmatched among themselves), and the floaters are then chosen
+        by a depth-first search in the rule's order, from the lowest-ranked player up,
+        that abandons a branch as soon as the players it keeps cannot make the pairs."""
         size = len(bracket)
-        for made in range(size // 2, -1, -1):
-            for floated in combinations(reversed(range(size)), size - 2 * made):
-                floats = [bracket[i] for i in sorted(floated)]
-                stay = [p for i, p in enumerate(bracket) if i not in floated]
-                if self.pairable(floats + lower) and self.pairable(stay):
-                    return self.within(stay), floats
+        inside = _matched(bracket, self.allowed)
+        alone = len(lower) - _matched(lower, self.allowed)
+        most = min(inside // 2, (size - alone) // 2)
+        for made in range(most, -1, -1):
+            found = self._floats(bracket, lower, size - 2 * made)
+            if found is not None:
+                stay = [p for p in bracket if p not in found]
+                return self.within(stay), [p for p in bracket if p in found]
         raise AssertionError("a bracket can always float all its players")
+
+    def _floats(self, bracket: list[int], lower: list[int], count: int) -> set[int] | None:
+        """The ``count`` floaters the rule chooses, or None: sets are tried lowest-ranked
+        first (compared from the lowest up), as ``combinations`` of the reversed bracket
+        would list them, but a choice is dropped when those left to stay (the undecided
+        and the chosen stayers) can no longer make the bracket's pairs."""
+        size = len(bracket)
+        pairs = (size - count) // 2
+        floats: list[int] = []
+
+        def search(position: int) -> bool:
+            if len(floats) == count:
+                stay = [p for p in bracket if p not in floats]
+                return self.pairable(stay) and self.pairable(sorted(floats) + lower)
+            if position < 0 or position + 1 < count - len(floats):
+                return False
+            floats.append(bracket[position])
+            keep = [p for p in bracket if p not in floats]
+            if _matched(keep, self.allowed) >= 2 * pairs and search(position - 1):
+                return True
+            floats.pop()
+            return search(position - 1)
+
+        return set(floats) if search(size - 1) else None
 
     def within(self, stay: list[int]) -> list[tuple[int, int]]:
         half = len(stay) // 2
@@ -174,6 +207,15 @@ class _Pairer:
             else:
                 raise AssertionError("the players left were pairable")
         return pairs
+
+
+def _matched(players: Sequence[int], allowed: list[list[bool]]) -> int:
+    """How many of ``players`` a maximum matching among themselves pairs."""
+    adjacent = [
+        [j for j, b in enumerate(players) if j != i and allowed[a][b]]
+        for i, a in enumerate(players)
+    ]
+    return sum(m != -1 for m in maximum_matching(adjacent))
 
 
 def _perfect(players: Sequence[int], allowed: Callable[[int, int], bool]) -> bool:
