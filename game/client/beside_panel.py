@@ -253,6 +253,9 @@ class BesidePanel:
 
     def draw(self, surface: pygame.Surface) -> None:
         """The panel's words and counts, the history (or the lesson), and the notices."""
+        if not surface.get_clip().colliderect(self.rect):  # a part of a frame off the panel
+            self._draw_notices(surface)
+            return
         play, palette = self.play, self.play.palette
         u, column = self.u, self.column_a
         x, y = column.x, column.y
