@@ -4,7 +4,7 @@
                        [--fen FEN]
     python -m net join ADDRESS:PORT|NAME [--ai LEVEL | --spectate]
     python -m net browse [--timeout S]
-    python -m net verify RECORD [OTHER]
+    python -m net verify RECORD [OTHER]     (a match record, or a tournament record)
 
 Peers print one JSON object per line on stdout for everything that happens (``listening``,
 ``action``, ``roll``, ``paused``, ``over`` …); ``browse`` one per match found.  A peer
@@ -32,7 +32,7 @@ from game.levels import LEVELS
 from game.rules import RulesError, variant
 from game.rules.fen import setup_of
 from game.rules.variants import options_from_text
-from net import records
+from net import records, tournament_records
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
 from net.door import Expected, Unproven
@@ -130,7 +130,9 @@ def _parser() -> argparse.ArgumentParser:
     browse.add_argument("--timeout", type=float, default=3.0, metavar="S")
     browse.add_argument("--interface", default="")
 
-    verify = commands.add_parser("verify", help="check a match record, every roll included")
+    verify = commands.add_parser(
+        "verify", help="check a match record, every roll included, or a whole tournament"
+    )
     verify.add_argument("record", type=Path)
     verify.add_argument(
         "other", type=Path, nargs="?",
@@ -165,6 +167,11 @@ def _verify(path: Path, other: Path | None = None) -> int:
     """One record: its report.  Two records of one match: each one's report, then where
     they part (a fork names its entry, the key that signed both and which record holds
     which head)."""
+    if other is None:
+        report = _verify_tournament(path)
+        if report is not None:
+            print(json.dumps(report, ensure_ascii=False))
+            return 0 if report["ok"] else 1
     paths = [path] if other is None else [path, other]
     reports: list[dict[str, Any]] = []
     logs: list[list[dict[str, Any]]] = []
@@ -186,6 +193,21 @@ def _verify(path: Path, other: Path | None = None) -> int:
     both = records.compare(logs[0], logs[1], (str(path), str(other)))
     print(json.dumps(both, ensure_ascii=False))
     return 0 if ok and both["ok"] else 1
+
+
+def _verify_tournament(path: Path) -> dict[str, Any] | None:
+    """The report on the tournament record at ``path``; None if it holds no tournament."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None  # reading it as a match record says why it cannot be read
+    try:
+        entries, match_records = tournament_records.parse(data, str(path))
+    except tournament_records.NotATournament:
+        return None
+    except tournament_records.TournamentRecordError as error:
+        return {"ok": False, "tournament": True, "error": str(error)}
+    return tournament_records.verify(entries, match_records)
 
 
 async def _browse(timeout: float, interface: str) -> int:

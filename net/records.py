@@ -45,10 +45,16 @@ class RecordError(ValueError):
 def save(path: Path, log: MatchLog, fork: dict[str, Any] | None = None) -> None:
     """Write ``log`` to ``path`` atomically (temporary file, fsync, rename), with the proof
     of a ``fork`` if this peer caught the host in one (:meth:`net.witness.Fork.to_record`)."""
+    atomic_write(path, encode(log, fork))
+
+
+def encode(log: MatchLog, fork: dict[str, Any] | None = None) -> bytes:
+    """The bytes of ``log``'s record (what :func:`save` writes; a tournament record keeps
+    these bytes of each match it scores, under their SHA-256)."""
     content: dict[str, Any] = {"tavolo-net-record": RECORD_VERSION, "entries": log.entries}
     if fork is not None:
         content["fork"] = fork
-    atomic_write(path, msgpack.packb(content, use_bin_type=True))
+    return bytes(msgpack.packb(content, use_bin_type=True))
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -69,24 +75,32 @@ def read_all(path: Path) -> tuple[int, list[dict[str, Any]], dict[str, Any] | No
         data = path.read_bytes()
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from error
+    return parse(data, str(path))
+
+
+def parse(
+    data: bytes, name: str = "the record"
+) -> tuple[int, list[dict[str, Any]], dict[str, Any] | None]:
+    """The version, the entries and the fork proof of the record whose bytes are ``data``
+    (``name`` says which, in the error)."""
     if len(data) > MAX_RECORD:
-        raise RecordError(f"{path} is too large for a match record")
+        raise RecordError(f"{name} is too large for a match record")
     limits = {**LIMITS, "max_array_len": 1_000_000}
     try:
         content = msgpack.unpackb(data, raw=False, strict_map_key=True, **limits)
     except (msgpack.UnpackException, ValueError, TypeError) as error:
-        raise RecordError(f"{path} is not a match record (not msgpack: {error})") from error
+        raise RecordError(f"{name} is not a match record (not msgpack: {error})") from error
     version = content.get("tavolo-net-record") if isinstance(content, dict) else None
     if not isinstance(version, int) or version not in READABLE:
         known = " or ".join(str(v) for v in sorted(READABLE))
-        raise RecordError(f"{path} is not a version {known} net match record")
+        raise RecordError(f"{name} is not a version {known} net match record")
     assert isinstance(content, dict)
     entries = content.get("entries")
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise RecordError(f"{path}: the entries are not a list of maps")
+        raise RecordError(f"{name}: the entries are not a list of maps")
     fork = content.get("fork")
     if fork is not None and not isinstance(fork, dict):
-        raise RecordError(f"{path}: the fork proof is not a map")
+        raise RecordError(f"{name}: the fork proof is not a map")
     return version, entries, fork
 
 

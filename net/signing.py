@@ -12,6 +12,8 @@ from typing import Any
 
 import msgpack
 
+from net.fairdice import digest
+
 NO_HEAD = bytes(16)
 """The head before the first entry."""
 
@@ -63,3 +65,29 @@ def vote_payload(match: str, old_host: str, candidate: str, at: int, head_at: by
         + _number(at)
         + head_at
     )
+
+
+def tournament_payload(tournament: str, at: int, head_at: bytes, entry: dict[str, Any]) -> bytes:
+    """What a tournament's director signs: the log entry (without ``sig``) placed at position
+    ``at`` after the entries whose head is ``head_at`` (docs/PROTOCOL.md, TOURNAMENT LOG)."""
+    content = {k: v for k, v in entry.items() if k != "sig"}
+    return (
+        b"tavolo-tournament\0" + bytes.fromhex(tournament) + _number(at) + head_at + packed(content)
+    )
+
+
+def entrant_payload(
+    tournament: str, director_key: bytes, opened: bytes, name: str, computer: bool
+) -> bytes:
+    """What a player signs to enter a tournament: this director's, whose opening entry has
+    the head ``opened`` (so its game, format and name), under ``name`` — a computer player
+    is an identity the director holds, and says so here."""
+    wish = msgpack.packb([name, computer], use_bin_type=True)
+    return b"tavolo-entrant\0" + bytes.fromhex(tournament) + director_key + opened + wish
+
+
+def tournament_match(tournament: str, round_: int, board: int) -> str:
+    """The match id of game ``board`` (from 0) of round ``round_``: bound to them, so a match
+    record can be scored for that pairing only."""
+    seed = b"tavolo-pairing\0" + bytes.fromhex(tournament) + _number(round_) + _number(board)
+    return digest(seed)[:16].hex()
