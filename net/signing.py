@@ -1,9 +1,10 @@
 """The exact bytes every signature of the protocol covers (docs/PROTOCOL.md §5.2).
 
 Each begins with its own domain label, so a signature made for one purpose is never valid
-for another, and with the match id, so none is valid in another match.  Integers are 8-byte
-big-endian; heads are the 16-byte log fingerprints; ``pack`` is msgpack with the map's keys
-sorted (:func:`packed`).
+for another, and with the match id, so none is valid in another match — a tournament log's
+(docs/PROTOCOL.md §14.5) with the tournament id, so none is valid in another tournament.
+Integers are 8-byte big-endian; heads are the 16-byte log fingerprints; ``pack`` is msgpack
+with the map's keys sorted (:func:`packed`).
 """
 
 from __future__ import annotations

@@ -135,10 +135,6 @@ class Night:
             self.play_round()
         self.put({"k": "over"})
 
-    def content(self) -> dict[str, Any]:
-        """The next entry's content as a director would write it, for a forger to change."""
-        return {"k": "over"}
-
     def refused(self, content: dict[str, Any], record: bytes | None = None) -> str:
         """The reason every participant refuses ``content`` sealed by the director next."""
         with pytest.raises(Rejected) as refusal:
@@ -537,3 +533,73 @@ def test_any_byte_changed_in_a_saved_record_fails_verify_cleanly(data: st.DataOb
         return  # NotATournament included: verify then reads it as a match record, and fails
     report = tournament_records.verify(entries, kept)
     assert not report["ok"], at
+
+
+# -- other formats ---------------------------------------------------------------------------
+
+
+def drawn(white: Identity, black: Identity, match: str) -> Match:
+    """A match of Mulino drawn by agreement after one move each."""
+    table = Match(GAME, identities=[white, black], match=match, logs=1)
+    table.start()
+    for _ in range(2):
+        state = table.log.state
+        table.act(state.action_to_str(state.legal_actions()[0]))
+    for peer in table.peers:
+        table.put({"k": "offer", "peer": peer, "ply": table.log.ply})
+    assert table.log.phase == "over"
+    return table
+
+
+def test_a_knockout_draw_gets_its_decider_on_the_next_board_colours_reversed() -> None:
+    night = Night(players=2, format_="knockout")
+    night.enter_all()
+    night.pair()
+    anna, bruno = PLAYERS[0], PLAYERS[1]
+    table = drawn(anna, bruno, tournament_match(TOURNAMENT, 1, 0))
+    night.score(1, 0, records.encode(table.log), Result.DRAW)
+    assert night.log.tournament is not None
+    decider = night.log.tournament.rounds[0].pairings[1]
+    assert decider == Pairing(bruno.peer, anna.peer)
+    # The first game's record does not stand for the decider: its match id is board 1's.
+    first = records.encode(table.log)
+    assert "the record is of another match" in night.refused(
+        result_content(1, 1, Result.DRAW, first), first
+    )
+    table, data = night.play(1, 1)
+    night.score(1, 1, data, result_of(table))
+    assert night.log.tournament.over
+    night.put({"k": "over"})
+    report = tournament_records.verify(list(night.log.entries), night.records)
+    assert report["ok"] and report["format"] == "knockout" and report["matches"] == 2
+
+
+def test_a_swiss_with_a_bye_a_computer_and_a_late_joiner_verifies() -> None:
+    night = Night(players=5, format_="swiss", level="easy")
+    night.enter_all()
+    computer = Identity(bytes([77]) * 32)  # the director holds it
+    night.identities[computer.peer] = computer
+    night.put(joined(computer, night.log, "Computer", computer=True))
+    night.play_round()  # six players: three games
+    late = PLAYERS[5]
+    night.identities[late.peer] = late
+    night.put(joined(late, night.log, "Fabio", computer=False))
+    night.play_round()  # seven: three games and a bye
+    night.put({"k": "withdrawn", "player": PLAYERS[4].peer, "reason": "left early"})
+    while night.log.tournament is None or not night.log.tournament.over:
+        night.play_round()  # six again
+    night.put({"k": "over"})
+    rounds = [e for e in night.log.entries if e["k"] == "round"]
+    assert [len(r["byes"]) for r in rounds] == [0, 1, 0, 0]
+    assert all(len(r["pairings"]) == 3 for r in rounds)
+    report = tournament_records.verify(list(night.log.entries), night.records)
+    assert report["ok"], report
+    assert report["players"] == 7 and len(report["standings"]) == 7
+    assert [s["name"] for s in report["standings"] if s["computer"]] == ["Computer"]
+    assert set(report["standings"][0]["tie_breaks"]) == {"Buchholz", "Buchholz cut 1"}
+
+
+def test_a_round_robin_takes_no_late_joiner() -> None:
+    night = paired_night()
+    why = night.refused(joined(PLAYERS[4], night.log, "Elena", computer=False))
+    assert "takes no player once it has begun" in why
