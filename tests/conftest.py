@@ -38,6 +38,25 @@ def quick_pins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kiosk_config, "PIN_WORK", 16)
 
 
+@pytest.fixture(autouse=True)
+def lent_thinker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client's apps borrow one worker process for the computer's thinking
+    (tests/shared_thinker.py) instead of starting one each."""
+    from game.client import app
+
+    from .shared_thinker import LentThinker
+
+    monkeypatch.setattr(app, "Thinker", LentThinker)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _end_the_lent_thinker():
+    yield
+    from .shared_thinker import close_shared
+
+    close_shared()
+
+
 @pytest.fixture
 def driver(tmp_path: Path):
     """The real client on the dummy drivers, with hands to play it (tests/client_driver.py);

@@ -574,6 +574,7 @@ def test_a_knockout_draw_gets_its_decider_on_the_next_board_colours_reversed() -
     assert report["ok"] and report["format"] == "knockout" and report["matches"] == 2
 
 
+@pytest.mark.slow  # six players over four rounds of real match records: seconds
 def test_a_swiss_with_a_bye_a_computer_and_a_late_joiner_verifies() -> None:
     night = Night(players=5, format_="swiss", level="easy")
     night.enter_all()
