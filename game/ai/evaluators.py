@@ -33,11 +33,19 @@ _BACK = (FAR_ROW[1], FAR_ROW[0])  # each side's own back row (the other's crowni
 
 
 class MillEvaluator:
-    """Material, closed and open mills, and — once the men move — mobility.
+    """Material, closed and open mills, and mobility — from the first placement on.
+
+    Mobility counts while placing too: a man placed where the other side can wall it in
+    (a corner has two neighbours, a middle-ring midpoint four) is a man that cannot move
+    when the men move, and the first player left without a move loses.  Counted only once
+    the hands were empty, every placement looked alike to the evaluation and the search
+    fell back on its order, the lowest point first: *hard* opened a1, g1, g7, a7 — the four
+    outer corners — and against OpenSpiel's MCTS five of its nine men stood walled in by
+    the end of the placing, a blockade no search could then escape (issue 32).
 
     In ceylonese a mill closed while placing removes nothing, so the board ends the placing
-    with 18 men on 24 points and the first player left without a move loses: there mobility
-    counts from the first placement on (``ceylonese=True``), with its own weights.
+    with 18 men on 24 points: there mobility weighs more (``ceylonese=True``, its own
+    weights).
     """
 
     def __init__(
@@ -48,7 +56,6 @@ class MillEvaluator:
         self.flies_with = flies_with
         self.piece, self.mill, self.open = w["piece"], w["mill"], w["open_mill"]
         self.mobility, self.blocked = w["mobility"], w["blocked"]
-        self.always_mobile = ceylonese
 
     def key(self, state: MulinoState) -> object:
         return state.men, state.hand, state.side, state.stage
@@ -71,12 +78,15 @@ class MillEvaluator:
                     score -= self.mill
                 elif theirs.bit_count() == 2:
                     score -= self.open
-        if self.always_mobile or state.hand == (0, 0):
-            score += self._mobility(own, empty) - self._mobility(opp, empty)
+        score += self._mobility(own, empty, state.hand[player])
+        score -= self._mobility(opp, empty, state.hand[1 - player])
         return score
 
-    def _mobility(self, men: int, empty: int) -> int:
-        if men.bit_count() <= self.flies_with:
+    def _mobility(self, men: int, empty: int, hand: int) -> int:
+        """Each man's free neighbours, less a charge for each man with none; nothing for a
+        side that flies (its hand empty and its men down to ``flies_with``) — a side still
+        placing its first men does not fly, it is merely early."""
+        if not hand and men.bit_count() <= self.flies_with:
             return 0  # flying: free to go anywhere
         score = 0
         for point in points_of(men):

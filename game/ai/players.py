@@ -49,6 +49,10 @@ def nodes_for(state: State, level: str) -> int:
     return next(table[level] for kind, table in NODES.items() if isinstance(state, kind))
 
 
+FEW_MOVES = 2
+"""*Hard* Mulino searches a position a ply deeper where the side to move has at most this
+many moves (a blockade's threat, like a check)."""
+
 EASY_MARGIN, MEDIUM_MARGIN = 60, 12
 """Easy and medium choose at random among the moves within this many hundredths of a piece
 of the best one they found, so they play like people, not like a broken machine."""
@@ -142,8 +146,11 @@ def _board(
     endgames: Callable[[State], Verdict | None] | None,
 ) -> Decision:
     """Mulino and Dama: the search with the game's evaluator (and the endgame tables, if
-    given)."""
-    search = AlphaBeta(board_evaluator(state), budget, endgames=endgames)
+    given).  *Hard* Mulino searches a side left with one or two moves a ply deeper
+    (:class:`AlphaBeta`'s ``few_moves``): blockades are how a Mulino game is lost with men
+    to spare, and they close beyond a fixed depth (issue 32)."""
+    few = FEW_MOVES if level == "hard" and isinstance(state, MulinoState) else 0
+    search = AlphaBeta(board_evaluator(state), budget, endgames=endgames, few_moves=few)
     return _searched(state, level, rng, search)
 
 

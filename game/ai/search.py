@@ -16,6 +16,12 @@ is exact, scored by the plies to the end like a finished game, not searched furt
 counted as one node of the budget.  A known draw is searched
 as usual, so that among drawing moves the one that sets the opponent problems is chosen;
 no losing move can outscore it.
+
+With ``few_moves`` (Mulino's *hard*: 2) a position where the side to move has at most that
+many moves is searched one ply deeper, like a check in chess: a player reduced to one or two
+moves is one or two blocking moves from losing, and a blockade closes over many quiet moves
+that a fixed depth cuts off half-way.  The extension stops at twice the iteration's depth,
+so a long forced line cannot run away with the budget.
 """
 
 from __future__ import annotations
@@ -132,11 +138,16 @@ class AlphaBeta(Generic[S]):
         budget: Budget,
         max_depth: int = 64,
         endgames: Callable[[S], Verdict | None] | None = None,
+        few_moves: int = 0,
     ) -> None:
         self.evaluator = evaluator
         self.budget = budget
         self.max_depth = max_depth
         self.endgames = endgames
+        self.few_moves = few_moves
+        """A side to move with at most this many moves is searched a ply deeper (0: never)."""
+        self._depth = 0
+        """The depth of the iteration under way (extensions stop at twice it)."""
         self.margin = 0
         """Root moves within this of the best get exact scores (for the weaker levels)."""
         self.table: dict[object, Entry] = {}
@@ -161,6 +172,7 @@ class AlphaBeta(Generic[S]):
         return done
 
     def _root(self, state: S, depth: int) -> dict[int, int]:
+        self._depth = depth
         player = state.to_move
         scores: dict[int, int] = {}
         best = -INFINITY
@@ -190,6 +202,8 @@ class AlphaBeta(Generic[S]):
             if verdict is not None and verdict.outcome:
                 self.budget.spend()  # a position looked up is a node like one searched
                 return -verdict.outcome * (WIN - ply - verdict.plies)
+        if ply < 2 * self._depth and len(child.legal_actions()) <= self.few_moves:
+            return -self._negamax(child, depth, -beta, -alpha, ply)  # cramped: one ply more
         return -self._negamax(child, depth - 1, -beta, -alpha, ply)
 
     def _negamax(self, state: S, depth: int, alpha: int, beta: int, ply: int) -> int:
