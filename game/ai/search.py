@@ -202,7 +202,8 @@ class AlphaBeta(Generic[S]):
             if verdict is not None and verdict.outcome:
                 self.budget.spend()  # a position looked up is a node like one searched
                 return -verdict.outcome * (WIN - ply - verdict.plies)
-        if ply < 2 * self._depth and len(child.legal_actions()) <= self.few_moves:
+        few = self.few_moves  # 0: never, and no moves worked out here for it
+        if few and ply < 2 * self._depth and len(child.legal_actions()) <= few:
             return -self._negamax(child, depth, -beta, -alpha, ply)  # cramped: one ply more
         return -self._negamax(child, depth - 1, -beta, -alpha, ply)
 
