@@ -303,7 +303,8 @@ class PlayScene(Scene):
 
     @property
     def settling(self) -> bool:
-        """Part of a change the last frame had no room for waits to be drawn next frame."""
+        """Part of a change the last frame had no room for waits to be drawn in one of the
+        next two (see :data:`MATCH_BUDGET`)."""
         return bool(self._redraw.waiting)
 
     def _elements(self) -> list[Element]:
