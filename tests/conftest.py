@@ -29,6 +29,20 @@ if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
     tempfile.tempdir = None  # asked again at the next use
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """In the quick loop (``-m "not slow"``) the property tests try a quarter of their
+    examples (tests/examples.py); the whole suite tries them all.  Runs in every xdist
+    worker before it imports a test module."""
+    if "not slow" in (config.getoption("markexpr") or ""):
+        from hypothesis import settings
+
+        from . import examples
+
+        examples.quick = True
+        settings.register_profile("quick", max_examples=examples.examples(100))
+        settings.load_profile("quick")
+
+
 @pytest.fixture(autouse=True)
 def quick_pins(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kiosk PIN's hash at a cost of 16 instead of 16,384: the same code, without 50 ms a

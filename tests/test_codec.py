@@ -33,6 +33,7 @@ from game.rules import (
 from game.rules.chance import random_action
 from game.rules.core import check_int
 
+from .examples import examples
 from .helpers import play
 
 # The digest after 60 actions of a seeded playout: the same on every machine and Python
@@ -82,7 +83,7 @@ def test_actions_encode_and_decode() -> None:
         decode_action(msgpack.packb("22-18"))
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(data=st.binary(max_size=200))
 def test_arbitrary_bytes_never_crash_the_decoders(data: bytes) -> None:
     for decode in (decode_state, decode_action, MatchRecord.decode):
@@ -108,7 +109,7 @@ def test_corrupted_encodings_are_refused_or_decode_to_a_valid_state(setup: Varia
 
 
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=examples(200), deadline=None, derandomize=True)
 @given(
     fields=st.recursive(
         st.none()

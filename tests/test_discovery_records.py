@@ -19,6 +19,8 @@ from net import discovery
 from net.discovery import SERVICE, Browser, Listing, decode, ordered, rank, twins, txt_record
 from net.identity import Identity, fingerprint
 
+from .examples import examples
+
 HOST = Identity(bytes(range(32)))
 NAME = f"Corner table 1a2b3c.{SERVICE}"
 
@@ -61,7 +63,7 @@ def test_a_hosts_record_reads_back_with_its_key_and_fingerprint() -> None:
 
 
 @given(host=st.text(st.characters(codec="utf-8"), max_size=40).filter(str.isprintable))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_every_name_a_host_can_have_reads_back(host: str) -> None:
     listing = decode(NAME, wire(txt_record(stand_in_log(name=host))), ["10.0.0.2"], 1)
     assert listing is not None and listing.host == host
@@ -142,7 +144,7 @@ _names = st.one_of(
     addresses=st.lists(st.ip_addresses(v=4).map(str), max_size=2),
     port=st.none() | st.integers(-(2**70), 2**70),
 )
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 def test_decoding_never_raises_and_keeps_only_plain_text(
     name: str, properties: dict, addresses: list[str], port: int | None
 ) -> None:
@@ -167,7 +169,7 @@ GOOD_TEXT = AsyncServiceInfo(SERVICE, NAME, properties=txt_record(stand_in_log()
     name=_names | st.just(NAME),
     text=st.binary(max_size=600) | st.binary(max_size=100).map(lambda junk: GOOD_TEXT + junk),
 )
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 def test_a_browser_resolving_any_name_and_record_never_raises(name: str, text: bytes) -> None:
     """Whatever zeroconf hands over — an instance name (which zeroconf itself may refuse)
     and the raw bytes of a TXT record — is listed as a match or skipped, never raised."""

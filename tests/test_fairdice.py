@@ -21,6 +21,8 @@ from net.fairdice import (
     uniform,
 )
 
+from .examples import examples
+
 
 def test_a_chain_reveals_preimages_of_its_commitment_in_turn() -> None:
     chain = HashChain(seed=bytes(range(32)), length=10)
@@ -74,7 +76,7 @@ def test_pick_follows_the_exact_probabilities() -> None:
         assert abs(seen - expected) < 6 * max(1.0, expected) ** 0.5 + 3
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=examples(200), deadline=None, derandomize=True)
 @given(st.binary(min_size=1, max_size=40), st.integers(1, 10**6))
 def test_uniform_stays_in_range(randomness: bytes, bound: int) -> None:
     assert 0 <= uniform(randomness, bound) < bound

@@ -25,7 +25,9 @@ from net.fairdice import (
     uniform,
 )
 
-FAST = settings(max_examples=60, deadline=None, derandomize=True)
+from .examples import examples
+
+FAST = settings(max_examples=examples(60), deadline=None, derandomize=True)
 
 
 def h(data: bytes) -> bytes:

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from net.framing import MAX_FRAME, FrameDecoder, FrameError, encode
 
+from .examples import examples
+
 MESSAGES = [
     {"t": "hello", "version": 1, "name": "Anna"},
     {"t": "action", "seq": 7, "action": "22x15x6", "digest": "ab" * 16},
@@ -53,7 +55,7 @@ def test_oversized_messages_are_not_sent() -> None:
         encode({"type": "no t"})
 
 
-@settings(max_examples=500, deadline=None, derandomize=True)
+@settings(max_examples=examples(500), deadline=None, derandomize=True)
 @given(st.binary(max_size=300))
 def test_arbitrary_bytes_never_crash_the_decoder(data: bytes) -> None:
     try:
@@ -63,7 +65,7 @@ def test_arbitrary_bytes_never_crash_the_decoder(data: bytes) -> None:
         pass
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(st.integers(0, len(b"".join(encode(m) for m in MESSAGES)) - 1), st.integers(0, 255))
 def test_single_byte_corruption_is_caught_or_harmless(position: int, value: int) -> None:
     stream = bytearray(b"".join(encode(m) for m in MESSAGES))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import logging
 import subprocess
 import sys
@@ -21,9 +22,11 @@ LOCALE = ROOT / "assets" / "locale"
 TRANSLATED = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT_LANGUAGE]
 
 
-def texts_in_code() -> set[str]:
+@functools.cache
+def texts_in_code() -> frozenset[str]:
     """Every literal passed to ``_()`` or ``i18n.in_language()`` anywhere under ``game/``, and
-    the variants' subtitles (catalogue keys the client translates)."""
+    the variants' subtitles (catalogue keys the client translates); read once for every
+    language."""
     found = set()
     for path in (ROOT / "game").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -32,7 +35,7 @@ def texts_in_code() -> set[str]:
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             if name in ("_", "in_language") and isinstance(node.args[0], ast.Constant):
                 found.add(node.args[0].value)
-    return found | {spec.subtitle for spec in VARIANTS.values()}
+    return frozenset(found | {spec.subtitle for spec in VARIANTS.values()})
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ from game.client.kiosk_config import KioskConfig
 from game.client.kiosk_watch import LONG_PRESS
 
 from .client_driver import Driver
+from .examples import examples
 
 SIZE = (1000, 500)
 LATER = STALE_TOUCH_SECONDS + 0.5
@@ -270,7 +271,7 @@ def _play(translator: InputTranslator, clock: Clock, steps: list) -> None:
         assert owner is not None or not translator.pointing, "a pointer nobody pressed"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(STEPS, max_size=60))
 def test_any_sequence_leaves_one_pointer_owner_and_a_later_tap_works(steps: list) -> None:
     clock = Clock()

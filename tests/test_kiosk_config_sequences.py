@@ -19,6 +19,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from game.client import toml_lines
 from game.client.kiosk_config import CHECKS, FILE, KioskConfig, _line, pin_weakness
 
+from .examples import examples
+
 GOOD = {
     "volume": st.sampled_from([0.0, 0.3, 1]),
     "attract_after": st.sampled_from([10, 60, 3600]),
@@ -148,7 +150,7 @@ class OperatorEdits(RuleBasedStateMachine):
 
 
 OperatorEdits.TestCase.settings = settings(
-    max_examples=10, stateful_step_count=10, deadline=None,
+    max_examples=examples(10), stateful_step_count=10, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )  # fmt: skip
 TestOperatorEdits = OperatorEdits.TestCase
@@ -159,7 +161,7 @@ class LongerOperatorEdits(OperatorEdits):
 
 
 LongerOperatorEdits.TestCase.settings = settings(
-    max_examples=30, stateful_step_count=20, deadline=None,
+    max_examples=examples(30), stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )  # fmt: skip
 TestLongerOperatorEdits = pytest.mark.slow(LongerOperatorEdits.TestCase)

@@ -16,6 +16,8 @@ from net.messages import ENTRY_SCHEMAS
 from net.records import verify
 from tests.net_helpers import Table
 
+from .examples import examples
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("setup", every_setup(), ids=lambda v: v.describe())
@@ -339,7 +341,7 @@ _ENTRY = st.fixed_dictionaries(
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(_ENTRY, st.booleans()), max_size=12))
 def test_any_entries_are_applied_or_refused_never_a_crash(entries: list) -> None:
     """Arbitrary entries, signed and placed as an honest host would or sent as they are."""

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from net.framing import FrameDecoder, FrameError, encode
 from net.messages import ENTRY_SCHEMAS, SCHEMAS, MessageError, validate
 
+from .examples import examples
+
 GOOD = {
     "hello": {
         "t": "hello",
@@ -96,7 +98,7 @@ def test_every_type_has_a_schema_of_checked_fields() -> None:
     assert {"match", "commit", "reveal", "act", "join", "leave", "host"} <= set(ENTRY_SCHEMAS)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(
     st.dictionaries(
         st.sampled_from(["t", "seq", "e", "reason", "x"]),
@@ -112,7 +114,7 @@ def test_arbitrary_maps_are_accepted_only_when_well_formed(message: dict) -> Non
     assert message["t"] in SCHEMAS
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(st.binary(max_size=200))
 def test_bytes_from_the_wire_end_as_a_message_or_a_reason(data: bytes) -> None:
     try:

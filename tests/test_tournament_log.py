@@ -34,6 +34,8 @@ from net.tournament_log import (
 )
 from tests.net_helpers import Table
 
+from .examples import examples
+
 TOURNAMENT = "7e" * 16
 GAME = variant("mulino", 2)
 DIRECTOR = Identity(bytes([100]) * 32)
@@ -517,7 +519,10 @@ def test_a_record_kept_under_another_digest_is_refused(tmp_path: Path) -> None:
 
 
 @settings(
-    max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(80),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(st.data())
 def test_any_byte_changed_in_a_saved_record_fails_verify_cleanly(data: st.DataObject) -> None:

@@ -22,10 +22,15 @@ from game.tournament import (
     check_tournament,
 )
 
+from .examples import examples
+
 MULINO = variant("mulino", 2)
 RESULTS = st.sampled_from(list(Result))
 FAST = settings(
-    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(25),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 
 

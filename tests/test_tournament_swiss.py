@@ -28,6 +28,8 @@ from game.tournament import (
 from game.tournament.matching import has_perfect_matching, maximum_matching
 from game.tournament.swiss import Entrant, pair_round
 
+from .examples import examples
+
 MULINO = variant("mulino", 2)
 
 
@@ -183,7 +185,7 @@ def _graphs(n: int) -> st.SearchStrategy[tuple[int, set[tuple[int, int]]]]:
     return st.tuples(st.just(n), st.sets(st.sampled_from(pairs)))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 10).flatmap(_graphs))
 def test_the_blossom_matching_agrees_with_brute_force(
     graph: tuple[int, set[tuple[int, int]]],
