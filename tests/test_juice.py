@@ -144,20 +144,26 @@ def test_a_burst_never_passes_the_limit() -> None:
     particles.draw(surface)  # drawn anywhere, even off the surface, without error
 
 
-def test_the_areas_of_scattered_sparks_hold_each_and_far_less_than_a_box_round_all() -> None:
+def test_each_spark_and_scrap_is_drawn_inside_its_place_alone() -> None:
+    """The match screen keeps the pixels of each particle's place to take it away with
+    (redraw.SavedUnder): a pixel drawn outside its place would stay on the board."""
     particles = Particles(seed=2)
-    for at in ((100.0, 100.0), (1500.0, 900.0)):
-        particles.burst(at, [(255, 0, 0)], 60, 900.0, 6.0)
-    for _ in range(30):  # half a second: flying apart
+    particles.burst((300.0, 200.0), [(255, 0, 0)], 60, 900.0, 6.0)
+    particles.confetti(pygame.Rect(0, 0, 600, 400), [(0, 255, 0)], 60, 8.0)
+    for step in range(40):
         particles.update(1 / 60)
-    areas = particles.areas(64)
-    surface = pygame.Surface((1600, 1000))
-    for place in particles.draw(surface):
-        assert any(area.contains(place) for area in areas), place
-    box = particles.area()
-    assert box is not None
-    assert sum(a.width * a.height for a in areas) < box.width * box.height / 4
-    assert Particles().areas(64) == []
+        if step % 10:
+            continue
+        for particle, place in zip(particles.live, particles.places(), strict=True):
+            surface = pygame.Surface((600, 400))
+            alone = Particles()
+            alone.live = [particle]
+            assert alone.draw(surface) == [place]
+            painted = pygame.mask.from_threshold(surface, (0, 0, 0), (1, 1, 1, 255))
+            painted.invert()
+            if painted.count():
+                assert place.contains(painted.get_bounding_rects()[0]), (place, particle)
+    assert Particles().places() == []
 
 
 def test_no_confetti_when_the_computer_beat_the_person_here(driver: Driver) -> None:

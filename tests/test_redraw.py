@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pygame
 import pytest
-from hypothesis import settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from game.client.redraw import MOST_AREAS, MOST_WAIT, Redraw, merged
+from game.client.redraw import MOST_AREAS, MOST_WAIT, Redraw, SavedUnder, gathered, merged
 from game.client.scenes.menu import MenuScene
 from game.client.scenes.play import PlayScene
 from game.client.scenes.results import ResultsScene
@@ -24,6 +24,8 @@ from game.rules import Outcome, variant
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
 from tests.client_driver import Driver
+
+from .examples import examples
 
 
 class _Checked:
@@ -37,6 +39,8 @@ class _Checked:
         self.waits = 0
         """Frames × areas a part of a change waited for room (see ``Redraw.waiting``)."""
         self.mismatch: str | None = None
+        self.shown: pygame.Surface | None = None
+        """What the display shows: the screen as of each area presented."""
 
     def share(self) -> float:
         """The pixels shown, as a share of showing every frame whole."""
@@ -51,7 +55,14 @@ class _Checked:
         self._check(list(areas) if areas is not None else None)
 
     def _check(self, areas: list[pygame.Rect] | None) -> None:
+        """What the display shows after this update — the screen where it was shown, the
+        last frames elsewhere — is what drawing everything would make it."""
         app = self.driver.app
+        if self.shown is None or areas is None:
+            self.shown = app.screen.copy()
+        else:
+            for area in areas:
+                self.shown.blit(app.screen, area, area)
         scene = app.scene
         whole_of = _WHOLE.get(type(scene))
         if whole_of is None or app.transitioning or self.mismatch:
@@ -67,9 +78,9 @@ class _Checked:
         whole_of(scene, whole)
         redraw = getattr(scene, "_redraw", None)
         for late in redraw.waiting if redraw is not None else ():
-            whole.blit(app.screen, late, late)  # a part of a change waiting for room
+            whole.blit(self.shown, late, late)  # a part of a change waiting for room
             self.waits += 1
-        if pygame.image.tobytes(whole, "RGB") != pygame.image.tobytes(app.screen, "RGB"):
+        if pygame.image.tobytes(whole, "RGB") != pygame.image.tobytes(self.shown, "RGB"):
             self.mismatch = f"frame {self.driver.frames}: {type(scene).__name__}, {areas}"
 
 
@@ -192,6 +203,66 @@ def test_areas_merge_where_that_draws_no_more_and_far_ones_stay_apart() -> None:
     assert all(any(area.contains(rect) for area in few) for rect in scattered)
 
 
+def _noise(size: tuple[int, int], seed: int) -> pygame.Surface:
+    rng = random.Random(seed)
+    surface = pygame.Surface(size)
+    for _ in range(200):
+        colour = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        surface.fill(colour, (rng.randrange(size[0]), rng.randrange(size[1]), 9, 7))
+    return surface
+
+
+@settings(max_examples=examples(200), deadline=None, derandomize=True)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.integers(-20, 110), st.integers(-20, 90), st.integers(1, 30)),
+                 max_size=12),
+        min_size=1, max_size=4,
+    ),
+    st.one_of(st.none(), st.tuples(st.integers(0, 60), st.integers(0, 40),
+                                   st.integers(1, 80), st.integers(1, 60))),
+)  # fmt: skip
+def test_things_laid_over_a_frame_come_off_without_a_trace(layers, clip) -> None:
+    """Sparks laid in several strokes (a frame's, a wipe's strips), over each other, under
+    a clip or none, off the edges: lifting them puts back every pixel as it was, and the
+    areas shown hold every pixel that changed."""
+    surface = _noise((100, 80), seed=len(layers))
+    before = surface.copy()
+    under = SavedUnder()
+    surface.set_clip(clip)
+    shown: list[pygame.Rect] = []
+    for k, layer in enumerate(layers):
+        places = [pygame.Rect(x, y, size, size) for x, y, size in layer]
+
+        def draw(target: pygame.Surface, places=places, k=k) -> None:
+            for place in places:
+                pygame.draw.circle(target, (k * 60, 255, 0), place.center, place.width // 2)
+
+        shown += under.lay(surface, places, draw)
+    changed = _changed(before, surface)
+    assert all(any(area.collidepoint(point) for area in shown) for point in changed)
+    lifted = under.lift(surface)
+    assert sorted(map(tuple, lifted)) == sorted(map(tuple, shown))
+    assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(before, "RGB")
+    assert under.lift(surface) == []  # once
+
+
+def _changed(before: pygame.Surface, after: pygame.Surface) -> list[tuple[int, int]]:
+    width, height = before.get_size()
+    return [(x, y) for x in range(width) for y in range(height)
+            if before.get_at((x, y)) != after.get_at((x, y))]  # fmt: skip
+
+
+def test_gathered_places_hold_each_in_few_areas() -> None:
+    rng = random.Random(5)
+    places = [pygame.Rect(rng.randrange(3000), rng.randrange(2000), 20, 20) for _ in range(300)]
+    areas = gathered(places, 160)
+    assert all(any(area.contains(place) for area in areas) for place in places)
+    assert len(areas) < len(places)
+    assert all(area.width <= 160 + 20 and area.height <= 160 + 20 for area in areas)
+    assert gathered([], 160) == []
+
+
 def test_confetti_drawn_in_parts_is_the_confetti_drawn_whole(checked: _Checked) -> None:
     driver = checked.driver
     app = driver.app
@@ -288,7 +359,7 @@ class RedrawOnABudget(RuleBasedStateMachine):
 
 TestRedrawOnABudget = RedrawOnABudget.TestCase
 TestRedrawOnABudget.settings = settings(
-    max_examples=60, stateful_step_count=25, deadline=None, derandomize=True
+    max_examples=examples(60), stateful_step_count=25, deadline=None, derandomize=True
 )
 
 

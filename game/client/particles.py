@@ -103,20 +103,17 @@ class Particles:
         """Draw every live particle; returns where each is (drawn or clipped away)."""
         places = []
         for p in self.live:
-            fade = 1 - p.age / p.life
+            rect = _place(p)
             if p.paper:
-                width = max(1, round(p.size * abs(math.cos(p.spin))))
-                rect = pygame.Rect(0, 0, width, max(1, round(p.size * 0.6)))
-                rect.center = (round(p.x), round(p.y))
                 pygame.draw.rect(surface, p.colour, rect)
             else:
-                radius = max(1, round(p.size * (0.4 + 0.6 * fade)))
-                centre = (round(p.x), round(p.y))
-                rect = pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius + 1,
-                                   2 * radius + 1)  # fmt: skip
-                pygame.draw.circle(surface, p.colour, centre, radius)
+                pygame.draw.circle(surface, p.colour, rect.center, rect.width // 2)
             places.append(rect)
         return places
+
+    def places(self) -> list[pygame.Rect]:
+        """Where each live particle is drawn (what :meth:`draw` returns), without drawing."""
+        return [_place(p) for p in self.live]
 
     def area(self) -> pygame.Rect | None:
         """The rectangle every live particle is drawn in (None when there are none)."""
@@ -128,22 +125,17 @@ class Particles:
         return pygame.Rect(left, top, math.ceil(max(xs) + reach) - left,
                            math.ceil(max(ys) + reach) - top)  # fmt: skip
 
-    def areas(self, cell: int) -> list[pygame.Rect]:
-        """Where the live particles are drawn, a rectangle round those in each ``cell``-pixel
-        square of a grid: the last sparks of a burst, spread far apart, are a few small
-        areas to draw again rather than one box round the board."""
-        reach = max((p.size for p in self.live), default=0) + 2
-        cells: dict[tuple[int, int], list[float]] = {}
-        for p in self.live:
-            box = cells.setdefault((int(p.x // cell), int(p.y // cell)), [p.x, p.y, p.x, p.y])
-            box[0], box[1] = min(box[0], p.x), min(box[1], p.y)
-            box[2], box[3] = max(box[2], p.x), max(box[3], p.y)
-        areas = []
-        for left, top, right, bottom in cells.values():
-            x, y = math.floor(left - reach), math.floor(top - reach)
-            areas.append(pygame.Rect(x, y, math.ceil(right + reach) - x,
-                                     math.ceil(bottom + reach) - y))  # fmt: skip
-        return areas
-
     def clear(self) -> None:
         self.live = []
+
+
+def _place(p: Particle) -> pygame.Rect:
+    """The rectangle a particle is drawn in: its scrap of paper, or the square round its
+    disc (a spark shrinks as it fades)."""
+    if p.paper:
+        rect = pygame.Rect(0, 0, max(1, round(p.size * abs(math.cos(p.spin)))),
+                           max(1, round(p.size * 0.6)))  # fmt: skip
+        rect.center = (round(p.x), round(p.y))
+        return rect
+    radius = max(1, round(p.size * (0.4 + 0.6 * (1 - p.age / p.life))))
+    return pygame.Rect(round(p.x) - radius, round(p.y) - radius, 2 * radius + 1, 2 * radius + 1)

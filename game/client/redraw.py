@@ -139,6 +139,65 @@ class Redraw:
         return merged(areas, round(self.spare * screen.width * screen.height))
 
 
+class SavedUnder:
+    """Small things drawn over a finished frame — the sparks flying over the board — with
+    the pixels under each kept, so that the next frame takes them away by putting those
+    pixels back (:meth:`lift`) instead of drawing the screen again where they were: a
+    hundred sparks spread over a fifth of a 4K board are a hundred small copies, not passes
+    of the screen's drawing over 1.7 million pixels.
+
+    What is kept is only true while nothing else draws there: the screen that uses it
+    forgets it (:meth:`forget`) whenever it draws everything, and lifts it before drawing
+    anything else."""
+
+    def __init__(self) -> None:
+        self._kept: list[tuple[pygame.Rect, pygame.Surface]] = []
+
+    def lay(
+        self,
+        surface: pygame.Surface,
+        places: Sequence[pygame.Rect],
+        draw: Callable[[pygame.Surface], object],
+    ) -> list[pygame.Rect]:
+        """Keep the pixels of ``surface`` in ``places`` (as far as its clip lets ``draw``
+        reach), then ``draw``; returns the areas kept, which the screen shows."""
+        clip = surface.get_clip()
+        laid = []
+        for place in places:
+            area = place.clip(clip)
+            if area.width > 0 and area.height > 0:
+                self._kept.append((area, surface.subsurface(area).copy()))
+                laid.append(area)
+        draw(surface)
+        return laid
+
+    def lift(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """Put back the pixels kept, the last laid first (things laid over each other come
+        off in the reverse order); returns their areas, which the screen shows."""
+        lifted = []
+        for area, pixels in reversed(self._kept):
+            surface.blit(pixels, area)
+            lifted.append(area)
+        self._kept = []
+        return lifted
+
+    def forget(self) -> None:
+        """Drop what was kept: the screen is drawn again under it."""
+        self._kept = []
+
+
+def gathered(rects: Sequence[pygame.Rect], cell: int) -> list[pygame.Rect]:
+    """``rects`` as one rectangle round those whose top-left corner is in each ``cell``-pixel
+    square of a grid: a hundred sparks' places as a few dozen areas to show, none much
+    larger than a cell."""
+    cells: dict[tuple[int, int], pygame.Rect] = {}
+    for rect in rects:
+        key = (rect.x // cell, rect.y // cell)
+        held = cells.get(key)
+        cells[key] = rect.copy() if held is None else held.union(rect)
+    return list(cells.values())
+
+
 def merged(rects: list[pygame.Rect], spare: int = 0) -> list[pygame.Rect]:
     """``rects`` with each two replaced by the rectangle round both wherever that covers at
     most ``spare`` pixels more than the two do apart (one inside the other, neighbours in a

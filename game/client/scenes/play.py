@@ -29,7 +29,15 @@ from game.client.coach import Coach
 from game.client.control import LocalControl, MatchControl
 from game.client.match_actions import TurnActions
 from game.client.match_panel import Panel
-from game.client.redraw import MATCH_BUDGET, MATCH_SPARE, Element, Redraw, draw_clipped
+from game.client.redraw import (
+    MATCH_BUDGET,
+    MATCH_SPARE,
+    Element,
+    Redraw,
+    SavedUnder,
+    draw_clipped,
+    gathered,
+)
 from game.client.scene import Scene
 from game.client.turns import actor, last_turn, step_at
 from game.client.views import view_for
@@ -75,6 +83,8 @@ class PlayScene(Scene):
         self._end_wait = 0.0
         self._was_animating = False
         self._redraw = Redraw(MATCH_SPARE, MATCH_BUDGET)
+        self._sparks = SavedUnder()
+        """The pixels under the sparks drawn last frame, put back before the next."""
         self._updated: list[pygame.Rect] | None = None
         self._rebuilds = 0
         """Counts the rebuilds of the targets: with :attr:`inputs`, the changes to the
@@ -288,18 +298,22 @@ class PlayScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Draw what changed since the last frame: where the moving things were and are,
         and the elements that changed — a square, a line of the panel, a button (see
-        :mod:`redraw`); everything after a layout."""
+        :mod:`redraw`); everything after a layout. The sparks go over the frame last, the
+        pixels under them kept to take them away with (:class:`SavedUnder`)."""
         if surface is not self.app.screen:  # a picture of the match, not the frame
             self.draw_whole(surface)
             self._redraw.invalidate()
             return
-        self._updated = areas = self._redraw.areas(
-            None, self._moving_areas(), surface.get_rect(), self._elements()
-        )
+        areas = self._redraw.areas(None, self._moving_areas(), surface.get_rect(), self._elements())
         if areas is None:
-            self.draw_whole(surface)
+            self._sparks.forget()
+            self._draw_scene(surface)
         else:
-            draw_clipped(surface, areas, self.draw_whole)
+            lifted = self._sparks.lift(surface)
+            draw_clipped(surface, areas, self._draw_scene)
+        particles = self.view.particles
+        laid = self._sparks.lay(surface, particles.places(), particles.draw)
+        self._updated = None if areas is None else areas + gathered(lifted + laid, 4 * self.u)
 
     @property
     def settling(self) -> bool:
@@ -327,7 +341,6 @@ class PlayScene(Scene):
 
     def _moving_areas(self) -> list[pygame.Rect]:
         areas = self.view.moving_areas()
-        areas += self.view.particles.areas(max(self.u, min(self._view_reach.size) // 8))
         if self.cue > 0 and self.cue_rect is not None:
             areas.append(self.cue_rect.inflate(self.u, self.u))
         return areas
@@ -354,16 +367,22 @@ class PlayScene(Scene):
         return self._backdrop
 
     def draw_whole(self, surface: pygame.Surface) -> None:
-        """Draw everything (on the screen as clipped, or on another surface: a veiled demo,
-        a match under a question)."""
+        """Draw everything (on the screen as clipped — a wipe's strip, a screen over the
+        match —, or on another surface: a veiled demo, a match under a question)."""
+        self._draw_scene(surface)
+        sparks = self.view.particles.area()
+        if sparks is not None and sparks.colliderect(surface.get_clip()):
+            self.view.particles.draw(surface)
+            if surface is self.app.screen:  # sparks no kept pixels take away
+                self._redraw.invalidate()
+
+    def _draw_scene(self, surface: pygame.Surface) -> None:
+        """Everything but the sparks, as far as the surface's clip reaches."""
         surface.blit(self._board_backdrop(surface), (0, 0))
         if self._view_reach.colliderect(surface.get_clip()):
             self.view.draw_pieces(surface)
             action = self.actions.shown_hint()
             if action is not None:
                 self.view.draw_move(surface, self.state, action, self.palette.accent, self.u)
-        sparks = self.view.particles.area()
-        if sparks is not None and sparks.colliderect(surface.get_clip()):
-            self.view.particles.draw(surface)  # not for the parts of a frame they miss
         self.panel.draw(surface)
         self.draw_targets(surface)
