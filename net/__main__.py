@@ -5,6 +5,7 @@
     python -m net join ADDRESS:PORT|NAME [--ai LEVEL | --spectate]
     python -m net browse [--timeout S]
     python -m net verify RECORD [OTHER]     (a match record, or a tournament record)
+    python -m net tournament host|join ...  (net/tournament_cli.py)
 
 Peers print one JSON object per line on stdout for everything that happens (``listening``,
 ``action``, ``roll``, ``paused``, ``over`` …); ``browse`` one per match found.  A peer
@@ -32,7 +33,7 @@ from game.levels import LEVELS
 from game.rules import RulesError, variant
 from game.rules.fen import setup_of
 from game.rules.variants import options_from_text
-from net import records, tournament_records
+from net import records, tournament_cli, tournament_records
 from net.connection import Closed
 from net.discovery import Advertiser, Browser, Listing, txt_record
 from net.door import Expected, Unproven
@@ -138,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
         "other", type=Path, nargs="?",
         help="another record of the same match: where the two part, and who signed both",
     )  # fmt: skip
+    tournament_cli.add_parser(commands)
     return parser
 
 
@@ -149,10 +151,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "browse":
             return asyncio.run(_browse(args.timeout, args.interface))
         try:
+            if args.command == "tournament":
+                return asyncio.run(
+                    tournament_cli.run(args, _emit, _default_identity(), _terminal_turn)
+                )
             return asyncio.run(_run_peer(args))
         finally:
             _flush_trace()
-    except _UsageError as error:
+    except (_UsageError, tournament_cli.UsageError) as error:
         print(f"python -m net: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -418,6 +424,11 @@ def _observer(
             asyncio.get_running_loop().create_task(_ask_terminal(peer))
 
     return observe
+
+
+def _terminal_turn(peer: Peer) -> None:
+    """A tournament game's turn for a person at the terminal."""
+    asyncio.get_running_loop().create_task(_ask_terminal(peer))
 
 
 async def _ask_terminal(peer: Peer) -> None:

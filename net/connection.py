@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 from net.framing import FrameDecoder, FrameError, encode
@@ -50,8 +51,12 @@ class Connection:
         writer: asyncio.StreamWriter,
         rate: float = RATE,
         burst: float = BURST,
+        check: Callable[[dict[str, Any]], dict[str, Any]] = validate,
     ) -> None:
         self._reader, self._writer = reader, writer
+        self._check = check
+        """The schemas every message must pass: a match's (:func:`net.messages.validate`)
+        or a tournament's (:func:`net.tournament_messages.validate`)."""
         self._decoder = FrameDecoder()
         self._inbox: list[dict[str, Any]] = []
         self._rate, self._burst = rate, burst
@@ -66,13 +71,19 @@ class Connection:
         self.address: str = address[0] if address else "?"
 
     @classmethod
-    async def open(cls, host: str, port: int, timeout: float = 5.0) -> Connection:
+    async def open(
+        cls,
+        host: str,
+        port: int,
+        timeout: float = 5.0,
+        check: Callable[[dict[str, Any]], dict[str, Any]] = validate,
+    ) -> Connection:
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
         except (OSError, TimeoutError) as error:
             # str(): an exception is true even when it says nothing (a timeout says nothing)
             raise Closed(f"cannot reach {host}:{port}: {str(error) or 'timed out'}") from error
-        return cls(reader, writer, HOST_RATE, HOST_BURST)
+        return cls(reader, writer, HOST_RATE, HOST_BURST, check)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` (never blocks; a dead line is noticed by the reader)."""
@@ -144,7 +155,7 @@ class Connection:
             try:
                 messages = self._decoder.feed(data)
                 for message in messages:
-                    validate(message)
+                    self._check(message)
             except (FrameError, MessageError) as error:
                 raise Closed(await self.close(f"bad message: {error}")) from error
             if not self._take(len(messages)):

@@ -162,18 +162,20 @@ class Peer:
         name: str | None = None,
         chain_length: int = CHAIN_LENGTH,
         start: str | None = None,
+        match_id: str | None = None,
     ) -> int:
         """Open a match of ``setup`` — from the set-up position ``start`` (a FEN as a record
-        keeps it: :func:`game.rules.fen.setup_of`) if given — and listen for players;
-        returns the port.  A ``start`` the log refuses raises :class:`Rejected` before
-        anything listens."""
+        keeps it: :func:`game.rules.fen.setup_of`) if given, under ``match_id`` if given (a
+        tournament's game: :func:`net.signing.tournament_match`), else a fresh one — and
+        listen for players; returns the port.  A ``start`` the log refuses raises
+        :class:`Rejected` before anything listens."""
         seats = [""] * setup.players
         for seat, level in (computer_seats or {}).items():
             seats[seat] = level
         self.code = code or None
         opening = {
             "k": "match",
-            "id": secrets.token_hex(16),
+            "id": match_id or secrets.token_hex(16),
             "setup": setup.to_fields(),
             "seats": seats,
             "code": bool(self.code),

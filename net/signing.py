@@ -92,3 +92,16 @@ def tournament_match(tournament: str, round_: int, board: int) -> str:
     record can be scored for that pairing only."""
     seed = b"tavolo-pairing\0" + bytes.fromhex(tournament) + _number(round_) + _number(board)
     return digest(seed)[:16].hex()
+
+
+def director_payload(player_key: bytes, player_nonce: bytes) -> bytes:
+    """What a tournament's director signs to show a player connecting to it that it holds
+    its key, for the player's fresh nonce (the key is then held against the log's)."""
+    return b"tavolo-director\0" + player_key + player_nonce
+
+
+def attendance_payload(tournament: str, director_key: bytes, director_nonce: bytes) -> bytes:
+    """What a player signs to show the director, on each connection, that it holds the key
+    it names: this tournament's, this director's, its fresh nonce (an entrant proof is kept
+    in the log for anyone to copy; this is not)."""
+    return b"tavolo-attendance\0" + bytes.fromhex(tournament) + director_key + director_nonce

@@ -117,11 +117,12 @@ def verify(entries: list[dict[str, Any]], match_records: dict[bytes, bytes]) -> 
         "unscored": sorted(d.hex() for d in set(match_records) - used),
         "over": log.over,
         "head": log.head,
-        "standings": _standings(log),
+        "standings": standings_of(log),
     }
 
 
-def _standings(log: TournamentLog) -> list[dict[str, Any]]:
+def standings_of(log: TournamentLog) -> list[dict[str, Any]]:
+    """The standings of ``log`` as ``verify`` and the headless peers print them."""
     breaks = TIE_BREAKS[log.format]
     return [
         {

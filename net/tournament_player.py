@@ -1,0 +1,375 @@
+"""A player of a tournament on the LAN: follows the director's log, checking every entry
+itself, and plays its own games as ordinary LAN matches.
+
+The player connects to the director, each side proves its key (docs/PROTOCOL.md §14.6) and,
+the first time, the player sends its own signed entry proof.  From then on every log entry
+the director sends is applied to the player's own :class:`~net.tournament_log.TournamentLog`
+— the chain, the director's signature, every round against the system's pairing, every
+result against the match record that comes with it, replayed here — and the first that does
+not check out ends the player's part: it says why and stops following that director.
+
+When a round pairs it, the player plays its game: as White it hosts a match under the
+pairing's match id (:func:`net.signing.tournament_match`) on a port of its own and tells the
+director; as Black it joins where the director says White is, demanding White's key from the
+log.  When the match ends it sends the final signed record to the director, again after
+every reconnection until the game is scored.  A director that is lost is sought at the same
+address until it answers again (a director restarted on its saved log) or the reconnect
+time runs out; the matches meanwhile go on between the players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.rules.registry import fingerprint
+from game.tournament import Pairing
+from net import records, tournament_records
+from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
+from net.identity import Identity, verify
+from net.identity import fingerprint as key_fingerprint
+from net.matchlog import ABANDONED, OVER
+from net.messages import MessageError
+from net.peer import Peer, PeerConfig
+from net.signing import attendance_payload, director_payload, tournament_match
+from net.tournament_events import events_after
+from net.tournament_log import Rejected, TournamentLog, entrant_proof, record_digest
+from net.tournament_messages import TOURNAMENT_VERSION, Parts, record_frames, validate
+
+Observer = Callable[[str, dict[str, Any]], None]
+Game = tuple[int, int]
+"""A game of the tournament: its round and board (from 0)."""
+RETRY_EVERY = 0.5
+"""Seconds between two tries at reaching a lost director, or at joining White's match."""
+
+
+class Untrusted(Exception):  # noqa: N818 - the end of following a director, with the reason
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class PlayerConfig:
+    name: str
+    level: str | None = None
+    """The computer level that plays this player's games; None: a person, through
+    ``on_turn``."""
+    computer: bool = False
+    """An identity the director holds and enters as the computer (its own computer player)."""
+    interface: str = ""
+    """Where this player's matches listen ('' for every interface)."""
+    record: Path | None = None
+    """Where to keep this player's copy of the tournament record."""
+    drop_timeout: float = 60.0
+    """Seconds an opponent may be missing from a match before the computer takes the seat."""
+    reconnect: float = 120.0
+    """Seconds to go on seeking a lost director."""
+    think_seconds: float = 1.0
+    pace: float = 0.0
+
+
+class TournamentPlayer:
+    """One player's part in a tournament; see the module's docstring."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        config: PlayerConfig,
+        observe: Observer,
+        on_turn: Callable[[Peer], None] | None = None,
+    ) -> None:
+        self.identity = identity
+        self.config = config
+        self.observe = observe
+        self.on_turn = on_turn
+        self.log: TournamentLog | None = None
+        self.records: dict[bytes, bytes] = {}
+        """The match records the log's results name, by digest."""
+        self.failure: str | None = None
+        self.upstream: Connection | None = None
+        self.matches: dict[Game, asyncio.Task[None]] = {}
+        self.peers: dict[Game, Peer] = {}
+        self.tables: dict[Game, asyncio.Future[tuple[str, int]]] = {}
+        """Where White hosts each of this player's games as Black, once the director says."""
+        self.hosted: dict[Game, int] = {}
+        self.played: dict[Game, bytes] = {}
+        """Final records of this player's games, until the log scores them."""
+        self._incoming: dict[bytes, bytes] = {}
+        self._entered = False
+
+    @property
+    def me(self) -> str:
+        return self.identity.peer
+
+    # -- the director -----------------------------------------------------------------------
+
+    async def run(self, address: str, port: int) -> int:
+        """Take part until the tournament is over (0), or this player stops following the
+        director (1: refused, or the director lost for good)."""
+        lost_at = time.monotonic()
+        try:
+            while self.failure is None and not (self.log is not None and self.log.over):
+                try:
+                    connection = await Connection.open(address, port, check=validate)
+                except Closed as closed:
+                    if time.monotonic() - lost_at > self.config.reconnect:
+                        self.failure = f"the director cannot be reached: {closed.reason}"
+                        self.observe("error", {"text": self.failure})
+                    else:
+                        await asyncio.sleep(RETRY_EVERY)
+                    continue
+                try:
+                    await self._session(connection)
+                except Untrusted as untrusted:
+                    self.failure = untrusted.reason
+                    self.observe("refused", {"reason": untrusted.reason})
+                    await connection.close(untrusted.reason)
+                except Closed as closed:
+                    self.observe("notice", {"text": f"the director was lost: {closed.reason}"})
+                    lost_at = time.monotonic()
+                finally:
+                    self.upstream = None
+                    connection.hang_up("leaving")
+        finally:
+            for game in list(self.peers):
+                await self._stop(game)
+            self._save()
+        return 0 if self.failure is None else 1
+
+    async def _session(self, connection: Connection) -> None:
+        """One connection to the director, from the proofs until it is lost or the
+        tournament is over."""
+        log = self.log
+        nonce = secrets.token_bytes(32)
+        connection.send({"t": "enter", "version": TOURNAMENT_VERSION, "rules": fingerprint(),
+                         "key": self.identity.key, "nonce": nonce,
+                         "have": len(log) if log is not None else 0,
+                         "head": log.heads[-1] if log is not None else None})  # fmt: skip
+        deadline = time.monotonic() + 2 * HANDSHAKE_TIMEOUT
+        director = await self._handshake_reply(connection, deadline, "director")
+        if not verify(director["key"], director_payload(self.identity.key, nonce), director["sig"]):
+            raise Untrusted("the director's proof of identity does not check out")
+        log = self._tournament_of(director)
+        proof = None
+        if self.me not in log.entrants:
+            proof = entrant_proof(self.identity, log, self.config.name, self.config.computer)
+        sig = self.identity.sign(attendance_payload(log.id, log.director, director["nonce"]))
+        connection.send({"t": "entrant", "sig": sig, "name": self.config.name,
+                         "computer": self.config.computer, "proof": proof})  # fmt: skip
+        await self._handshake_reply(connection, deadline, "admitted")
+        if not self._entered:
+            self._entered = True
+            self.observe("joined", {"tournament": log.id, "player": self.me,
+                                    "director": key_fingerprint(log.director)})  # fmt: skip
+        self.upstream = connection
+        self._owed(connection)
+        parts = Parts()
+        while not log.over:
+            message = await connection.receive()
+            kind = message["t"]
+            if kind == "entry":
+                self._apply(message["e"])
+            elif kind == "record":
+                try:
+                    whole = parts.add(message)
+                except MessageError as error:
+                    raise Untrusted(f"the director sent a bad record: {error}") from error
+                if whole is not None:
+                    self._incoming[record_digest(whole[2])] = whole[2]
+            elif kind == "table":
+                self._on_table(message)
+            else:
+                raise Untrusted(f"the director sent {kind}, which it does not send")
+
+    async def _handshake_reply(
+        self, connection: Connection, deadline: float, kind: str
+    ) -> dict[str, Any]:
+        """The director's ``kind`` by ``deadline``: a director that refuses (its ``bye``)
+        is the answer; one lost on the way is sought again."""
+        try:
+            message = await connection.receive_by(deadline)
+        except Closed as closed:
+            if closed.reason.startswith(("connection ", "no answer by the deadline")):
+                raise
+            raise Untrusted(f"the director refused: {closed.reason}") from closed
+        if message["t"] != kind:
+            raise Untrusted(f"the director sent {message['t']} for {kind}")
+        return message
+
+    def _tournament_of(self, director: dict[str, Any]) -> TournamentLog:
+        """This player's log: begun from the director's opening the first time, after that
+        the one held, which the director must be the director of."""
+        if self.log is not None:
+            if director["open"] != self.log.entries[0] or director["key"] != self.log.director:
+                raise Untrusted("that director is not the director of this player's tournament")
+            return self.log
+        try:
+            log = TournamentLog(director["open"])
+        except Rejected as error:
+            raise Untrusted(
+                f"the tournament's opening does not check out: {error.reason}"
+            ) from error
+        if log.director != director["key"]:
+            raise Untrusted("the director is not the one who opened the tournament")
+        self.log = log
+        return log
+
+    def _owed(self, connection: Connection) -> None:
+        """What this player owes a director it (re)connects to: where it hosts a game,
+        the record of a game it played, until the log scores it."""
+        for (number, board), port in self.hosted.items():
+            if not self._scored((number, board)):
+                connection.send({"t": "hosting", "round": number, "board": board, "port": port})
+        for (number, board), data in self.played.items():
+            if not self._scored((number, board)):
+                for frame in record_frames(number, board, data):
+                    connection.send_frame(frame)
+
+    def _apply(self, entry: dict[str, Any]) -> None:
+        """Apply an entry the director sent, as this player judges it; :class:`Untrusted`
+        if it does not check out."""
+        log = self.log
+        assert log is not None
+        name = entry.get("record") if entry.get("k") == "result" else None
+        record = self._incoming.pop(name, None) if isinstance(name, bytes) else None
+        try:
+            log.apply(entry, record)
+        except Rejected as error:
+            kind = entry.get("k")
+            raise Untrusted(
+                f"the director sent an entry that does not check out "
+                f"(entry {len(log) + 1}, {kind}): {error.reason}"
+            ) from error
+        if record is not None:
+            self.records[record_digest(record)] = record
+        self._save()
+        for kind, data in events_after(log, entry):
+            self.observe(kind, data)
+        self._react()
+
+    def _on_table(self, message: dict[str, Any]) -> None:
+        game = (message["round"], message["board"])
+        table = self.tables.setdefault(game, asyncio.get_running_loop().create_future())
+        if not table.done():
+            table.set_result((message["address"], message["port"]))
+
+    def _save(self) -> None:
+        if self.config.record is not None and self.log is not None:
+            tournament_records.save(self.config.record, self.log, list(self.records.values()))
+
+    # -- the games ------------------------------------------------------------------------
+
+    def _react(self) -> None:
+        """Start a game of this player's the log just paired; stop one the log scored
+        without it (a forfeit, or the opponent's record first)."""
+        log = self.log
+        assert log is not None
+        tournament = log.tournament
+        if tournament is None or not tournament.rounds:
+            return
+        number = len(tournament.rounds)
+        latest = tournament.rounds[-1]
+        for board, (pairing, outcome) in enumerate(
+            zip(latest.pairings, latest.outcomes, strict=True)
+        ):
+            game = (number, board)
+            if self.me in pairing.players and outcome is None and game not in self.matches:
+                self.matches[game] = asyncio.get_running_loop().create_task(
+                    self._play(game, pairing)
+                )
+        for game in list(self.peers):
+            if self._scored(game):
+                asyncio.get_running_loop().create_task(self._stop(game))
+        for game in [g for g in self.played if self._scored(g)]:
+            del self.played[game]
+
+    def _scored(self, game: Game) -> bool:
+        tournament = self.log.tournament if self.log is not None else None
+        if tournament is None or game[0] > len(tournament.rounds):
+            return False
+        return tournament.rounds[game[0] - 1].outcomes[game[1]] is not None
+
+    async def _play(self, game: Game, pairing: Pairing) -> None:
+        """This player's match for ``game``, to its end; then its record to the director.
+        A match that cannot be hosted or joined is told, and left to the drop timeout."""
+        try:
+            await self._match(game, pairing)
+        except (Closed, OSError) as error:
+            reason = error.reason if isinstance(error, Closed) else str(error)
+            self.observe("notice", {"text": f"round {game[0]} board {game[1] + 1}: {reason}"})
+
+    async def _match(self, game: Game, pairing: Pairing) -> None:
+        log = self.log
+        assert log is not None
+        number, board = game
+        white = pairing.white == self.me
+        match_id = tournament_match(log.id, number, board)
+        peer = Peer(self.identity, self._match_config(0 if white else 1), self._match_observer)
+        self.peers[game] = peer
+        if white:
+            port = await peer.host(log.game, match_id=match_id)
+            self.hosted[game] = port
+            if self.upstream is not None:
+                self.upstream.send({"t": "hosting", "round": number, "board": board, "port": port})
+        else:
+            table = self.tables.setdefault(game, asyncio.get_running_loop().create_future())
+            address, port = await table
+            await self._join(peer, address, port, log.entrants[pairing.white].key, game)
+        await peer.finished.wait()
+        played = peer.log
+        self.peers.pop(game, None)
+        await peer.close("the match is over")
+        if played is None or played.phase not in (OVER, ABANDONED) or self._scored(game):
+            return
+        fork = peer.witness.proof
+        data = records.encode(played, None if fork is None else fork.to_record())
+        self.played[game] = data
+        ended = played.state.result()
+        result = str(ended) if ended else played.end_reason
+        self.observe("played", {"round": number, "board": board, "result": result})
+        if self.upstream is not None:
+            for frame in record_frames(number, board, data):
+                self.upstream.send_frame(frame)
+
+    async def _join(self, peer: Peer, address: str, port: int, white: bytes, game: Game) -> None:
+        """Join White's match, trying again while White's peer is not there yet."""
+        while not self._scored(game):
+            try:
+                await peer.join(address, port, white)
+                return
+            except Closed as closed:
+                self.observe("notice", {"text": f"round {game[0]} board {game[1] + 1}: "
+                                                f"{closed.reason}"})  # fmt: skip
+                await asyncio.sleep(RETRY_EVERY)
+        peer.finished.set()
+
+    def _match_config(self, seat: int) -> PeerConfig:
+        config = self.config
+        return PeerConfig(
+            name=config.name, seat=seat, level=config.level, interface=config.interface,
+            drop_timeout=config.drop_timeout, on_drop="computer",
+            drop_level=config.level or "medium", think_seconds=config.think_seconds,
+            pace=config.pace, autostart=True,
+        )  # fmt: skip
+
+    def _match_observer(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "your_turn" and self.on_turn is not None:
+            for peer in self.peers.values():
+                if peer.seats.waiting_turn is not None:
+                    self.on_turn(peer)
+        elif kind == "error":
+            self.observe("notice", {"text": f"match: {data['text']}"})
+
+    async def _stop(self, game: Game) -> None:
+        peer = self.peers.pop(game, None)
+        if peer is not None:
+            await peer.close("the game is scored")
+        task = self.matches.get(game)
+        if task is not None and not task.done():
+            task.cancel()
