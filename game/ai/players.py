@@ -7,6 +7,7 @@ budgets rather than by the clock (a time cap exists for safety and is off unless
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -17,7 +18,8 @@ from game.ai.endgames import probe as endgames_probe
 from game.ai.evaluators import Board, LupoEvaluator, board_evaluator
 from game.ai.lupo_table import lookup
 from game.ai.search import AlphaBeta, Budget, CancelFlag, S
-from game.levels import LEVELS
+from game.ai.styles import BOARD, LUPO, SearchStyle
+from game.levels import RUNGS, canonical, rung
 from game.rules import RulesError
 from game.rules.ausgeblockt import AusgeblocktState
 from game.rules.checkerboard import squares_of
@@ -33,29 +35,26 @@ if TYPE_CHECKING:
     from game.ai.endgames import Verdict
 
 
-NODES: dict[type[State], dict[str, int]] = {
-    MulinoState: {"easy": 300, "medium": 3_000, "hard": 30_000},
-    DamaState: {"easy": 200, "medium": 2_500, "hard": 16_000},
-    LupoState: {"easy": 200, "medium": 2_000, "hard": 0},
-    NumeriState: {"easy": 0, "medium": 0, "hard": 50_000},
-    AusgeblocktState: {"easy": 0, "medium": 0, "hard": 0},
+NODES: dict[type[State], tuple[int, ...]] = {
+    MulinoState: (100, 300, 800, 1_500, 3_000, 8_000, 16_000, 30_000),
+    DamaState: (100, 200, 600, 1_200, 2_500, 6_000, 10_000, 16_000),
+    LupoState: (50, 200, 600, 1_200, 2_000, 4_000, 8_000, 0),
+    NumeriState: (0, 0, 0, 0, 0, 0, 10_000, 50_000),
+    AusgeblocktState: (0,) * RUNGS,
 }
-"""Search nodes per decision, by the kind of game searched (its state's class): hard stays
-under a second on the project's machine."""
+"""Search nodes per decision, by the kind of game searched (its state's class) and the rung
+of the ladder (:mod:`game.levels`): hard stays under a second on the project's machine."""
 
 
 def nodes_for(state: State, level: str) -> int:
     """The search nodes ``level`` may spend on a decision in ``state``'s game."""
-    return next(table[level] for kind, table in NODES.items() if isinstance(state, kind))
+    at = rung(level) - 1
+    return next(table[at] for kind, table in NODES.items() if isinstance(state, kind))
 
 
 FEW_MOVES = 2
 """*Hard* Mulino searches a position a ply deeper where the side to move has at most this
 many moves (a blockade's threat, like a check)."""
-
-EASY_MARGIN, MEDIUM_MARGIN = 60, 12
-"""Easy and medium choose at random among the moves within this many hundredths of a piece
-of the best one they found, so they play like people, not like a broken machine."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +85,10 @@ def choose(
 
     An only move is played at once, unsearched, with score 0 — unless ``scored`` asks for
     its true score (the engine protocol's ``go`` reports it), which the search then finds."""
-    if level not in LEVELS:
-        raise RulesError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    try:
+        level = canonical(level)
+    except ValueError as error:
+        raise RulesError(str(error)) from None
     if state.to_move < 0:
         raise RulesError("nobody is to act: the game is over or a chance event is pending")
     began = time.monotonic()
@@ -108,7 +109,7 @@ def choose(
     elif isinstance(state, LupoState):
         decision = _lupo(state, level, rng, budget)
     elif isinstance(state, MulinoState | DamaState):
-        probe = endgames_probe if endgames and level == "hard" else None
+        probe = endgames_probe if endgames and BOARD[rung(level) - 1].tables else None
         decision = _board(state, level, rng, budget, probe)
     else:
         raise RulesError(f"no computer player plays {state.variant.name}")
@@ -149,41 +150,53 @@ def _board(
     given).  *Hard* Mulino searches a side left with one or two moves a ply deeper
     (:class:`AlphaBeta`'s ``few_moves``): blockades are how a Mulino game is lost with men
     to spare, and they close beyond a fixed depth (issue 32)."""
-    few = FEW_MOVES if level == "hard" and isinstance(state, MulinoState) else 0
+    style = BOARD[rung(level) - 1]
+    few = FEW_MOVES if style.tables and isinstance(state, MulinoState) else 0
     search = AlphaBeta(board_evaluator(state), budget, endgames=endgames, few_moves=few)
-    return _searched(state, level, rng, search)
+    return _searched(state, level, rng, search, style)
 
 
 def _searched(
-    state: S, level: str, rng: random.Random, search: AlphaBeta[S], scale: float = 1.0
+    state: S, level: str, rng: random.Random, search: AlphaBeta[S], style: SearchStyle
 ) -> Decision:
-    """The search's move; the weaker levels pick among the moves within their margin
-    (``scale`` fits the margin to the evaluation's units)."""
-    if level == "easy":
-        search.max_depth = min(search.max_depth, 2)
-    margin = {"easy": EASY_MARGIN, "medium": MEDIUM_MARGIN}.get(level)
-    if margin is not None:
-        margin = round(margin * scale)
-        search.margin = margin
+    """The search's move, or for the weaker rungs a move chosen among those it scored near
+    the best (:class:`SearchStyle`)."""
+    search.max_depth = min(search.max_depth, style.max_depth)
+    search.margin = style.margin or 4 * style.temperature
     found = search.best(state)
     action = found.action
-    if margin is not None and found.scores:
-        best = max(found.scores.values())
-        near = sorted(a for a, v in found.scores.items() if v >= best - margin)
-        action = rng.choice(near)
+    noisy = search.evaluator.noisy
+    seen = {
+        a: v
+        for a, v in found.scores.items()
+        if not (style.overlook and noisy(state, a) and rng.random() < style.overlook)
+    } or found.scores
+    if seen and (style.margin or style.temperature or action not in seen):
+        action = _human_choice(seen, style, rng)
     return Decision(action, level, found.nodes, found.depth, found.score)
+
+
+def _human_choice(scores: dict[int, int], style: SearchStyle, rng: random.Random) -> int:
+    """At random among the moves within the margin of the best, or by a softmax over all."""
+    best = max(scores.values())
+    if style.temperature:
+        ranked = sorted(scores)
+        weights = [math.exp((scores[a] - best) / style.temperature) for a in ranked]
+        return rng.choices(ranked, weights)[0]
+    return rng.choice(sorted(a for a, v in scores.items() if v >= best - style.margin))
 
 
 def _lupo(state: LupoState, level: str, rng: random.Random, budget: Budget) -> Decision:
     """Hard plays the solved table; the others search a few plies and err like people."""
     legal = state.legal_actions()
-    if level == "hard":
+    style = LUPO[rung(level) - 1]
+    if style.tables:
         return Decision(max(legal, key=lambda a: (_lupo_value(state, a), -a)), level)
     if state.stage == PLACE:  # placing: a casual player puts the wolf somewhere central
         central = [a for a in legal if 2 <= a // 4 <= 5]
         return Decision(rng.choice(central or legal), level)
-    search = AlphaBeta(LupoEvaluator(), budget, max_depth=2 if level == "easy" else 6)
-    return _searched(state, level, rng, search, scale=0.25)
+    search = AlphaBeta(LupoEvaluator(), budget)
+    return _searched(state, level, rng, search, style)
 
 
 def _lupo_value(state: LupoState, action: int) -> tuple[int, int]:

@@ -11,16 +11,21 @@ starts it is the cheapest meeting cell x of the three shortest paths (a Steiner 
 cell is worth what marking it takes off one's own distance plus (at the higher levels) what
 it adds to the opponent's — which is how the player also blocks.
 
-*Medium* rolls as a good casual player does — aiming at one symbol — and does not block;
-*easy* keeps its commonest face and does not always pick its best cell.
+The ladder's rungs (:mod:`game.levels`) differ by these decisions (:data:`STYLES`): how
+they roll — keeping the commonest face as a beginner does, aiming at one symbol as a good
+casual player does (*medium*), or exactly — whether they block, and how often they slip to
+another of their three best cells.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
+from dataclasses import dataclass
+from typing import Literal
 
 from game.ai.rerolls import Dice, plan_roll, throws
+from game.levels import rung
 from game.rules.ausgeblockt import (
     CELLS,
     FULL,
@@ -130,19 +135,47 @@ def throw_values(state: AusgeblocktState, values: dict[int, float]) -> dict[Dice
 # -- the player ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class SheetStyle:
+    """One rung's decisions."""
+
+    rolls: Literal["commonest", "aim", "exact"]
+    """Keep the commonest face (and often stop once any mark is possible), aim at the
+    symbol of the best cell within reach, or plan the rerolls exactly."""
+    slip: float = 0.0
+    """The chance of marking one of the three best cells at random instead of the best."""
+    blocking: bool = False
+    """Whether a cell is also worth what it costs the opponent."""
+
+
+STYLES: tuple[SheetStyle, ...] = (
+    SheetStyle("commonest", slip=0.8),
+    SheetStyle("commonest", slip=0.4),  # easy
+    SheetStyle("aim", slip=0.4),
+    SheetStyle("aim", slip=0.15),
+    SheetStyle("aim"),  # medium
+    SheetStyle("aim", blocking=True),
+    SheetStyle("exact"),
+    SheetStyle("exact", blocking=True),  # hard
+)
+"""Ausgeblockt by rung, weakest first."""
+
+
 def choose(state: AusgeblocktState, level: str, rng: random.Random) -> int:
     seat = state.to_move
     legal = state.legal_actions()
-    if level == "easy":
-        return _easy(state, seat, legal, rng)
-    values = cell_values(state, seat, blocking=level == "hard")
+    style = STYLES[rung(level) - 1]
+    if style.rolls == "commonest":
+        return _casual(state, seat, legal, rng, style.slip)
+    values = cell_values(state, seat, blocking=style.blocking)
     if state.stage == MARK:
         cells = [a for a in legal if a < CELLS]
         if not cells:
             return PASS
-        return max(cells, key=lambda c: (values.get(c, 0.0), -c))
+        ranked = sorted(cells, key=lambda c: (-values.get(c, 0.0), c))
+        return rng.choice(ranked[:3]) if style.slip and rng.random() < style.slip else ranked[0]
     value = throw_values(state, values)
-    if level == "hard":
+    if style.rolls == "exact":
         kept = plan_roll(state.dice, 3 - state.attempts, value)
     else:
         kept = _aim(state, values, value)
@@ -173,7 +206,9 @@ def _aim(state: AusgeblocktState, values: dict[int, float], value: dict[Dice, fl
     return tuple(f for f in state.dice if f == target)
 
 
-def _easy(state: AusgeblocktState, seat: int, legal: tuple[int, ...], rng: random.Random) -> int:
+def _casual(
+    state: AusgeblocktState, seat: int, legal: tuple[int, ...], rng: random.Random, slip: float
+) -> int:
     """A casual player: keeps the commonest face, marks a cell that helps, not always the
     best one."""
     if state.stage == MARK:
@@ -182,7 +217,7 @@ def _easy(state: AusgeblocktState, seat: int, legal: tuple[int, ...], rng: rando
             return PASS
         values = cell_values(state, seat, blocking=False)
         ranked = sorted(cells, key=lambda c: -values.get(c, 0.0))
-        return ranked[0] if rng.random() < 0.6 else rng.choice(ranked[:3])
+        return ranked[0] if rng.random() < 1 - slip else rng.choice(ranked[:3])
     if mark_options(state.dice) and rng.random() < 0.5:
         return STOP
     counts = {f: state.dice.count(f) for f in set(state.dice)}

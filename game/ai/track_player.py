@@ -6,6 +6,7 @@ a pawn still waiting, a bonus for the seat that rolls next — and compares the 
 best placed other one; a move that ends the game is a win or a loss before it is points.
 *Easy* judges by the points as they stand, as a casual player counts them, and often plays
 any of its three best moves; *medium* plays its best move by a rough judgement set by hand.
+The other rungs of the ladder lie between and around them (:data:`STYLES`).
 
 *Hard* judges with the weights tuned by self-play (``WEIGHTS["numeri"]``,
 ``tools/tune_weights.py``), takes a win that is there at once and otherwise checks its
@@ -21,10 +22,12 @@ decide, so the answer never depends on the clock.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.ai.search import Stopped
 from game.ai.weights import WEIGHTS
+from game.levels import rung
 from game.rules.numeri import CHOOSE, OFF, OFF_TRACK_VALUE, PAWNS, ROLL, NumeriState
 
 if TYPE_CHECKING:
@@ -39,8 +42,30 @@ ROUGH: dict[str, float] = {"waiting": -3, "advance": 0.15, "to_roll": 2}
 """*Medium*'s judgement, set by hand: the score, a little for being further on, waiting pawns
 charged less than their penalty, a bonus for the next roll."""
 
-SLIP = 0.5
-"""How often *easy* picks at random among its three best moves instead of the best."""
+
+@dataclass(frozen=True, slots=True)
+class TrackStyle:
+    """One rung's decisions."""
+
+    weights: Mapping[str, float]
+    """The judgement."""
+    slip: float = 0.0
+    """How often it picks at random among its three best moves instead of the best."""
+    playouts: bool = False
+    """Whether it checks its choice by playing out (with the level's node budget)."""
+
+
+STYLES: tuple[TrackStyle, ...] = (
+    TrackStyle(POINTS, slip=0.8),
+    TrackStyle(POINTS, slip=0.5),  # easy
+    TrackStyle(POINTS, slip=0.2),
+    TrackStyle(ROUGH, slip=0.2),
+    TrackStyle(ROUGH),  # medium
+    TrackStyle(WEIGHTS["numeri"]),
+    TrackStyle(WEIGHTS["numeri"], playouts=True),
+    TrackStyle(WEIGHTS["numeri"], playouts=True),  # hard: a larger budget
+)
+"""Numeri by rung, weakest first."""
 
 ENDED = 100_000
 """What the judgement adds for a game that ends won (and takes off for one that ends lost):
@@ -64,12 +89,12 @@ def choose(state: NumeriState, level: str, rng: random.Random, budget: Budget | 
     if len(legal) == 1:
         return legal[0]
     seat = state.to_move
-    weights: Mapping[str, float] = {"easy": POINTS, "medium": ROUGH}.get(level, WEIGHTS["numeri"])
-    judged = sorted(legal, key=lambda a: (-judge(state._successor(a), seat, weights), a))
+    style = STYLES[rung(level) - 1]
+    judged = sorted(legal, key=lambda a: (-judge(state._successor(a), seat, style.weights), a))
     best = state._successor(judged[0]).result()
-    if level == "hard" and (best is None or best.winners() != (seat,)):
+    if style.playouts and (best is None or best.winners() != (seat,)):
         return _played_out(state, judged[:CANDIDATES], rng, budget)
-    if level == "easy" and rng.random() < SLIP:
+    if style.slip and rng.random() < style.slip:
         return rng.choice(judged[:3])
     return judged[0]
 

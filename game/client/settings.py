@@ -16,7 +16,7 @@ from pathlib import Path
 
 from game.files import atomic_write
 from game.i18n import LANGUAGES
-from game.levels import LEVELS
+from game.levels import LADDER
 from game.rules import VARIANTS
 
 BOARD_THEME_NAMES = ("wood", "contrast")
@@ -100,7 +100,7 @@ class Settings:
             "player_name": lambda v: v == "" or (isinstance(v, str) and clean_name(v) == v),
             "lan_interface": lambda v: v == "" or _is_ipv4(v),
             "last_game": lambda v: v in VARIANTS,
-            "last_level": lambda v: v in LEVELS,
+            "last_level": lambda v: v in LADDER,
         }
         return checks[name](value)
 

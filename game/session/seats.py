@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from game.levels import LEVELS
+from game.levels import LADDER
 
 
 class SeatKind(enum.Enum):
@@ -16,16 +16,17 @@ class SeatKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat: a person at this screen, the computer at a level, or a player on the LAN."""
+    """One seat: a person at this screen, the computer at a level of the ladder (as
+    :data:`game.levels.LADDER` names it), or a player on the LAN."""
 
     kind: SeatKind = SeatKind.HUMAN
     level: str | None = None
     name: str = ""
 
     def __post_init__(self) -> None:
-        if (self.kind is SeatKind.COMPUTER) != (self.level in LEVELS):
+        if (self.kind is SeatKind.COMPUTER) != (self.level in LADDER):
             raise ValueError(
-                f"a computer seat needs a level ({', '.join(LEVELS)}), "
+                f"a computer seat needs a level ({', '.join(LADDER)}), "
                 f"other seats none; got {self.kind.value} {self.level!r}"
             )
 

@@ -13,6 +13,8 @@ from game.client import theme
 from game.client.navigator import Screen, make
 from game.client.views.marks import LIGHT_AND_DARK
 from game.i18n import _
+from game.levels import rung
+from game.levels.table import rating
 from game.names import seat_names
 from game.rules import VARIANTS, MatchRecord, Variant, new_game
 from game.session.match import Match
@@ -51,8 +53,19 @@ def start_match(app: App, chosen: Variant, seats: list[Seat], start: str | None 
 
 
 def level_label(level: str) -> str:
-    """A computer's level as the setup's choices show it."""
-    return {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}[level]
+    """A computer's level in a word or two: a named level by its name, another by its
+    rung."""
+    named = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
+    return named.get(level) or _("Level {n}").format(n=rung(level))
+
+
+def ladder_label(variant: str, level: str) -> str:
+    """A rung of the ladder with its measured rating at ``variant``, as the setup shows it:
+    "Level 5 · about 1450" (no rating where the game's ladder is not measured)."""
+    found = rating(variant, rung(level))
+    if found is None:
+        return _("Level {n}").format(n=rung(level))
+    return _("Level {n} · about {rating}").format(n=rung(level), rating=int(round(found, -1)))
 
 
 def setup_seat_colour(name: str, seat: int, palette: theme.Palette) -> theme.Colour:
@@ -81,4 +94,4 @@ def computer_label(level: str) -> str:
         "easy": _("computer, easy"),
         "medium": _("computer, medium"),
         "hard": _("computer, hard"),
-    }[level]
+    }.get(level) or _("computer, level {n}").format(n=rung(level))
