@@ -6,6 +6,8 @@ python tools/bench.py startup [--runs N]                 process start to first 
 python tools/bench.py ai      [--games N]                strength, think time, speed of each level,
                                                          and hard with the endgame tables against
                                                          hard without them
+python tools/bench.py ai ladder [--game G] [--games N]   the ladder's ratings per game: each level
+        [--workers W] [--write]                          against the next, fitted with intervals
 python tools/bench.py net     [--frames N]               LAN latency (2 and 4 peers; 4 players and
                                                          32 spectators), dice, per-entry signature
                                                          costs, discovery, fuzzed frames (in process
@@ -44,7 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     startup = commands.add_parser("startup", help="time to the first interactive frame")
     startup.add_argument("--runs", type=int, default=5)
     ai = commands.add_parser("ai", help="strength of each level against the one below")
+    ai.add_argument("what", nargs="?", choices=("ladder",), help="ladder: the ladder's ratings")
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    ai.add_argument("--game", action="append", help="ladder: this game only (repeatable)")
+    ai.add_argument("--workers", type=int, default=1, help="ladder: processes (default 1)")
+    ai.add_argument("--write", action="store_true", help="ladder: store in assets/ai/ladder.json")
     ai.add_argument("--partial", type=Path, help="write the results so far to this file")
     ai.add_argument(
         "--only",
@@ -137,6 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.matches < 1:
             parser.error("--matches must be positive")
         report = bench_review(args.matches)
+    elif args.benchmark == "ai" and args.what == "ladder":
+        from game.rules import VARIANTS
+        from tools.benchmarks.ladder import bench_ladder
+
+        names = args.game or list(VARIANTS)
+        if not set(names) <= set(VARIANTS) or min(args.games, args.workers) < 1:
+            parser.error(f"--game takes {', '.join(VARIANTS)}; --games and --workers >= 1")
+        report = bench_ladder(names, args.games, args.workers, args.write)
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai
 

@@ -1,0 +1,116 @@
+"""``python tools/bench.py ai ladder``: the ladder's ratings per game, measured.
+
+For each game (every variant, two players, default options), each rung plays the rung
+above it ``games`` times, the lower rung's seat alternating; dice and the computer players'
+choices are seeded by the game's number, so a run is repeatable.  The results of the seven
+neighbouring pairs are fitted by maximum likelihood (:func:`game.levels.ratings.fit`),
+level 1 anchored at :data:`game.levels.table.ANCHOR`, each rating with its 95 % interval.
+``--write`` stores the ratings in ``assets/ai/ladder.json``, which the game reads; a game not
+run keeps what it had.  Games run in ``workers`` processes (default one: the machine is
+shared).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+LADDER_FILE = Path(__file__).resolve().parents[2] / "assets" / "ai" / "ladder.json"
+
+
+def play_pair_game(name: str, lower: int, game: int) -> tuple[str, int, float, float]:
+    """One game of rung ``lower`` against rung ``lower + 1``: the lower rung's score (1, ½
+    or 0) and the seconds it took."""
+    from game.ai.players import choose
+    from game.levels import LADDER
+    from game.rules import start, variant
+    from game.rules.chance import random_action
+
+    began = time.perf_counter()
+    state = start(variant(name, 2))
+    lower_seat = game % 2
+    dice = random.Random(f"ladder:{name}:{lower}:{game}")
+    while not state.is_terminal():
+        if state.is_chance():
+            state = state.apply(random_action(state, dice))
+            continue
+        level = LADDER[lower - 1 if state.to_move == lower_seat else lower]
+        state = state.apply(choose(state, level, seed=game).action)
+    result = state.result()
+    assert result is not None
+    winners = result.winners()
+    score = 0.5 if len(winners) != 1 else float(winners == (lower_seat,))
+    return name, lower, score, time.perf_counter() - began
+
+
+def bench_ladder(names: list[str], games: int, workers: int, write: bool) -> dict:
+    from game.levels import LADDER, RUNGS
+    from game.levels.ratings import Tally, fit
+    from game.levels.table import ANCHOR
+    from tools.benchmarks.common import machine
+
+    scores: dict[str, dict[int, list[float]]] = {n: {r: [] for r in range(1, RUNGS)} for n in names}
+    seconds: dict[str, float] = dict.fromkeys(names, 0.0)
+    began = time.perf_counter()
+    tasks = [(n, r, g) for n in names for r in range(1, RUNGS) for g in range(games)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_pair_game, *task) for task in tasks]
+        for future in as_completed(futures):
+            name, lower, score, took = future.result()
+            scores[name][lower].append(score)
+            seconds[name] += took
+    report: dict = {
+        "benchmark": "ai ladder",
+        "machine": machine(),
+        "workers": workers,
+        "games_per_pair": games,
+        "minutes": round((time.perf_counter() - began) / 60, 1),
+        "games": {},
+    }
+    for name in names:
+        tallies = [
+            Tally(r - 1, r, wins=s.count(1.0), draws=s.count(0.5), losses=s.count(0.0))
+            for r, s in scores[name].items()
+        ]
+        fitted = fit(tallies, RUNGS, anchor=(0, ANCHOR))
+        report["games"][name] = {
+            "pairs": [
+                {
+                    "lower": LADDER[t.first],
+                    "upper": LADDER[t.second],
+                    "lower_won": t.wins,
+                    "drawn": t.draws,
+                    "upper_won": t.losses,
+                }
+                for t in tallies
+            ],
+            "ratings": [
+                {
+                    "level": r.player + 1,
+                    "name": LADDER[r.player],
+                    "rating": round(r.rating),
+                    "low": round(r.low),
+                    "high": round(r.high),
+                }
+                for r in fitted
+            ],
+            "game_seconds": round(seconds[name], 1),
+        }
+    if write:
+        _write(report)
+    return report
+
+
+def _write(report: dict) -> None:
+    """Store the games measured in the ladder file the game reads, the others kept."""
+    data = json.loads(LADDER_FILE.read_text())
+    for name, entry in report["games"].items():
+        data["games"][name] = {
+            "games_per_pair": report["games_per_pair"],
+            "ratings": [[r["rating"], r["low"], r["high"]] for r in entry["ratings"]],
+        }
+    data["games"] = dict(sorted(data["games"].items()))
+    LADDER_FILE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
