@@ -158,3 +158,45 @@ def test_numeri_odds_before_the_roll_and_once_the_die_shows() -> None:
     earning = {rolled.action_to_str(m) for m in extra_roll_moves(rolled)}
     shown = {line.split()[2] for line in out if line.startswith("odds move ") and line[-1] == "1"}
     assert shown == earning and out[-1] == f"oddsok moves {len(earning)}"
+
+
+def test_go_takes_every_rung_of_the_ladder_by_number_or_name() -> None:
+    script = ["seed 3", "position mulino:classic moves a1 g7"]
+    for level in ("1", "level-3", "5", "medium", "8", "hard"):
+        script.append(f"go level {level} nodes 400")
+    script += ["go level 9", "go level level-0"]
+    out = talk(*script)
+    infos = [line.split()[2] for line in out if line.startswith("info ")]
+    assert infos == ["level-1", "level-3", "medium", "medium", "hard", "hard"]
+    moves = [line for line in out if line.startswith("bestmove ")]
+    assert moves[2] == moves[3] and moves[4] == moves[5]  # a number is its level
+    assert [line for line in out if line.startswith("error ")] == [
+        "error unknown level '9' (levels: 1 to 8, easy, medium, hard)",
+        "error unknown level 'level-0' (levels: 1 to 8, easy, medium, hard)",
+    ]
+
+
+def test_levels_reports_the_ladder_with_the_game_s_ratings_where_measured() -> None:
+    from game.levels import LADDER
+    from game.levels.table import measured
+
+    out = talk("levels", "position dama:lupo", "levels", "levels numeri", "levels 1 2")
+    blocks, block = [], []
+    for line in out:
+        if line == "levelsok":
+            blocks.append(block)
+            block = []
+        elif not line.startswith("error "):
+            block.append(line)
+    assert len(blocks) == 3 and out[-1] == "error levels takes nothing, or a game"
+    assert blocks[0] == [f"level {n} {name}" for n, name in enumerate(LADDER, 1)]  # no game
+    for game, lines in (("dama:lupo", blocks[1]), ("numeri", blocks[2])):
+        ladder = measured().get(game)
+        for n, line in enumerate(lines):
+            shape = r"level (\d) (\S+)( rating (\d+) low (\d+) high (\d+))?"
+            found = re.fullmatch(shape, line)
+            assert found and int(found[1]) == n + 1 and found[2] == LADDER[n]
+            assert (found[3] is None) == (ladder is None)
+            if ladder is not None:
+                assert int(found[5]) <= int(found[4]) <= int(found[6])
+                assert int(found[4]) == round(ladder.ratings[n])

@@ -12,7 +12,8 @@ from typing import TextIO
 from game.ai.analysis import analyse
 from game.ai.odds import extra_roll_moves, roll_odds, turn_odds
 from game.ai.players import choose
-from game.levels import LEVELS
+from game.levels import LADDER, LEVELS, canonical
+from game.levels.table import measured
 from game.rules import MatchRecord, RulesError, State, variant
 from game.rules.ausgeblockt import AusgeblocktState, faces_text
 from game.rules.numeri import NumeriState
@@ -102,7 +103,7 @@ class Engine:
             raise RulesError("go takes pairs: level L, movetime MS, nodes N")
         for key, value in pairs:
             if key == "level" and not hint:
-                level = value
+                level = _level(value)
             elif key == "movetime" and value.isdigit():
                 max_seconds, nodes = int(value) / 1000, nodes or 50_000_000
             elif key == "nodes" and value.isdigit():
@@ -113,10 +114,27 @@ class Engine:
             state, level, self.seed, max_seconds=max_seconds, nodes=nodes, scored=True
         )
         self.say(
-            f"info level {level} depth {decision.depth} nodes {decision.nodes} "
+            f"info level {decision.level} depth {decision.depth} nodes {decision.nodes} "
             f"time {round(decision.seconds * 1000)} score {decision.score}"
         )
         self.say(f"{'hint' if hint else 'bestmove'} {state.action_to_str(decision.action)}")
+
+    def _cmd_levels(self, args: list[str]) -> None:
+        """The ladder, weakest first: each level's number and stored name, and its rating
+        with the 95 % interval at the game given (or the position's) where measured."""
+        if len(args) > 1:
+            raise RulesError("levels takes nothing, or a game")
+        game = args[0] if args else self.state.variant.name if self.state else None
+        if game is not None:
+            game = variant(game).name  # a game's short name is its first variant's
+        ladder = measured().get(game) if game is not None else None
+        for n, name in enumerate(LADDER):
+            rating = ""
+            if ladder is not None:
+                low, mid, high = (round(v[n]) for v in (ladder.low, ladder.ratings, ladder.high))
+                rating = f" rating {mid} low {low} high {high}"
+            self.say(f"level {n + 1} {name}{rating}")
+        self.say("levelsok")
 
     def _cmd_analyse(self, args: list[str]) -> None:
         state = self._decision()
@@ -182,6 +200,14 @@ class Engine:
         if self.state is None:
             raise RulesError("no position yet: send position GAME[:VARIANT] [moves ...]")
         return self.state
+
+
+def _level(value: str) -> str:
+    """A level of the ladder as ``go`` takes it: its number (1-8) or stored name."""
+    try:
+        return canonical(value)
+    except ValueError as error:
+        raise RulesError(str(error)) from None
 
 
 def _kept(faces: tuple[int, ...]) -> str:
