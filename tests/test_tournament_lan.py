@@ -1,0 +1,248 @@
+"""Tournaments over real sockets on loopback (net/tournament_director.py,
+net/tournament_player.py): ``python -m net tournament host`` and ``join`` processes play
+whole tournaments, each game an ordinary LAN match between the two players' own processes;
+every participant ends with the same standings and digest and a record that verifies; a
+dishonest director's invented results are refused by every player; a director killed
+mid-round resumes from its saved log, and a player who leaves is withdrawn."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import socket
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from game.rules import variant
+from net import records, tournament_records
+from net.framing import encode
+from net.identity import Identity
+from net.signing import tournament_match
+from net.testing.peer_process import PeerProcess
+from net.tournament_director import Director, DirectorConfig
+from net.tournament_log import record_digest, seal
+from net.tournament_messages import record_frames
+from tests.net_helpers import Table
+
+HANG = 240.0
+"""Seconds after which a process that has not ended is taken for hung (not a bound on the
+time a tournament takes: a guard against waiting for ever)."""
+
+
+def director(tmp: Path, game: str, *extra: str) -> tuple[PeerProcess, int]:
+    process = PeerProcess.net(
+        "tournament", "host", game, "--interface", "127.0.0.1", "--no-advertise",
+        "--record", str(tmp / "director"), *extra, cwd=tmp,
+    )  # fmt: skip
+    return process, process.wait_for("listening")["port"]
+
+
+def player(tmp: Path, port: int, name: str, *extra: str) -> PeerProcess:
+    return PeerProcess.net(
+        "tournament", "join", f"127.0.0.1:{port}", "--ai", "easy", "--interface", "127.0.0.1",
+        "--name", name, "--identity", str(tmp / f"{name}.id"), "--record", str(tmp / f"{name}.rec"),
+        *extra, cwd=tmp,
+    )  # fmt: skip
+
+
+def verified(path: Path) -> dict[str, Any]:
+    """The report of ``python -m net verify`` (the function behind it) on a record."""
+    report = tournament_records.verify(*tournament_records.load(path))
+    assert report["ok"], report
+    return report
+
+
+def one_tournament(tmp: Path, boss: PeerProcess, players: dict[str, PeerProcess]) -> dict[str, Any]:
+    """Every process ended well with the same digest and standings, and every record
+    verifies to that digest; the director's ``over``."""
+    for name, process in players.items():
+        assert process.finish(HANG) == 0, (name, process.tail())
+    assert boss.finish(HANG) == 0, boss.tail()
+    over = boss.last("over")
+    for process in players.values():
+        assert process.last("over")["digest"] == over["digest"]
+        assert process.last("over")["standings"] == over["standings"]
+    for path in [tmp / "director" / "tournament.rec", *(tmp / f"{n}.rec" for n in players)]:
+        report = verified(path)
+        assert report["head"] == over["digest"] and report["over"]
+        assert report["standings"] == over["standings"]
+    return over
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# -- whole tournaments --------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_round_robin_of_mulino_between_four_computers_runs_to_the_end(tmp_path: Path) -> None:
+    boss, port = director(tmp_path, "mulino", "--players", "4", "--format", "round-robin")
+    players = {name: player(tmp_path, port, name) for name in ("anna", "bruno", "carla", "dario")}
+    over = one_tournament(tmp_path, boss, players)
+    assert len(over["standings"]) == 4
+    results = [e for e in boss.events if e["event"] == "result"]
+    assert len(results) == 6 and all(r["record"] for r in results)  # every game played
+    rounds = [e["round"] for e in boss.events if e["event"] == "round"]
+    assert rounds == [1, 2, 3]
+    report = verified(tmp_path / "anna.rec")
+    assert report["matches"] == 6 and report["unscored"] == []
+
+
+@pytest.mark.slow
+def test_a_swiss_of_numeri_between_six_computers_runs_to_the_end(tmp_path: Path) -> None:
+    boss, port = director(tmp_path, "numeri", "--players", "6", "--format", "swiss")
+    names = ("anna", "bruno", "carla", "dario", "elena", "fabio")
+    players = {name: player(tmp_path, port, name) for name in names}
+    over = one_tournament(tmp_path, boss, players)
+    assert len(over["standings"]) == 6
+    assert [e["round"] for e in boss.events if e["event"] == "round"] == [1, 2, 3, 4]
+    met = [frozenset(e["players"]) for e in boss.events if e["event"] == "pairing"]
+    assert len(met) == 12 == len(set(met))  # three games a round, no pair twice
+
+
+# -- a dishonest director -------------------------------------------------------------------
+
+
+class Dishonest(Director):
+    """A director that, once round 1 is paired, sends every player a result it invented
+    (sealed with its own key, so only the checks of the log can catch it)."""
+
+    def __init__(self, forge: str, identities: list[Identity], observe: Any) -> None:
+        config = DirectorConfig(
+            variant("mulino", 2), "round-robin", 2, interface="127.0.0.1", drop_timeout=60.0
+        )
+        super().__init__(config, observe)
+        self.forge = forge
+        self.identities = {identity.peer: identity for identity in identities}
+
+    def _put(self, content: dict[str, Any], record: bytes | None = None) -> None:
+        super()._put(content, record)
+        if content["k"] == "round":
+            self._send_forged()
+
+    def _send_forged(self) -> None:
+        log = self.log
+        assert log is not None and log.tournament is not None
+        white, black = log.tournament.rounds[0].pairings[0].players
+        match = tournament_match(log.id, 1, 0)
+        board = 0
+        if self.forge == "wrong players":
+            data = _played([Identity.fresh(), Identity.fresh()], match)
+        elif self.forge == "does not verify":
+            data = _tampered(_played([self.identities[white], self.identities[black]], match))
+        else:  # a result for a pairing never made: board 2 of a round of one game
+            data = _played([self.identities[white], self.identities[black]], match)
+            board = 2
+        content = {
+            "k": "result", "round": 1, "board": board, "result": "1-0", "match": match,
+            "record": record_digest(data),
+        }  # fmt: skip
+        entry = seal(log, self.identity, content)  # placed next, never applied here
+        frames = [*record_frames(1, board, data), encode({"t": "entry", "e": entry})]
+        for connection in self.clients.values():
+            for frame in frames:
+                connection.send_frame(frame)
+
+
+def _played(identities: list[Identity], match: str) -> bytes:
+    """A whole signed match of Mulino between ``identities`` (White first) under ``match``."""
+    table = Table(variant("mulino", 2), identities=identities, match=match, logs=1)
+    table.start()
+    table.play_out(random.Random(7))
+    return records.encode(table.log)
+
+
+def _tampered(data: bytes) -> bytes:
+    """``data`` with the last move's signature broken."""
+    content = msgpack.unpackb(data, raw=False)
+    last = next(e for e in reversed(content["entries"]) if e["k"] == "act")
+    last["sig"] = bytes(64)
+    return bytes(msgpack.packb(content, use_bin_type=True))
+
+
+@pytest.mark.parametrize(
+    ("forge", "reason"),
+    [
+        ("wrong players", "the record's players are not the pairing's"),
+        ("does not verify", "the match record does not verify"),
+        ("never paired", "is no pairing the system made"),
+    ],
+)
+def test_every_player_refuses_a_result_the_director_invented(
+    tmp_path: Path, forge: str, reason: str
+) -> None:
+    identities = [Identity.fresh(), Identity.fresh()]
+    for name, identity in zip(("anna", "bruno"), identities, strict=True):
+        identity.save(tmp_path / f"{name}.id")
+
+    async def night() -> list[PeerProcess]:
+        boss = Dishonest(forge, identities, lambda kind, data: None)
+        port = await boss.start()
+        players = [player(tmp_path, port, name) for name in ("anna", "bruno")]
+        try:
+            for process in players:
+                await asyncio.to_thread(process.finish, HANG)
+        finally:
+            await boss.close()
+        return players
+
+    for process in asyncio.run(night()):
+        assert process.popen.returncode == 1, process.tail()
+        refused = process.last("refused")["reason"]
+        assert "(entry 5, result)" in refused and reason in refused, refused
+        assert not [e for e in process.events if e["event"] == "result"]
+
+
+# -- faults ------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_director_killed_mid_round_resumes_from_its_saved_log(tmp_path: Path) -> None:
+    port = free_port()
+    setup = ("mulino", "--players", "4", "--format", "round-robin", "--port", str(port))
+    first, _ = director(tmp_path, *setup)
+    names = ("anna", "bruno", "carla", "dario")
+    players = {name: player(tmp_path, port, name, "--pace", "0.02") for name in names}
+    first.wait_for("round", round=2, timeout=HANG)
+    first.popen.send_signal(signal.SIGKILL)
+    first.finish()
+    again, again_port = director(tmp_path, *setup)
+    assert (
+        again_port == port and again.events[0]["entries"] >= 9
+    )  # open, 4 joined, 2 results, 2 rounds
+    over = one_tournament(tmp_path, again, players)
+    assert len(over["standings"]) == 4
+    for process in players.values():
+        assert any(e["event"] == "notice" and "director was lost" in e["text"]
+                   for e in process.events)  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_player_who_leaves_is_withdrawn_and_a_computer_takes_the_odd_seat(
+    tmp_path: Path,
+) -> None:
+    quick = ("--drop-timeout", "1")
+    boss, port = director(
+        tmp_path, "mulino", "--players", "4", "--format", "swiss", "--ai", "easy", *quick
+    )
+    names = ("anna", "bruno", "carla", "dario")
+    players = {name: player(tmp_path, port, name, *quick, "--pace", "0.02") for name in names}
+    boss.wait_for("round", round=1, timeout=HANG)
+    players["dario"].popen.send_signal(signal.SIGKILL)
+    players.pop("dario").finish()
+    withdrawn = boss.wait_for("withdrawn", timeout=HANG)
+    assert withdrawn["name"] == "dario"
+    over = one_tournament(tmp_path, boss, players)
+    computer = [s for s in over["standings"] if s["computer"]]
+    assert len(computer) == 1 and len(over["standings"]) == 5
+    later = [e for e in boss.events if e["event"] == "pairing" and e["round"] > 1]
+    assert later and all("dario" not in (e["white"], e["black"]) for e in later)
+    assert any(computer[0]["player"] in e["players"] for e in later)
