@@ -6,6 +6,10 @@ lost and drawn (a shared win counts as won); and over all matches the best Numer
 the fastest Ausgeblockt win, in turns.  Only matches at this screen count, for the seats
 that were given a profile's name in the setup.
 
+Each person also has their own rating per game (:mod:`game.session.adaptive`), moved by
+every two-seat match against the computer, and — while their ``adaptive`` setting is on, as
+it is for a new profile — the level the computer plays them at next.
+
 The profiles live in the data directory as ``profiles.json`` (written whole, atomically); a
 file that cannot be read is set aside as ``profiles.json.broken`` with a message, never a
 crash, never written over.
@@ -19,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.files import atomic_write
-from game.levels import LEVELS
+from game.levels import LADDER
 from game.rules import VARIANTS, HighScore, Outcome
+from game.session.adaptive import Standing
 from game.session.highscores import turns_taken
 from game.session.match import Match
 from game.session.saves import read_json_or_set_aside
@@ -28,7 +33,7 @@ from game.session.saves import read_json_or_set_aside
 log = logging.getLogger(__name__)
 
 FILE = "profiles.json"
-OPPOSITIONS = (*LEVELS, "people")
+OPPOSITIONS = (*LADDER, "people")
 NAME_LENGTH = 20
 MOST = 12
 """Profiles one machine keeps: a family's or a club's, on one screen."""
@@ -49,6 +54,16 @@ class Profile:
     """Per variant, per opposition."""
     best_numeri: int | None = None
     fastest_ausgeblockt: int | None = None
+    adaptive: bool = True
+    """Whether the computer's level follows this person's rating (:meth:`next_level`)."""
+    standings: dict[str, Standing] = field(default_factory=dict)
+    """Per variant: this person's rating and the computer's next level."""
+
+    def next_level(self, variant: str) -> str | None:
+        """The level the adaptive opponent plays this person at ``variant`` next (None: the
+        setting is off, or no match against the computer counted yet)."""
+        standing = self.standings.get(variant)
+        return standing.level if self.adaptive and standing is not None else None
 
     def tally(self, variant: str, opposition: str) -> Tally:
         return self.records.get(variant, {}).get(opposition, Tally())
@@ -67,7 +82,7 @@ class Profile:
 def opposition(match: Match, seat: int) -> str:
     """Whom ``seat`` played against: the strongest computer among the others, or people."""
     levels = [s.level for n, s in enumerate(match.seats) if n != seat and s.level]
-    return max(levels, key=LEVELS.index) if levels else "people"
+    return max(levels, key=LADDER.index) if levels else "people"
 
 
 class Profiles:
@@ -126,10 +141,18 @@ class Profiles:
                 turns = turns_taken(match, seat)
                 if profile.fastest_ausgeblockt is None or turns < profile.fastest_ausgeblockt:
                     profile.fastest_ausgeblockt = turns
+            against = opposition(match, seat)
+            if against != "people" and len(match.seats) == 2:
+                _rate(profile, variant, against, outcome, len(result.winners()))
             counted.append(profile.name)
         if counted:
             self._save()
         return counted
+
+    def set_adaptive(self, name: str, on: bool) -> None:
+        """Turn a person's adaptive opponent on or off; saved (OSError if not)."""
+        self._profiles[name].adaptive = on
+        self._save()
 
     def _save(self) -> None:
         data = {
@@ -140,6 +163,9 @@ class Profiles:
                                 for v, per in p.records.items()},
                     "best_numeri": p.best_numeri,
                     "fastest_ausgeblockt": p.fastest_ausgeblockt,
+                    "adaptive": p.adaptive,
+                    "ladder": {v: [round(t.rating, 1), t.matches, t.level]
+                               for v, t in p.standings.items()},
                 }
                 for name, p in self._profiles.items()
             },
@@ -149,6 +175,23 @@ class Profiles:
     def _load(self) -> None:
         profiles, self.problem = read_json_or_set_aside(self.path, _parse, "profiles")
         self._profiles = profiles or {}
+
+
+def _rate(profile: Profile, variant: str, level: str, outcome: Outcome, winners: int) -> None:
+    """Move ``profile``'s rating at ``variant`` by a match against the computer at
+    ``level``; a shared win scores like a draw."""
+    score = {Outcome.WIN: 1.0 / winners, Outcome.DRAW: 0.5}.get(outcome, 0.0)
+    standing = profile.standings.get(variant) or Standing.starting(variant, level)
+    profile.standings[variant] = standing.after(variant, level, score)
+
+
+def _standing(value: object) -> Standing:
+    if not (isinstance(value, list) and len(value) == 3):
+        raise ValueError(f"not a standing: {value!r}")
+    rating, matches, level = value
+    if type(rating) not in (int, float) or level not in LADDER:
+        raise ValueError(f"not a standing: {value!r}")
+    return Standing(float(rating), _count(matches), level)
 
 
 def _count(value: object) -> int:
@@ -182,6 +225,15 @@ def _parse(data: object) -> dict[str, Profile]:
                 if against not in OPPOSITIONS or len(counts) != 4:
                     raise ValueError(f"a bad record: {against!r} {counts!r}")
                 records[variant][against] = Tally(*(_count(c) for c in counts))
+        adaptive = entry.get("adaptive", True)  # files before the ladder have none
+        if type(adaptive) is not bool:
+            raise ValueError(f"not a setting: {adaptive!r}")
+        standings = {}
+        for variant, value in entry.get("ladder", {}).items():
+            if variant not in VARIANTS:
+                raise ValueError(f"no such game: {variant!r}")
+            standings[variant] = _standing(value)
         profiles[name] = Profile(name, records, _optional(entry["best_numeri"]),
-                                 _optional(entry["fastest_ausgeblockt"]))  # fmt: skip
+                                 _optional(entry["fastest_ausgeblockt"]), adaptive,
+                                 standings)  # fmt: skip
     return profiles

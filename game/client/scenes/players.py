@@ -3,6 +3,7 @@ choosing who sits at a seat in the setup."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -14,11 +15,12 @@ from game.client.scene import Scene
 from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.seats import level_label
-from game.client.widgets import button, fixed
+from game.client.widgets import button, fixed, segment
 from game.i18n import _
+from game.levels import LADDER
 from game.names import variant_title
 from game.rules import VARIANTS
-from game.session.profiles import OPPOSITIONS, Profile, Tally
+from game.session.profiles import Profile, Tally
 from game.session.saves import plain
 
 if TYPE_CHECKING:
@@ -83,9 +85,32 @@ def tally_text(tally: Tally) -> str:
     )
 
 
+def computer_tally(profile: Profile, variant: str) -> Tally:
+    """A player's matches at ``variant`` against the computer, every level together."""
+    out = Tally()
+    for level in LADDER:
+        tally = profile.tally(variant, level)
+        out.played += tally.played
+        out.won += tally.won
+        out.lost += tally.lost
+        out.drawn += tally.drawn
+    return out
+
+
+def rating_text(profile: Profile, variant: str) -> str:
+    """A player's own rating at ``variant`` and the computer's level for them next."""
+    standing = profile.standings.get(variant)
+    if standing is None:
+        return "–"
+    return _("about {rating}, next {level}").format(
+        rating=int(round(standing.rating, -1)), level=level_label(standing.level)
+    )
+
+
 class ProfileScene(Scene):
-    """One player's record: per game, against each level of the computer and against
-    people; the best Numeri score and the fastest Ausgeblockt win."""
+    """One player's record: per game, their own rating and the level the computer plays
+    them at next, the matches against the computer and against people; the best Numeri
+    score and the fastest Ausgeblockt win; and their adaptive opponent, on or off."""
 
     def __init__(self, app: App, profile: Profile) -> None:
         super().__init__(app)
@@ -94,9 +119,18 @@ class ProfileScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
         back = pygame.Rect(0, 0, 16 * u, theme.row(u, 3.4))
-        back.midbottom = (size[0] // 2, size[1] - round(1.6 * u))
-        self.set_targets([button(back, lambda: _("Back"), self.app.pop, self.palette,
-                                 name="back")])  # fmt: skip
+        back.bottomleft = (size[0] // 2 + u // 2, size[1] - round(1.6 * u))
+        adaptive = back.move(-back.width - u, 0)
+        self.set_targets([
+            segment(adaptive, lambda: _("Adaptive level"), lambda: self.profile.adaptive,
+                    self._flip_adaptive, self.palette, "adaptive"),
+            button(back, lambda: _("Back"), self.app.pop, self.palette, name="back"),
+        ])  # fmt: skip
+
+    def _flip_adaptive(self) -> None:
+        """The computer's level follows this player's rating, or stays as chosen."""
+        with contextlib.suppress(OSError):  # kept in memory; the next record saves it
+            self.app.profiles.set_adaptive(self.profile.name, not self.profile.adaptive)
 
     def draw(self, surface: pygame.Surface) -> None:
         palette, u = self.palette, self.u
@@ -124,13 +158,14 @@ class ProfileScene(Scene):
         self.draw_targets(surface)
 
     def _draw_table(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        """A row per game, a column per opposition; only the games played appear."""
+        """A row per game: the player's rating, their matches against the computer and
+        against people; only the games played appear."""
         palette, u = self.palette, self.u
         size = round(0.95 * u) if area.width >= 60 * u else round(0.75 * u)
         first = min(14 * u, area.width // 4)
-        column = (area.width - first) // len(OPPOSITIONS)
+        column = (area.width - first) // 3
         y = area.y
-        headings = [level_label(o) if o != "people" else _("People") for o in OPPOSITIONS]
+        headings = [_("Rating"), _("The computer"), _("People")]
         for n, heading in enumerate(headings):
             words = theme.text(heading, size, palette.muted, True)
             surface.blit(words, (area.x + first + n * column, y))
@@ -144,8 +179,10 @@ class ProfileScene(Scene):
             surface.blit(theme.fitted(variant_title(variant), size, palette.text, first - u, True),
                          (area.x, y))  # fmt: skip
             lines = 1
-            for n, against in enumerate(OPPOSITIONS):
-                text = tally_text(self.profile.tally(variant, against))
+            texts = (rating_text(self.profile, variant),
+                     tally_text(computer_tally(self.profile, variant)),
+                     tally_text(self.profile.tally(variant, "people")))  # fmt: skip
+            for n, text in enumerate(texts):
                 # in two lines where one would shrink (a narrow, turned screen)
                 wrapped = theme.wrap(text, font, column - u // 2)[:2]
                 for row, line in enumerate(wrapped):
