@@ -40,7 +40,7 @@ class UsageError(Exception):
     """A command line that cannot be run; the text says why."""
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``tournament`` command and its ``host`` and ``join``."""
     tournament = commands.add_parser("tournament", help="direct or play a tournament")
     roles = tournament.add_subparsers(dest="role", required=True)

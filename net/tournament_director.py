@@ -96,8 +96,9 @@ class Director:
         self.records: dict[bytes, bytes] = {}
         self.clients: dict[str, Connection] = {}
         self.gone_since: dict[str, float] = {}
-        self.tables: dict[tuple[int, int], tuple[str, int]] = {}
-        """Where White hosts each game: the address the director sees, the port it said."""
+        self.tables: dict[tuple[int, int], dict[str, Any]] = {}
+        """Where White hosts each game, as Black is told it (``table``): the address the
+        director sees, the port and the join code White said."""
         self.computers: dict[str, Identity] = {}
         self.finished = asyncio.Event()
         self.port = 0
@@ -257,11 +258,10 @@ class Director:
             old.hang_up("the player connected again")
         self.clients[player] = connection
         self.gone_since.pop(player, None)
-        for (number, board), (address, port) in self.tables.items():
+        for (number, board), table in self.tables.items():
             pairing = self._unscored(number, board)
             if pairing is not None and pairing.black == player:
-                connection.send({"t": "table", "round": number, "board": board,
-                                 "address": address, "port": port})  # fmt: skip
+                connection.send(table)
         self._advance()
         return player
 
@@ -305,11 +305,11 @@ class Director:
         pairing = self._unscored(number, board)
         if pairing is None or pairing.white != player:
             return  # White hosts, and only an open game: anything else is stale
-        self.tables[number, board] = (connection.address, message["port"])
+        table = {**message, "t": "table", "address": connection.address}
+        self.tables[number, board] = table
         black = self.clients.get(pairing.black)
         if black is not None:
-            black.send({"t": "table", "round": number, "board": board,
-                        "address": connection.address, "port": message["port"]})  # fmt: skip
+            black.send(table)
 
     def _submitted(self, number: int, board: int, data: bytes) -> None:
         """A match record a player sent: the game's result, if it replays and is the

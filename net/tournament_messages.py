@@ -10,6 +10,7 @@ by :mod:`net.tournament_log` when they are applied).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from net.framing import encode
@@ -43,6 +44,9 @@ _ADDRESS = Field(
     lambda v: isinstance(v, str) and 0 < len(v) <= 64 and v.isprintable(),
 )
 _MAP = Field("a map", lambda v: isinstance(v, dict))
+_CODE = Field(
+    "16 hex digits", lambda v: isinstance(v, str) and re.fullmatch("[0-9a-f]{16}", v) is not None
+)
 _PART_NUMBER = Field(
     f"whole number 0–{MOST_PARTS}", lambda v: type(v) is int and 0 <= v <= MOST_PARTS
 )
@@ -77,8 +81,8 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "parts": _PART_NUMBER,
         "data": _DATA,
     },
-    "hosting": {"round": _ROUND, "board": _BOARD, "port": _PORT},
-    "table": {"round": _ROUND, "board": _BOARD, "address": _ADDRESS, "port": _PORT},
+    "hosting": {"round": _ROUND, "board": _BOARD, "port": _PORT, "code": _CODE},
+    "table": {"round": _ROUND, "board": _BOARD, "address": _ADDRESS, "port": _PORT, "code": _CODE},
     "ping": {"n": COUNT},
     "pong": {"n": COUNT},
     "bye": {"reason": REASON},
@@ -127,6 +131,8 @@ class Parts:
         A message out of order (not the next part of the record under way, nor the first
         of a new one) raises :class:`MessageError`."""
         game = (message["round"], message["board"], message["parts"])
+        if message["part"] >= message["parts"]:
+            raise MessageError("record: a part beyond the parts announced")
         if message["part"] == 0:
             self._game, self._pieces = game, []
         if game != self._game or message["part"] != len(self._pieces):

@@ -95,9 +95,10 @@ class TournamentPlayer:
         self.upstream: Connection | None = None
         self.matches: dict[Game, asyncio.Task[None]] = {}
         self.peers: dict[Game, Peer] = {}
-        self.tables: dict[Game, asyncio.Future[tuple[str, int]]] = {}
+        self.tables: dict[Game, asyncio.Future[dict[str, Any]]] = {}
         """Where White hosts each of this player's games as Black, once the director says."""
-        self.hosted: dict[Game, int] = {}
+        self.hosted: dict[Game, dict[str, Any]] = {}
+        """The ``hosting`` message of each game this player hosts as White."""
         self.played: dict[Game, bytes] = {}
         """Final records of this player's games, until the log scores them."""
         self._incoming: dict[bytes, bytes] = {}
@@ -223,9 +224,9 @@ class TournamentPlayer:
     def _owed(self, connection: Connection) -> None:
         """What this player owes a director it (re)connects to: where it hosts a game,
         the record of a game it played, until the log scores it."""
-        for (number, board), port in self.hosted.items():
-            if not self._scored((number, board)):
-                connection.send({"t": "hosting", "round": number, "board": board, "port": port})
+        for game, hosting in self.hosted.items():
+            if not self._scored(game):
+                connection.send(hosting)
         for (number, board), data in self.played.items():
             if not self._scored((number, board)):
                 for frame in record_frames(number, board, data):
@@ -257,7 +258,7 @@ class TournamentPlayer:
         game = (message["round"], message["board"])
         table = self.tables.setdefault(game, asyncio.get_running_loop().create_future())
         if not table.done():
-            table.set_result((message["address"], message["port"]))
+            table.set_result(message)
 
     def _save(self) -> None:
         if self.config.record is not None and self.log is not None:
@@ -310,17 +311,23 @@ class TournamentPlayer:
         number, board = game
         white = pairing.white == self.me
         match_id = tournament_match(log.id, number, board)
-        peer = Peer(self.identity, self._match_config(0 if white else 1), self._match_observer)
-        self.peers[game] = peer
+        config = self._match_config(0 if white else 1)
         if white:
-            port = await peer.host(log.game, match_id=match_id)
-            self.hosted[game] = port
+            config.code = secrets.token_hex(8)  # the seat is Black's, not a passer-by's
+            peer = self.peers[game] = Peer(self.identity, config, self._match_observer)
+            port = await peer.host(log.game, code=config.code, match_id=match_id)
+            hosting = {"t": "hosting", "round": number, "board": board, "port": port,
+                       "code": config.code}  # fmt: skip
+            self.hosted[game] = hosting
             if self.upstream is not None:
-                self.upstream.send({"t": "hosting", "round": number, "board": board, "port": port})
+                self.upstream.send(hosting)
         else:
             table = self.tables.setdefault(game, asyncio.get_running_loop().create_future())
-            address, port = await table
-            await self._join(peer, address, port, log.entrants[pairing.white].key, game)
+            where = await table
+            config.code = where["code"]
+            peer = self.peers[game] = Peer(self.identity, config, self._match_observer)
+            white_key = log.entrants[pairing.white].key
+            await self._join(peer, where["address"], where["port"], white_key, game)
         await peer.finished.wait()
         played = peer.log
         self.peers.pop(game, None)
