@@ -246,3 +246,62 @@ def test_a_player_who_leaves_is_withdrawn_and_a_computer_takes_the_odd_seat(
     later = [e for e in boss.events if e["event"] == "pairing" and e["round"] > 1]
     assert later and all("dario" not in (e["white"], e["black"]) for e in later)
     assert any(computer[0]["player"] in e["players"] for e in later)
+
+
+# -- the door ------------------------------------------------------------------------------
+
+
+def honest(players: int) -> Director:
+    config = DirectorConfig(variant("mulino", 2), "round-robin", players, interface="127.0.0.1")
+    return Director(config, lambda kind, data: None)
+
+
+def test_a_round_robin_under_way_takes_no_newcomer(tmp_path: Path) -> None:
+    async def night() -> PeerProcess:
+        boss = honest(2)
+        port = await boss.start()
+        first = [player(tmp_path, port, name) for name in ("anna", "bruno")]
+        try:
+            await asyncio.to_thread(first[0].wait_for, "round", HANG)
+            late = player(tmp_path, port, "carla")
+            await asyncio.to_thread(late.finish, HANG)
+        finally:
+            await boss.close()
+            for process in first:
+                process.kill()
+        return late
+
+    late = asyncio.run(night())
+    assert late.popen.returncode == 1, late.tail()
+    refused = late.last("refused")["reason"]
+    assert refused == "the director refused: the round-robin has begun: it takes no player now"
+
+
+def test_players_refuse_another_director_at_their_directors_address(tmp_path: Path) -> None:
+    """A director lost and another (another key, another tournament) answering at its
+    address: the players hold their tournament's opening and director, and stop."""
+
+    async def night() -> list[PeerProcess]:
+        boss = honest(3)  # two of three: round 1 never comes
+        port = await boss.start()
+        players = [player(tmp_path, port, name) for name in ("anna", "bruno")]
+        try:
+            for process in players:
+                await asyncio.to_thread(process.wait_for, "joined", HANG)
+            await asyncio.to_thread(players[1].wait_for, "entered", HANG, name="bruno")
+            await boss.close()
+            impostor = honest(3)
+            await impostor.start(port)
+            for process in players:
+                await asyncio.to_thread(process.finish, HANG)
+            await impostor.close()
+        finally:
+            for process in players:
+                process.kill()
+        return players
+
+    for process in asyncio.run(night()):
+        assert process.popen.returncode == 1, process.tail()
+        assert process.last("refused")["reason"] == (
+            "that director is not the director of this player's tournament"
+        )
