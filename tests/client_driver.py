@@ -218,9 +218,23 @@ class Driver:
             self.press(f"{option} {shown}")
         self.press("opponents people")
         for seat, level in (computers or {}).items():
-            self.press(f"seat {seat + 1} {level}")
+            self.choose_level(seat, level)
         self.press("start")
         self.settle()
+
+    def choose_level(self, seat: int, level: str) -> None:
+        """In the setup, the computer at ``level`` for ``seat`` (from 0): its segment, then
+        a level weaker or stronger at a time."""
+        from game.levels import rung
+
+        self.press(f"seat {seat + 1} computer")
+        setup = self.scene
+        for _ in range(8):
+            now = setup.seats[seat].level
+            if now == level:
+                return
+            self.press(f"seat {seat + 1} {'weaker' if rung(level) < rung(now) else 'stronger'}")
+        raise AssertionError(f"seat {seat + 1} never reached {level}")
 
     def play_one(self) -> None:
         """Make the next decision of the match by tapping, as a player would."""

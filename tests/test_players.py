@@ -94,7 +94,7 @@ def test_a_player_picked_in_the_setup_gets_the_match_in_their_record(tmp_path: P
         driver.scene.type_text("Ada")
         driver.press("ok")
         assert driver.scene is setup and setup.seats[0].name == "Ada"
-        driver.press("seat 1 easy")
+        driver.press("seat 1 computer")
         driver.press("seat 1 person")  # back to a person: still Ada
         assert setup.seats[0].name == "Ada"
         match = _finished("ausgeblockt", [Seat(name="Ada"), HARD])

@@ -3,11 +3,17 @@ anchor held, intervals from the Fisher information."""
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from game.levels.ratings import SCALE, Z95, Tally, expected, fit
+
+BENCH = Path(__file__).resolve().parent.parent / "tools" / "bench.py"
 
 
 def test_expected_score_is_elo_s() -> None:
@@ -77,9 +83,12 @@ def test_players_nobody_joins_to_the_anchor_cannot_be_rated() -> None:
 
 @pytest.mark.slow  # seven games of Lupo: seconds
 def test_the_ladder_bench_plays_each_rung_against_the_next_and_fits_them() -> None:
-    from tools.benchmarks.ladder import bench_ladder
-
-    report = bench_ladder(["dama:lupo"], games=1, workers=1, write=False)
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "ai", "ladder", "--game", "dama:lupo", "--games", "1"],
+        capture_output=True, text=True, timeout=240, check=True,
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    assert report["games_per_pair"] == 1 and report["minutes"] >= 0
     lupo = report["games"]["dama:lupo"]
     assert [(p["lower"], p["upper"]) for p in lupo["pairs"]][:2] == [
         ("level-1", "easy"),

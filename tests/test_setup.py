@@ -10,7 +10,6 @@ import pytest
 
 from game.client import theme
 from game.client.kiosk_config import KioskConfig
-from game.levels import LEVELS
 from game.rules import VARIANTS
 from tests.client_driver import Driver
 
@@ -105,10 +104,15 @@ def test_every_choice_of_every_game_is_in_sight_and_set_by_touch_or_keys(
                 choose(f"{option.name} {shown}")
                 assert setup.options[option.name] == value
         for seat in range(players):
-            for level in (*LEVELS, "person"):
-                choose(f"seat {seat + 1} {level}")
-                kind = setup.seats[seat]
-                assert kind.is_human if level == "person" else kind.level == level
+            choose(f"seat {seat + 1} computer")
+            for step in ("weaker",) * 8 + ("stronger",) * 8:  # one past each end: it stays
+                driver.press(f"seat {seat + 1} {step}")  # a step lights nothing of its own
+                _one_lit_in_each_row(driver)
+                if step == "stronger" and setup.seats[seat].level == "level-1":
+                    raise AssertionError("the weakest level was not kept at the bottom")
+            assert setup.seats[seat].level == "hard" and f"seat {seat + 1} computer" in _lit(driver)
+            choose(f"seat {seat + 1} person")
+            assert setup.seats[seat].is_human
     choose("opponents computer")
     assert setup.seats[0].is_human and all(s.level for s in setup.seats[1 : setup.players])
     chosen = {o.name: o.choices(setup.players)[-1] for o in spec.options}
@@ -134,7 +138,7 @@ def test_one_person_plays_the_computer_unless_they_say_people(driver: Driver) ->
     driver.press("opponents people")
     assert all(s.is_human for s in setup.seats)
     assert "opponents people" in _lit(driver) and "opponents computer" not in _lit(driver)
-    driver.press("seat 3 hard")  # a mix: neither "computer" nor "people" is lit
+    driver.choose_level(2, "hard")  # a mix: neither "computer" nor "people" is lit
     assert not {"opponents people", "opponents computer"} & _lit(driver)
     driver.press("opponents computer")  # every other seat the computer, at the level last chosen
     assert [s.level for s in setup.seats[1:]] == ["hard"] * 3
@@ -146,9 +150,11 @@ def test_play_remembers_the_level_a_person_faced_not_a_match_of_computers(
     """Play's subtitle says what Play starts: after a match of computers only (a demo
     someone set up), still the level the person last played against."""
     driver.app.settings.last_level = "hard"
-    for name in ("new game", "dama:classic", "opponents people", "seat 1 easy", "seat 2 easy",
-                 "start"):  # fmt: skip
-        driver.press(name)  # (a match of computers plays on by itself: no settling)
+    for name in ("new game", "dama:classic", "opponents people"):
+        driver.press(name)
+    driver.choose_level(0, "easy")
+    driver.choose_level(1, "easy")
+    driver.press("start")  # (a match of computers plays on by itself: no settling)
     assert driver.app.settings.last_game == "dama:classic"
     assert driver.app.settings.last_level == "hard"
     driver.app.reset(type(driver.app.scenes[0])(driver.app))

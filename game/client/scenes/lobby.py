@@ -22,6 +22,7 @@ from game.client.scenes.seats import computer_label, setup_seat_names
 from game.client.scenes.setup import Choice, SetupRow, SetupScene
 from game.client.widgets import Target, button, button_drawing
 from game.i18n import _, ngettext
+from game.levels import LEVELS
 from game.names import variant_title
 from game.rules import variant
 from game.session.seats import Seat
@@ -253,6 +254,7 @@ class LanSetupScene(SetupScene):
     """The match setup, with a join code, for a match others join over the LAN."""
 
     offers_lan = False  # it is the LAN's
+    ladder = LEVELS  # the LAN protocol carries the named levels only (docs/PROTOCOL.md)
 
     def __init__(
         self,

@@ -16,7 +16,7 @@ from game.client.scenes.picture import draw_position
 from game.client.scenes.seats import (
     _option_title,
     _value_name,
-    level_label,
+    ladder_label,
     main_player,
     setup_seat_colour,
     setup_seat_names,
@@ -24,7 +24,7 @@ from game.client.scenes.seats import (
 )
 from game.client.widgets import Target, balanced, button, draw_face, segment
 from game.i18n import _
-from game.levels import LEVELS
+from game.levels import LADDER, rung
 from game.names import variant_title
 from game.rules import VARIANTS, MatchRecord, variant
 from game.rules.variants import OptionValue
@@ -36,12 +36,13 @@ if TYPE_CHECKING:
 
 class Choice(NamedTuple):
     """One segment of a setup row: its target's name, label, whether it is the one chosen
-    now, and what choosing it does."""
+    now, what choosing it does, and its share of the row's width."""
 
     name: str
     label: Callable[[], str]
     chosen: Callable[[], bool]
     choose: Callable[[], None]
+    width: float = 1.0
 
 
 class SetupRow(NamedTuple):
@@ -64,6 +65,8 @@ class SetupScene(MenuScene):
     """A person's seat names who plays it (a profile, for their record), by a tap on it."""
     offers_lan = True
     """A match from a set-up position may be hosted on the LAN from here instead."""
+    ladder: tuple[str, ...] = LADDER
+    """The levels a computer seat steps through, weakest first."""
 
     def __init__(
         self,
@@ -78,7 +81,7 @@ class SetupScene(MenuScene):
         self.start = start
         self.players = self.spec.players[0]
         self.options = {o.name: o.default for o in self.spec.options} | (options or {})
-        self.level = app.settings.last_level
+        self.level = self._on_ladder(app.settings.last_level)
         self.player_names = [main_player(app)] + [""] * (max(self.spec.players) - 1)
         """Who plays each seat when a person does (kept while the seat is the computer)."""
         self.seats = [Seat(name=self.player_names[0]),
@@ -87,6 +90,7 @@ class SetupScene(MenuScene):
         self.picture: tuple[pygame.Surface, tuple[int, int]] | None = None
         """The set-up position the match starts from, under the buttons, and where."""
         super().__init__(app)
+        self._adapt()
 
     def title(self) -> str:
         return variant_title(self.spec.name)
@@ -151,12 +155,34 @@ class SetupScene(MenuScene):
             lambda: self.seats[seat].is_human,
             lambda: self._set_seat(seat, Seat()),
         )
-        return [person, *(self._level_choice(seat, level) for level in LEVELS)]
+        computer = Choice(
+            f"seat {seat + 1} computer",
+            lambda: ladder_label(self.spec.name, self._level_of(seat)),
+            lambda: not self.seats[seat].is_human,
+            lambda: self._set_seat(seat, Seat(SeatKind.COMPUTER, self._level_of(seat))),
+            2.4,
+        )
+        return [person, self._step_choice(seat, -1), computer, self._step_choice(seat, 1)]
 
-    def _level_choice(self, seat: int, level: str) -> Choice:
-        return Choice(f"seat {seat + 1} {level}", partial(level_label, level),
-                      lambda: self.seats[seat].level == level,
-                      lambda: self._set_seat(seat, Seat(SeatKind.COMPUTER, level)))  # fmt: skip
+    def _step_choice(self, seat: int, step: int) -> Choice:
+        """The computer a level weaker (``step`` -1) or stronger (+1): a seat played by a
+        person becomes the computer at the level shown."""
+        return Choice(f"seat {seat + 1} {'weaker' if step < 0 else 'stronger'}",
+                      lambda: "−" if step < 0 else "+", lambda: False,
+                      lambda: self._step(seat, step), 0.8)  # fmt: skip
+
+    def _level_of(self, seat: int) -> str:
+        """The level a seat's computer plays at, or would if chosen."""
+        return self.seats[seat].level or self.level
+
+    def _step(self, seat: int, step: int) -> None:
+        at = self.ladder.index(self._level_of(seat)) + step
+        level = self.ladder[max(0, min(len(self.ladder) - 1, at))]
+        self._set_seat(seat, Seat(SeatKind.COMPUTER, level))
+
+    def _on_ladder(self, level: str) -> str:
+        """``level``, or the nearest level this setup offers."""
+        return min(self.ladder, key=lambda own: abs(rung(own) - rung(level)))
 
     def _is_person(self, seat: int) -> bool:
         return self.seats[seat].is_human
@@ -195,6 +221,17 @@ class SetupScene(MenuScene):
         if seat.level:
             self.level = seat.level
 
+    def _adapt(self) -> None:
+        """Where the first seat's person plays with the adaptive opponent on, the computer
+        starts at the level their rating at this game calls for."""
+        profile = self.app.profiles.get(self.seats[0].name) if self.picks_players else None
+        level = profile.next_level(self.spec.name) if profile is not None else None
+        if level is None or not self.seats[0].is_human:
+            return
+        self.level = self._on_ladder(level)
+        self.seats = [s if s.level is None else Seat(SeatKind.COMPUTER, self.level)
+                      for s in self.seats]  # fmt: skip
+
     def _against_computer(self) -> bool:
         seats = self.seats[: self.players]
         return seats[0].is_human and not any(s.is_human for s in seats[1:])
@@ -216,6 +253,7 @@ class SetupScene(MenuScene):
         def chosen(name: str) -> None:
             self.player_names[index] = name
             self.seats[index] = Seat(name=name)
+            self._adapt()
 
         self.app.push(make(Screen.PICK_PLAYER, self.app, names[index], taken - {""}, chosen))
 
@@ -274,9 +312,11 @@ class SetupScene(MenuScene):
                                       self._label_face(label_rect, row.seat),
                                       f"seat {row.seat + 1} player"))  # fmt: skip
             gap = max(2, u // 5)
-            each = (area.width - gap * (len(row.choices) - 1)) // len(row.choices)
-            for n, choice in enumerate(row.choices):
-                rect = pygame.Rect(area.x + n * (each + gap), area.y, each, height)
+            share = (area.width - gap * (len(row.choices) - 1)) / sum(c.width for c in row.choices)
+            x = area.x
+            for choice in row.choices:
+                rect = pygame.Rect(x, area.y, round(choice.width * share), height)
+                x = rect.right + gap
                 targets.append(segment(rect, choice.label, choice.chosen, choice.choose,
                                        self.palette, choice.name))  # fmt: skip
             top += height + (label_height if stacked else 0) + u // 2
