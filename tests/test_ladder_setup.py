@@ -98,3 +98,15 @@ def test_the_lan_setup_steps_through_the_named_levels_only(driver: Driver) -> No
     driver.press("seat 2 stronger")
     driver.press("seat 2 stronger")
     assert setup.seats[1].level == "hard"
+
+
+def test_play_on_the_title_starts_a_person_at_their_adaptive_level(driver: Driver) -> None:
+    ada = driver.app.profiles.add("Ada")
+    ada.standings["dama:classic"] = Standing(1560.0, 14, "level-6")
+    driver.app.settings.player_name = "Ada"
+    driver.app.settings.last_game = "dama:classic"
+    driver.app.settings.last_level = "easy"
+    driver.app.reset(type(driver.app.scenes[0])(driver.app))
+    assert driver.scene._quick_label() == "Dama against the computer (Level 6)"
+    driver.app.profiles.set_adaptive("Ada", False)
+    assert driver.scene._quick_label() == "Dama against the computer (Easy)"

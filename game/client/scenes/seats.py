@@ -31,6 +31,14 @@ def main_player(app: App) -> str:
     return name if name and app.profiles.get(name) is not None else ""
 
 
+def opponent_level(app: App, variant: str) -> str:
+    """The computer's level for the main player at ``variant``: their adaptive level if
+    they have one, else the level last chosen."""
+    profile = app.profiles.get(main_player(app))
+    adapted = profile.next_level(variant) if profile is not None else None
+    return adapted or app.settings.last_level
+
+
 def setup_seat_names(name: str, players: int) -> list[str]:
     """The seats' names of a game for labels, in the current language (worked out once per
     game, player count and language, not at every frame)."""

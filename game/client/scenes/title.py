@@ -14,7 +14,7 @@ from game.client.navigator import Screen, make
 from game.client.redraw import Redraw, draw_clipped
 from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.saved import row_targets, unfinished_lines, unfinished_row
-from game.client.scenes.seats import level_label, main_player, start_match
+from game.client.scenes.seats import level_label, main_player, opponent_level, start_match
 from game.client.title_backdrop import TitleBackdrop
 from game.client.widgets import Target, two_lines
 from game.i18n import _
@@ -124,7 +124,7 @@ class TitleScene(MenuScene):
     def _quick_label(self) -> str:
         return _("{game} against the computer ({level})").format(
             game=variant_title(self._quick_game()),
-            level=level_label(self.app.settings.last_level),
+            level=level_label(opponent_level(self.app, self._quick_game())),
         )
 
     def _play_button(self, rect: pygame.Rect) -> Callable[[pygame.Surface, bool, bool], None]:
@@ -135,11 +135,11 @@ class TitleScene(MenuScene):
                          self._quick_label)  # fmt: skip
 
     def _quick_play(self) -> None:
-        """One tap to a match: you against the computer at the last level used, the
-        game's usual options."""
+        """One tap to a match: you against the computer at the last level used (or the
+        one your adaptive level calls for), the game's usual options."""
 
         spec = VARIANTS[self._quick_game()]
-        level = self.app.settings.last_level
+        level = opponent_level(self.app, spec.name)
         seats = [Seat(name=main_player(self.app)),
                  *(Seat(SeatKind.COMPUTER, level) for _ in range(spec.players[0] - 1))]  # fmt: skip
         start_match(self.app, variant(spec.name, spec.players[0]), seats)
