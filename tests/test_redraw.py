@@ -363,18 +363,21 @@ TestRedrawOnABudget.settings = settings(
 )
 
 
-def test_a_change_too_large_for_a_frame_is_drawn_over_three_in_the_order_given() -> None:
+def test_a_change_too_large_for_a_frame_is_drawn_over_four_in_the_order_given() -> None:
+    assert MOST_WAIT == 3
     redraw = Redraw(budget=0.25)
     rows = [(f"row {k}", pygame.Rect(0, 10 * k, 100, 10), 0) for k in range(10)]
     assert redraw.areas("look", [], SCREEN, rows) is None
     changed = [(name, rect, 1) for name, rect, _ in rows]
     first = redraw.areas("look", [], SCREEN, changed)
-    # its share, and more: the two frames after it hold no more than theirs of the rest
-    assert first == [pygame.Rect(0, 0, 100, 20), pygame.Rect(0, 70, 100, 30)]
-    assert len(redraw.waiting) == 5
+    # its share, and more: the three frames after it hold no more than theirs of the rest
+    assert first == [pygame.Rect(0, 0, 100, 20), pygame.Rect(0, 90, 100, 10)]
+    assert len(redraw.waiting) == 7
     second = redraw.areas("look", [], SCREEN, changed)
-    assert second == [pygame.Rect(0, 20, 100, 20)]  # what fits of what waited
+    assert second == [pygame.Rect(0, 20, 100, 20)]  # what fits of what waited, in order
     third = redraw.areas("look", [], SCREEN, changed)
-    assert third == [pygame.Rect(0, 40, 100, 30)]  # the rest, however much: waited its most
+    assert third == [pygame.Rect(0, 40, 100, 20)]
+    fourth = redraw.areas("look", [], SCREEN, changed)
+    assert fourth == [pygame.Rect(0, 60, 100, 30)]  # the rest, however much: waited its most
     assert redraw.waiting == []
     assert redraw.areas("look", [], SCREEN, changed) == []

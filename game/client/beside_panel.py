@@ -192,10 +192,10 @@ class BesidePanel:
         counts_rect = pygame.Rect(column.x, counts_top, column.width,
                                   max(1, len(counts)) * round(COUNT_LINE * u) + u // 2)  # fmt: skip
         elements: list[Element] = [
-            ("words", pygame.Rect(column.x, column.y, column.width, TEXT_ROOM * u),
+            ("words", self._words_rect(),
              (turn, play.status(), prompt or play.banner, bool(prompt))),
             ("counts", counts_rect, tuple(counts)),
-            ("history", self._history_rect(counts_rect.bottom), tuple(self.history))
+            ("history", self._history_rect(), tuple(self.history))
             if not self.lesson else ("lesson", *self.lesson_lines()),
             ("notice", *self.notice_band()),
         ]  # fmt: skip
@@ -205,17 +205,17 @@ class BesidePanel:
         return self.tray.bottom + self.u // 2 if not self.portrait else (
             self.column_a.y + TEXT_ROOM * self.u)  # fmt: skip
 
-    def _history_rect(self, counts_bottom: int) -> pygame.Rect:
-        """Where the history's lines are (they stand on the bottom of their room)."""
-        if self.portrait:
-            top, bottom = counts_bottom + self.u // 2, self.column_a.bottom
-        else:
-            top, bottom = self.history_top, self.history_bottom
-        line_height = round(HISTORY_LINE * self.u)
-        shown = min(len(self.history), max(0, (bottom - top) // line_height))
-        lines = pygame.Rect(self.column_a.x, bottom - shown * line_height, self.column_a.width,
-                            max(1, shown * line_height))  # fmt: skip
-        return lines.inflate(0, self.u)  # a line's descenders reach a little below its room
+    def _history_rect(self) -> pygame.Rect:
+        """Where the history's lines are drawn, as wide as its widest line shown (they stand
+        on the bottom of their room)."""
+        return _round([rect for _, _, rect in self._history_placed()], self.column_a, self.u)
+
+    def _words_rect(self) -> pygame.Rect:
+        """Where the turn's disc, the status and the prompt are drawn: as much as their
+        words take, not the column (at 4K a line of it is 40,000 pixels)."""
+        u = self.u
+        disc = pygame.Rect(self.column_a.x, self.column_a.y + round(3.2 * u), u, round(1.2 * u))
+        return _round([disc] + [rect for _, rect in self._words_placed()], self.column_a, u)
 
     def lesson_lines(self) -> tuple[pygame.Rect, tuple[match_words.LessonLine, ...]]:
         """Where a lesson's words are drawn — the history's room: under the panel's controls
@@ -270,12 +270,8 @@ class BesidePanel:
                                (x + u // 2, y + round(0.6 * u)), round(0.45 * u))  # fmt: skip
             pygame.draw.circle(surface, palette.text, (x + u // 2, y + round(0.6 * u)),
                                round(0.45 * u), 1)  # fmt: skip
-        y = self._draw_wrapped(surface, play.status(), round(1.2 * u), palette.text, True,
-                               x + round(1.4 * u), y, lines=2,
-                               right=self._mute_left() - u // 2)  # fmt: skip
-        prompt = "" if self.lesson else play.prompt()  # a lesson says it in its own room
-        colour = palette.accent if prompt else palette.muted
-        self._draw_wrapped(surface, prompt or play.banner, u, colour, True, x, y, lines=2)
+        for label, rect in self._words_placed():
+            surface.blit(label, rect)
         y = self._counts_top()
         for seat, line in play.view.counts():
             if not line:  # room kept for a line that has nothing to say now
@@ -289,38 +285,65 @@ class BesidePanel:
         if self.lesson:
             self._draw_lesson(surface)
         else:
-            self._draw_history(surface, y + u // 2 if self.portrait else None)
+            self._draw_history(surface)
         self._draw_notices(surface)
 
-    def _draw_wrapped(self, surface: pygame.Surface, text: str, size: int, colour: theme.Colour,
-                      bold: bool,
-                      x: int, y: int, lines: int, right: int | None = None) -> int:  # fmt: skip
-        """Draw ``text`` in at most ``lines`` lines up to ``right`` (the first column's right
-        edge by default); returns the y below the room kept for it (so what follows does not
+    def _words_placed(self) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """The status beside the turn's disc and the prompt (or the banner) under it, each
+        line rendered and where it goes."""
+        play, palette, u = self.play, self.play.palette, self.u
+        x, y = self.column_a.x, self.column_a.y + round(3.2 * u)
+        placed: list[tuple[pygame.Surface, pygame.Rect]] = []
+        y = self._wrap(placed, play.status(), round(1.2 * u), palette.text,
+                       x + round(1.4 * u), y, right=self._mute_left() - u // 2)  # fmt: skip
+        prompt = "" if self.lesson else play.prompt()  # a lesson says it in its own room
+        colour = palette.accent if prompt else palette.muted
+        self._wrap(placed, prompt or play.banner, u, colour, x, y, right=self.column_a.right)
+        return placed
+
+    def _wrap(self, placed: list[tuple[pygame.Surface, pygame.Rect]], text: str, size: int,
+              colour: theme.Colour, x: int, y: int, right: int) -> int:  # fmt: skip
+        """Two lines at most of ``text`` in bold, wrapped before ``right``, added to
+        ``placed``; returns the y below the room kept for them (so what follows does not
         jump)."""
-        width = max((self.column_a.right if right is None else right) - x, 4 * self.u)
-        for line in wrapped(text, size, bold, width)[:lines]:
-            surface.blit(theme.text(line, size, colour, bold), (x, y))
+        width = max(right - x, 4 * self.u)
+        for line in wrapped(text, size, True, width)[:2]:
+            label = theme.text(line, size, colour, True)
+            placed.append((label, label.get_rect(topleft=(x, y))))
             y += round(size * 1.25)
         return y
 
-    def _draw_history(self, surface: pygame.Surface, top: int | None) -> None:
-        u, view = self.u, self.play.view
+    def _history_placed(self) -> list[tuple[int, str, pygame.Rect]]:
+        """The history's lines shown — the newest at the bottom of its room — each its
+        seat, its words and where its disc and words go."""
+        u = self.u
         line_height = round(HISTORY_LINE * u)
-        if top is None:  # beside the board: above the bottom buttons, below the controls
-            top, bottom = self.history_top, self.history_bottom
-        else:  # under the board: the rest of the first column
+        if self.portrait:  # under the board: the rest of the first column, under the counts
+            counted = len(self.play.view.counts())
+            top = self._counts_top() + counted * round(COUNT_LINE * u) + u // 2
             bottom = self.column_a.bottom
+        else:  # beside the board: above the bottom buttons, below the controls
+            top, bottom = self.history_top, self.history_bottom
         room = max(0, (bottom - top) // line_height)
         lines = self.history[-room:] if room else []
         y = bottom - len(lines) * line_height
+        placed = []
         for seat, text in lines:
+            words = self._history_label(text).get_rect(topleft=(self.column_a.x + u, y))
+            placed.append((seat, text, words.union((self.column_a.x, y, u, u))))
+            y += line_height
+        return placed
+
+    def _history_label(self, text: str) -> pygame.Surface:
+        return theme.text(text, round(0.8 * self.u), self.play.palette.muted)
+
+    def _draw_history(self, surface: pygame.Surface) -> None:
+        u, view = self.u, self.play.view
+        for seat, text, place in self._history_placed():
             if seat >= 0:
                 pygame.draw.circle(surface, view.seat_colour(seat),
-                                   (self.column_a.x + u // 3, y + u // 2), u // 4)  # fmt: skip
-            label = theme.text(text, round(0.8 * u), self.play.palette.muted)
-            surface.blit(label, (self.column_a.x + u, y))
-            y += line_height
+                                   (place.x + u // 3, place.y + u // 2), u // 4)  # fmt: skip
+            surface.blit(self._history_label(text), (place.x + u, place.y))
 
     def _draw_lesson(self, surface: pygame.Surface) -> None:
         room, lines = self.lesson_lines()
@@ -347,3 +370,11 @@ class BesidePanel:
         for line in lines:
             surface.blit(theme.text(line, size, palette.background, True), (band.x + u, y))
             y += theme.font(size, True).get_linesize()
+
+
+def _round(rects: list[pygame.Rect], column: pygame.Rect, u: int) -> pygame.Rect:
+    """The box round ``rects`` and a little more (a glyph's antialiasing, a descender below
+    its line); a point in the column's corner when there is nothing."""
+    if not rects:
+        return pygame.Rect(column.topleft, (1, 1))
+    return rects[0].unionall(rects[1:]).inflate(u // 2, u)

@@ -44,15 +44,16 @@ the screen more: each area costs a pass of its drawing code (about 0.3 ms at 384
 here: the backdrop, the board's pieces, the panel's words), about what painting and showing
 a hundred and thirty thousand pixels — a sixty-fourth of a 4K screen — does in a window."""
 
-MATCH_BUDGET = 1 / 8
+MATCH_BUDGET = 1 / 12
 """The share of the screen the match screen paints in one frame, what moves included,
 before the rest of a change waits (see :class:`Redraw`). At 3840×2160 the start and the end
-of a move change 2–3 million pixels at once (the squares, the marks of the pieces that may
-move, the panel's words and buttons): about 8 ms to draw and show here in one frame."""
+of a move change 1.5–2 million pixels at once (the squares, the marks of the pieces that may
+move, the panel's words): 6–8 ms to draw and show here in one frame, 4–5 ms in a twelfth."""
 
-MOST_WAIT = 2
+MOST_WAIT = 3
 """Frames a changed element may wait for room at most (see :class:`Redraw`): at 60 Hz the
-last of a change is on screen 33 ms after the first."""
+last of a change is on screen 50 ms after the first — four frames hold the largest change
+of a move at a twelfth of the screen each, where three at an eighth drew more a frame."""
 
 MOST_AREAS = 24
 """At most this many areas a frame (see :func:`merged`): each costs the screen's drawing
@@ -80,7 +81,7 @@ class Redraw:
     @property
     def waiting(self) -> list[pygame.Rect]:
         """The rectangles of the changed elements this frame left for a later one: what the
-        screen shows there is a frame or two old."""
+        screen shows there is up to MOST_WAIT frames old."""
         return [pygame.Rect(place[1]) for place in self._waiting]
 
     def invalidate(self) -> None:

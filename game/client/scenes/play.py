@@ -318,7 +318,7 @@ class PlayScene(Scene):
     @property
     def settling(self) -> bool:
         """Part of a change the last frame had no room for waits to be drawn in one of the
-        next two (see :data:`MATCH_BUDGET`)."""
+        next few (see :data:`MATCH_BUDGET`, :data:`redraw.MOST_WAIT`)."""
         return bool(self._redraw.waiting)
 
     def _elements(self) -> list[Element]:

@@ -32,6 +32,8 @@ from game.rules.lupo import PLACE, LupoState
 
 PIECE = 0.84
 """A piece's diameter in squares: the corners, where the numbers are, stay clear."""
+LEG_BOXES = 4
+"""The boxes a capture's line is drawn again in, a leg (see ``CheckersView._leg_boxes``)."""
 
 
 class CheckersView(BoardView[DamaState | LupoState]):
@@ -217,12 +219,22 @@ class CheckersView(BoardView[DamaState | LupoState]):
             for s in range(SQUARES)
         ]  # fmt: skip
         width = self.cell // 8
-        lines: list[Element] = [  # leg by leg: a box round a whole capture is most of the board
-            (f"jump {a}-{b}", around([self.square_center(a), self.square_center(b)], width), jump)
+        lines: list[Element] = [  # a box round a whole capture is most of the board
+            (f"jump {a}-{b} {k}", box, jump)
             for jump in self.jumps
             for a, b in itertools.pairwise(jump)
+            for k, box in enumerate(self._leg_boxes(a, b, width))
         ]
         return squares + lines  # nothing in the tray
+
+    def _leg_boxes(self, a: int, b: int, reach: int) -> list[pygame.Rect]:
+        """The boxes round a capture's leg from ``a`` to ``b``, a quarter of it each: its
+        line runs diagonally, so four small boxes hold it in a third of the pixels of one
+        (each box a part drawn again when the line comes or goes)."""
+        (ax, ay), (bx, by) = self.square_center(a), self.square_center(b)
+        points = [(ax + (bx - ax) * k / LEG_BOXES, ay + (by - ay) * k / LEG_BOXES)
+                  for k in range(LEG_BOXES + 1)]  # fmt: skip
+        return [around(pair, reach) for pair in itertools.pairwise(points)]
 
     def _hints(self) -> set[int]:
         """Where a tap can go next: landing squares of the move begun, else pieces to move."""
