@@ -1,6 +1,6 @@
 """``python -m net tournament host|join``: a headless director and headless players, one
 JSON event a line (``listening``, ``joined``, ``entered``, ``round``, ``pairing``,
-``played``, ``result``, ``standings``, ``withdrawn``, ``over`` with the final standings and
+``playing`` and ``played`` (a player's own game begun and ended), ``result``, ``standings``, ``withdrawn``, ``over`` with the final standings and
 the tournament log's digest; ``notice``, ``refused`` and ``error`` for what goes wrong).
 
     python -m net tournament host GAME[:VARIANT] --players N

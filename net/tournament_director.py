@@ -171,7 +171,10 @@ class Director:
             )
         for player, entrant in log.entrants.items():
             if entrant.computer:
-                self.computers[player] = self._identity(f"{player}.computer.id")
+                identity = self._identity(f"{player}.computer.id")
+                if identity.peer != player:
+                    raise DirectorError(f"{folder} lacks the identity of {entrant.name}")
+                self.computers[player] = identity
         return log
 
     def _identity(self, name: str) -> Identity:
@@ -419,7 +422,10 @@ class Director:
             return
         identity = Identity.fresh()
         if self.config.folder is not None:
-            identity = self._identity(f"{identity.peer}.computer.id")
+            try:
+                identity.save(self.config.folder / f"{identity.peer}.computer.id")
+            except IdentityError as error:
+                raise DirectorError(str(error)) from error
         name = f"Computer {len(self.computers) + 1}"
         self.computers[identity.peer] = identity
         self._put(joined(identity, log, name, computer=True))

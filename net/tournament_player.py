@@ -103,6 +103,9 @@ class TournamentPlayer:
         """Final records of this player's games, until the log scores them."""
         self._incoming: dict[bytes, bytes] = {}
         self._entered = False
+        self._history = 0
+        """The director's log length when it admitted this player: games are started once
+        the log is caught up to it (not for rounds long scored, on the way)."""
 
     @property
     def me(self) -> str:
@@ -163,13 +166,16 @@ class TournamentPlayer:
         sig = self.identity.sign(attendance_payload(log.id, log.director, director["nonce"]))
         connection.send({"t": "entrant", "sig": sig, "name": self.config.name,
                          "computer": self.config.computer, "proof": proof})  # fmt: skip
-        await self._handshake_reply(connection, deadline, "admitted")
+        admitted = await self._handshake_reply(connection, deadline, "admitted")
+        self._history = admitted["entries"]
         if not self._entered:
             self._entered = True
             self.observe("joined", {"tournament": log.id, "player": self.me,
                                     "director": key_fingerprint(log.director)})  # fmt: skip
         self.upstream = connection
         self._owed(connection)
+        if len(log) >= self._history:
+            self._react()  # nothing to catch up: a game paired while away may be due
         parts = Parts()
         while not log.over:
             message = await connection.receive()
@@ -252,13 +258,31 @@ class TournamentPlayer:
         self._save()
         for kind, data in events_after(log, entry):
             self.observe(kind, data)
-        self._react()
+        if len(log) >= self._history:
+            self._react()
 
     def _on_table(self, message: dict[str, Any]) -> None:
+        """Where White hosts one of this player's games.  A new place for a game this player
+        already plays means White hosts it again (its process or its director's restarted):
+        the match under way has lost its host, and the game starts again there."""
         game = (message["round"], message["board"])
-        table = self.tables.setdefault(game, asyncio.get_running_loop().create_future())
-        if not table.done():
+        table = self.tables.get(game)
+        if table is not None and table.done():
+            if table.result() == message or self._scored(game):
+                return  # told again, after a reconnection
+            asyncio.get_running_loop().create_task(self._restart(game))
+        elif table is not None:
             table.set_result(message)
+            return
+        self.tables[game] = asyncio.get_running_loop().create_future()
+        self.tables[game].set_result(message)
+
+    async def _restart(self, game: Game) -> None:
+        self.observe("notice", {"text": f"round {game[0]} board {game[1] + 1}: White hosts "
+                                        "the game again; it starts again there"})  # fmt: skip
+        await self._stop(game)
+        self.matches.pop(game, None)
+        self._react()
 
     def _save(self) -> None:
         if self.config.record is not None and self.log is not None:
@@ -328,6 +352,15 @@ class TournamentPlayer:
             peer = self.peers[game] = Peer(self.identity, config, self._match_observer)
             white_key = log.entrants[pairing.white].key
             await self._join(peer, where["address"], where["port"], white_key, game)
+        self.observe(
+            "playing",
+            {
+                "round": number,
+                "board": board,
+                "colour": "white" if white else "black",
+                "match": match_id,
+            },
+        )
         await peer.finished.wait()
         played = peer.log
         self.peers.pop(game, None)
@@ -345,14 +378,17 @@ class TournamentPlayer:
                 self.upstream.send_frame(frame)
 
     async def _join(self, peer: Peer, address: str, port: int, white: bytes, game: Game) -> None:
-        """Join White's match, trying again while White's peer is not there yet."""
+        """Join White's match, trying again while White's peer is not there (said once)."""
+        told = False
         while not self._scored(game):
             try:
                 await peer.join(address, port, white)
                 return
             except Closed as closed:
-                self.observe("notice", {"text": f"round {game[0]} board {game[1] + 1}: "
-                                                f"{closed.reason}"})  # fmt: skip
+                if not told:
+                    self.observe("notice", {"text": f"round {game[0]} board {game[1] + 1}: "
+                                                    f"{closed.reason}"})  # fmt: skip
+                told = True
                 await asyncio.sleep(RETRY_EVERY)
         peer.finished.set()
 

@@ -206,23 +206,31 @@ def test_every_player_refuses_a_result_the_director_invented(
 
 @pytest.mark.slow
 def test_a_director_killed_mid_round_resumes_from_its_saved_log(tmp_path: Path) -> None:
+    """Its computer player (the fourth seat), whose matches died with it, plays again from
+    the restarted director: hosting its game again as White, or joining White's again."""
     port = free_port()
-    setup = ("mulino", "--players", "4", "--format", "round-robin", "--port", str(port))
-    first, _ = director(tmp_path, *setup)
-    names = ("anna", "bruno", "carla", "dario")
+    setup = ("mulino", "--players", "3", "--format", "round-robin", "--ai", "easy")
+    first, _ = director(tmp_path, *setup, "--port", str(port))
+    names = ("anna", "bruno", "carla")
     players = {name: player(tmp_path, port, name, "--pace", "0.02") for name in names}
     first.wait_for("round", round=2, timeout=HANG)
+    # Seeded last, the computer has White in round 2 (Berger): its match dies with the
+    # director once its opponent has joined it.
+    opponent = first.wait_for("pairing", round=2, white="Computer 1")["black"]
+    players[opponent].wait_for("playing", round=2, timeout=HANG)
     first.popen.send_signal(signal.SIGKILL)
     first.finish()
-    again, again_port = director(tmp_path, *setup)
-    assert (
-        again_port == port and again.events[0]["entries"] >= 9
-    )  # open, 4 joined, 2 results, 2 rounds
+    again, again_port = director(tmp_path, *setup, "--port", str(port))
+    assert again_port == port
+    assert again.events[0]["entries"] >= 9  # open, 4 joined, 2 rounds, round 1's 2 results
     over = one_tournament(tmp_path, again, players)
-    assert len(over["standings"]) == 4
+    assert len(over["standings"]) == 4 and sum(s["computer"] for s in over["standings"]) == 1
+    assert len([e for e in again.events if e["event"] == "result"]) >= 4  # rounds 2 and 3
     for process in players.values():
         assert any(e["event"] == "notice" and "director was lost" in e["text"]
                    for e in process.events)  # fmt: skip
+    again_played = [e for e in players[opponent].events if e["event"] == "playing"]
+    assert [(e["round"], e["colour"]) for e in again_played].count((2, "black")) == 2
 
 
 @pytest.mark.slow
