@@ -24,7 +24,7 @@ from net.identity import Identity
 from net.signing import tournament_match
 from net.testing.peer_process import PeerProcess
 from net.tournament_director import Director, DirectorConfig
-from net.tournament_log import record_digest, seal
+from net.tournament_log import joined, record_digest, seal
 from net.tournament_messages import record_frames
 from tests.net_helpers import Table
 
@@ -313,3 +313,42 @@ def test_players_refuse_another_director_at_their_directors_address(tmp_path: Pa
         assert process.last("refused")["reason"] == (
             "that director is not the director of this player's tournament"
         )
+
+
+def test_the_director_scores_only_a_record_that_replays_as_the_pairings() -> None:
+    """The director is a participant too: a record sent to it is judged before any result
+    is placed (here in process, its two players entered by hand)."""
+    notices: list[str] = []
+
+    async def night() -> Director:
+        boss = Director(
+            DirectorConfig(variant("mulino", 2), "round-robin", 2),
+            lambda kind, data: notices.append(data["text"]) if kind == "notice" else None,
+        )
+        boss.log = boss._opened()
+        pair = [Identity.fresh(), Identity.fresh()]
+        for name, identity in zip(("anna", "bruno"), pair, strict=True):
+            boss._put(joined(identity, boss.log, name, computer=False))
+        boss._advance()
+        assert boss.log.tournament is not None
+        white, black = boss.log.tournament.rounds[0].pairings[0].players
+        seated = [next(i for i in pair if i.peer == p) for p in (white, black)]
+        match = tournament_match(boss.log.id, 1, 0)
+        boss._submitted(1, 0, _played([Identity.fresh(), Identity.fresh()], match))
+        boss._submitted(1, 0, _tampered(_played(seated, match)))
+        boss._submitted(1, 0, _played(seated, tournament_match(boss.log.id, 2, 0)))
+        assert len(boss.log) == 4  # open, two joined, the round: nothing scored
+        boss._submitted(1, 0, _played(seated, match))
+        await boss.finished.wait()
+        return boss
+
+    boss = asyncio.run(night())
+    assert boss.log is not None and boss.log.over and len(boss.log) == 6
+    expected = [
+        "the record's players are not the pairing's, White in seat 1",
+        "the match record does not verify",
+        "the record is of another match (another pairing's)",
+    ]
+    assert len(notices) == 3
+    for notice, reason in zip(notices, expected, strict=True):
+        assert notice.startswith("round 1 board 1: a record refused: result: ") and reason in notice
