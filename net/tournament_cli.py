@@ -1,7 +1,8 @@
 """``python -m net tournament host|join``: a headless director and headless players, one
 JSON event a line (``listening``, ``joined``, ``entered``, ``round``, ``pairing``,
-``playing`` and ``played`` (a player's own game begun and ended), ``result``, ``standings``, ``withdrawn``, ``over`` with the final standings and
-the tournament log's digest; ``notice``, ``refused`` and ``error`` for what goes wrong).
+``playing`` and ``played`` (a player's own game begun and ended), ``result``,
+``standings``, ``withdrawn``, ``over`` with the final standings and the tournament log's
+digest; ``notice``, ``refused`` and ``error`` for what goes wrong).
 
     python -m net tournament host GAME[:VARIANT] --players N
         --format round-robin|swiss|knockout [--rounds R] [--double] [--ai LEVEL]
@@ -107,8 +108,11 @@ async def _direct(args: argparse.Namespace, emit: Emit) -> int:
         game = variant(args.game, 2)
     except RulesError as error:
         raise UsageError(str(error)) from error
-    if args.players < 1 or not 0 <= args.port <= 65535 or args.rounds < 0:
-        raise UsageError("--players takes 1 or more, --port 0-65535, --rounds 0 or more")
+    if not 0 <= args.port <= 65535 or args.rounds < 0:
+        raise UsageError("--port takes 0-65535, --rounds 0 or more")
+    filled = args.ai is not None and args.format != "knockout"  # a computer makes two
+    if args.players < (1 if filled else 2):
+        raise UsageError("a tournament needs two players (or one and a computer, --ai)")
     config = DirectorConfig(
         game=game, format=args.format, players=args.players, rounds=args.rounds,
         double=args.double, level=args.ai or "", name=args.name, interface=args.interface,

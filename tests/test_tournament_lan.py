@@ -19,13 +19,14 @@ import pytest
 
 from game.rules import variant
 from net import records, tournament_records
-from net.framing import encode
+from net.framing import decode_body, encode
 from net.identity import Identity
+from net.messages import MessageError
 from net.signing import tournament_match
 from net.testing.peer_process import PeerProcess
 from net.tournament_director import Director, DirectorConfig
 from net.tournament_log import joined, record_digest, seal
-from net.tournament_messages import record_frames
+from net.tournament_messages import Parts, record_frames, validate
 from tests.net_helpers import Table
 
 HANG = 240.0
@@ -352,3 +353,21 @@ def test_the_director_scores_only_a_record_that_replays_as_the_pairings() -> Non
     assert len(notices) == 3
     for notice, reason in zip(notices, expected, strict=True):
         assert notice.startswith("round 1 board 1: a record refused: result: ") and reason in notice
+
+
+# -- the messages ------------------------------------------------------------------------------
+
+
+def test_a_match_record_travels_in_parts_and_comes_together_whole() -> None:
+    data = bytes(range(256)) * 200  # 51,200 bytes: four parts
+    frames = record_frames(3, 1, data)
+    messages = [decode_body(frame[4:]) for frame in frames]
+    assert len(messages) == 4 and all(validate(m) for m in messages)
+    parts = Parts()
+    assert [parts.add(m) for m in messages] == [None, None, None, (3, 1, data)]
+    with pytest.raises(MessageError, match="out of order"):
+        Parts().add(messages[1])
+    with pytest.raises(MessageError, match="beyond the parts announced"):
+        Parts().add({**messages[0], "part": 4})
+    with pytest.raises(MessageError, match="'code' must be 16 hex digits"):
+        validate({"t": "hosting", "round": 1, "board": 0, "port": 4000, "code": "ABC"})
