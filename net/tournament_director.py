@@ -31,14 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from game.rules import Variant
-from game.rules.registry import fingerprint
 from game.tournament import Format, Pairing, Result
 from net import tournament_records
-from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
+from net.connection import Closed, Connection
 from net.framing import encode
-from net.identity import Identity, IdentityError, peer_id, verify
+from net.identity import Identity, IdentityError
 from net.messages import MessageError
-from net.signing import attendance_payload, director_payload, tournament_match
+from net.signing import tournament_match
+from net.tournament_door import Knock, knock
 from net.tournament_events import events_after
 from net.tournament_log import (
     Rejected,
@@ -49,7 +49,7 @@ from net.tournament_log import (
     replay_tournament,
     seal,
 )
-from net.tournament_messages import TOURNAMENT_VERSION, Parts, record_frames, validate
+from net.tournament_messages import Parts, record_frames, validate
 from net.tournament_player import PlayerConfig, TournamentPlayer
 
 Observer = Callable[[str, dict[str, Any]], None]
@@ -214,38 +214,14 @@ class Director:
         :class:`Closed` (said in a ``bye``) if it may not come in."""
         log = self.log
         assert log is not None
-        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
-        enter = await connection.receive_by(deadline)
-        if enter["t"] != "enter":
-            raise Closed(await connection.close("expected an enter first"))
-        if enter["version"] != TOURNAMENT_VERSION:
-            raise Closed(await connection.close(
-                f"tournament protocol version mismatch: the director speaks version "
-                f"{TOURNAMENT_VERSION}, this player {enter['version']}"))  # fmt: skip
-        if enter["rules"] != fingerprint():
-            raise Closed(await connection.close("rules mismatch: update Tavolo on both computers"))
-        nonce = secrets.token_bytes(32)
-        proof = self.identity.sign(director_payload(enter["key"], enter["nonce"]))
-        connection.send({"t": "director", "key": self.identity.key, "sig": proof,
-                         "nonce": nonce, "open": log.entries[0]})  # fmt: skip
-        entrant = await connection.receive_by(deadline)
-        if entrant["t"] != "entrant":
-            raise Closed(await connection.close("expected an entrant"))
-        if not verify(
-            enter["key"], attendance_payload(log.id, log.director, nonce), entrant["sig"]
-        ):
-            raise Closed(await connection.close("the proof of identity does not check out"))
-        player, have, head = peer_id(enter["key"]), enter["have"], enter["head"]
-        if have > len(log) or (have and log.heads[have - 1] != head):
-            raise Closed(
-                await connection.close("this player's tournament log differs from the director's")
-            )
+        knocked = await knock(connection, log, self.identity)
+        player, have = knocked.player, knocked.have
         if player not in log.entrants:
-            refusal = self._closed_to(entrant["computer"], enter["key"], entrant["proof"])
+            refusal = self._closed_to(knocked)
             if refusal is None:
-                content = {"k": "joined", "player": player, "key": enter["key"],
-                           "name": entrant["name"], "computer": entrant["computer"],
-                           "proof": entrant["proof"]}  # fmt: skip
+                content = {"k": "joined", "player": player, "key": knocked.key,
+                           "name": knocked.name, "computer": knocked.computer,
+                           "proof": knocked.proof}  # fmt: skip
                 try:
                     self._put(content)
                 except Rejected as error:
@@ -268,14 +244,15 @@ class Director:
         self._advance()
         return player
 
-    def _closed_to(self, computer: bool, key: bytes, proof: bytes | None) -> str | None:
+    def _closed_to(self, newcomer: Knock) -> str | None:
         """Why a newcomer may not enter now, or None."""
         log = self.log
         assert log is not None
         people = [e for e in log.entrants.values() if not e.computer]
-        if proof is None:
+        computer = newcomer.computer
+        if newcomer.proof is None:
             return "a new player's entrant message needs its entry proof"
-        if computer and peer_id(key) not in self.computers:
+        if computer and newcomer.player not in self.computers:
             return "only the director's own computer players enter as the computer"
         if log.over:
             return "the tournament is over"

@@ -27,31 +27,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.rules.registry import fingerprint
 from game.tournament import Pairing
 from net import records, tournament_records
-from net.connection import HANDSHAKE_TIMEOUT, Closed, Connection
-from net.identity import Identity, verify
+from net.connection import Closed, Connection
+from net.identity import Identity
 from net.identity import fingerprint as key_fingerprint
 from net.matchlog import ABANDONED, OVER
 from net.messages import MessageError
 from net.peer import Peer, PeerConfig
-from net.signing import attendance_payload, director_payload, tournament_match
+from net.signing import tournament_match
+from net.tournament_door import Untrusted, enter
 from net.tournament_events import events_after
-from net.tournament_log import Rejected, TournamentLog, entrant_proof, record_digest
-from net.tournament_messages import TOURNAMENT_VERSION, Parts, record_frames, validate
+from net.tournament_log import Rejected, TournamentLog, record_digest
+from net.tournament_messages import Parts, record_frames, validate
 
 Observer = Callable[[str, dict[str, Any]], None]
 Game = tuple[int, int]
 """A game of the tournament: its round and board (from 0)."""
 RETRY_EVERY = 0.5
 """Seconds between two tries at reaching a lost director, or at joining White's match."""
-
-
-class Untrusted(Exception):  # noqa: N818 - the end of following a director, with the reason
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass
@@ -149,25 +143,11 @@ class TournamentPlayer:
     async def _session(self, connection: Connection) -> None:
         """One connection to the director, from the proofs until it is lost or the
         tournament is over."""
-        log = self.log
-        nonce = secrets.token_bytes(32)
-        connection.send({"t": "enter", "version": TOURNAMENT_VERSION, "rules": fingerprint(),
-                         "key": self.identity.key, "nonce": nonce,
-                         "have": len(log) if log is not None else 0,
-                         "head": log.heads[-1] if log is not None else None})  # fmt: skip
-        deadline = time.monotonic() + 2 * HANDSHAKE_TIMEOUT
-        director = await self._handshake_reply(connection, deadline, "director")
-        if not verify(director["key"], director_payload(self.identity.key, nonce), director["sig"]):
-            raise Untrusted("the director's proof of identity does not check out")
-        log = self._tournament_of(director)
-        proof = None
-        if self.me not in log.entrants:
-            proof = entrant_proof(self.identity, log, self.config.name, self.config.computer)
-        sig = self.identity.sign(attendance_payload(log.id, log.director, director["nonce"]))
-        connection.send({"t": "entrant", "sig": sig, "name": self.config.name,
-                         "computer": self.config.computer, "proof": proof})  # fmt: skip
-        admitted = await self._handshake_reply(connection, deadline, "admitted")
-        self._history = admitted["entries"]
+        config = self.config
+        log, self._history = await enter(
+            connection, self.identity, self.log, config.name, config.computer
+        )
+        self.log = log
         if not self._entered:
             self._entered = True
             self.observe("joined", {"tournament": log.id, "player": self.me,
@@ -193,39 +173,6 @@ class TournamentPlayer:
                 self._on_table(message)
             else:
                 raise Untrusted(f"the director sent {kind}, which it does not send")
-
-    async def _handshake_reply(
-        self, connection: Connection, deadline: float, kind: str
-    ) -> dict[str, Any]:
-        """The director's ``kind`` by ``deadline``: a director that refuses (its ``bye``)
-        is the answer; one lost on the way is sought again."""
-        try:
-            message = await connection.receive_by(deadline)
-        except Closed as closed:
-            if closed.reason.startswith(("connection ", "no answer by the deadline")):
-                raise
-            raise Untrusted(f"the director refused: {closed.reason}") from closed
-        if message["t"] != kind:
-            raise Untrusted(f"the director sent {message['t']} for {kind}")
-        return message
-
-    def _tournament_of(self, director: dict[str, Any]) -> TournamentLog:
-        """This player's log: begun from the director's opening the first time, after that
-        the one held, which the director must be the director of."""
-        if self.log is not None:
-            if director["open"] != self.log.entries[0] or director["key"] != self.log.director:
-                raise Untrusted("that director is not the director of this player's tournament")
-            return self.log
-        try:
-            log = TournamentLog(director["open"])
-        except Rejected as error:
-            raise Untrusted(
-                f"the tournament's opening does not check out: {error.reason}"
-            ) from error
-        if log.director != director["key"]:
-            raise Untrusted("the director is not the one who opened the tournament")
-        self.log = log
-        return log
 
     def _owed(self, connection: Connection) -> None:
         """What this player owes a director it (re)connects to: where it hosts a game,
