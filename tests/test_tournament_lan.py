@@ -104,9 +104,12 @@ def test_a_swiss_of_numeri_between_six_computers_runs_to_the_end(tmp_path: Path)
     players = {name: player(tmp_path, port, name) for name in names}
     over = one_tournament(tmp_path, boss, players)
     assert len(over["standings"]) == 6
-    assert [e["round"] for e in boss.events if e["event"] == "round"] == [1, 2, 3, 4]
+    # Four rounds (⌈log2 6⌉ + 1), or three when the pairs not yet met after round 3 make
+    # two triangles and no round 4 avoids a pair meeting twice (§14.2; verify checks it).
+    rounds = [e["round"] for e in boss.events if e["event"] == "round"]
+    assert rounds in ([1, 2, 3], [1, 2, 3, 4])
     met = [frozenset(e["players"]) for e in boss.events if e["event"] == "pairing"]
-    assert len(met) == 12 == len(set(met))  # three games a round, no pair twice
+    assert len(met) == 3 * len(rounds) == len(set(met))  # three games a round, no pair twice
 
 
 # -- a dishonest director -------------------------------------------------------------------
