@@ -116,6 +116,11 @@ class Director:
         log = self.log
         self.observe("listening", {"port": self.port, "tournament": log.id,
                                    "entries": len(log), "head": log.head})  # fmt: skip
+        if log.over:  # taken up after its end: it says how it ended, and stops
+            for kind, data in events_after(log, log.entries[-1]):
+                self.observe(kind, data)
+            self.finished.set()
+            return self.port
         now = time.monotonic()
         for player, entrant in log.entrants.items():
             if entrant.computer and not log.over:
