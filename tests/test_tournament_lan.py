@@ -112,6 +112,20 @@ def test_a_swiss_of_numeri_between_six_computers_runs_to_the_end(tmp_path: Path)
     assert len(met) == 3 * len(rounds) == len(set(met))  # three games a round, no pair twice
 
 
+@pytest.mark.slow
+def test_a_knockout_of_three_gives_the_top_seed_a_bye_and_ends_with_its_final(
+    tmp_path: Path,
+) -> None:
+    boss, port = director(tmp_path, "mulino", "--players", "3", "--format", "knockout")
+    players = {name: player(tmp_path, port, name) for name in ("anna", "bruno", "carla")}
+    over = one_tournament(tmp_path, boss, players)
+    rounds = [e for e in boss.events if e["event"] == "round"]
+    assert [(r["round"], r["games"], len(r["byes"])) for r in rounds] == [(1, 1, 1), (2, 1, 0)]
+    finals = [e for e in boss.events if e["event"] == "pairing" and e["round"] == 2]
+    assert rounds[0]["byes"][0] in (finals[0]["white"], finals[0]["black"])
+    assert len(over["standings"]) == 3
+
+
 # -- a dishonest director -------------------------------------------------------------------
 
 
