@@ -69,6 +69,9 @@ class Connection:
         """The peer id once the handshake named it."""
         address = writer.get_extra_info("peername")
         self.address: str = address[0] if address else "?"
+        local = writer.get_extra_info("sockname")
+        self.local_address: str = local[0] if local else "?"
+        """This side's address on the line: this machine's as the other side reaches it."""
 
     @classmethod
     async def open(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import secrets
 import time
 from collections.abc import Callable
@@ -245,7 +246,7 @@ class Director:
         for (number, board), table in self.tables.items():
             pairing = self._unscored(number, board)
             if pairing is not None and pairing.black == player:
-                connection.send(table)
+                connection.send(self._table_for(connection, table))
         self._advance()
         return player
 
@@ -294,7 +295,18 @@ class Director:
         self.tables[number, board] = table
         black = self.clients.get(pairing.black)
         if black is not None:
-            black.send(table)
+            black.send(self._table_for(black, table))
+
+    @staticmethod
+    def _table_for(black: Connection, table: dict[str, Any]) -> dict[str, Any]:
+        """``table`` as Black is to be told it: a White on this machine, which reached the
+        director by loopback (its computer players among them), is at this machine's
+        address on Black's line."""
+        try:
+            loopback = ipaddress.ip_address(table["address"]).is_loopback
+        except ValueError:
+            return table
+        return {**table, "address": black.local_address} if loopback else table
 
     def _submitted(self, number: int, board: int, data: bytes) -> None:
         """A match record a player sent: the game's result, if it replays and is the

@@ -12,6 +12,7 @@ import random
 import signal
 import socket
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import msgpack
@@ -388,3 +389,15 @@ def test_a_match_record_travels_in_parts_and_comes_together_whole() -> None:
         Parts().add({**messages[0], "part": 4})
     with pytest.raises(MessageError, match="'code' must be 16 hex digits"):
         validate({"t": "hosting", "round": 1, "board": 0, "port": 4000, "code": "ABC"})
+
+
+def test_black_is_told_the_directors_own_address_for_a_white_on_its_machine() -> None:
+    """A White that reached the director by loopback (its own computer players do) is on
+    the director's machine: Black, elsewhere, is sent to the director's address on its own
+    line, never to a loopback address of its own."""
+    table = {"t": "table", "round": 1, "board": 0, "address": "127.0.0.1", "port": 4000,
+             "code": "0" * 16}  # fmt: skip
+    black = SimpleNamespace(local_address="192.168.1.20")
+    assert Director._table_for(black, table)["address"] == "192.168.1.20"
+    elsewhere = {**table, "address": "192.168.1.33"}
+    assert Director._table_for(black, elsewhere) == elsewhere
