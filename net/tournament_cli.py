@@ -6,9 +6,9 @@ digest; ``notice``, ``refused`` and ``error`` for what goes wrong).
 
     python -m net tournament host GAME[:VARIANT] --players N
         --format round-robin|swiss|knockout [--rounds R] [--double] [--ai LEVEL]
-        [--no-advertise] [--interface ADDR] [--port P] [--record DIR]
+        [--no-advertise] [--interface ADDR] [--port P] [--record DIR] [--code DIGITS]
     python -m net tournament join ADDRESS:PORT [--identity F] [--ai LEVEL] [--name NAME]
-        [--interface ADDR] [--record FILE]
+        [--interface ADDR] [--record FILE] [--code DIGITS]
 
 A director given ``--record DIR`` keeps the tournament there and, started again on the same
 folder and ``--port``, goes on with it; its players reconnect to the same address by
@@ -57,6 +57,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     host.add_argument("--port", type=int, default=0)
     host.add_argument("--record", type=Path, help="keep the tournament in this folder")
     host.add_argument("--name", default="Tavolo", help="the tournament's name")
+    host.add_argument("--code", help="a join code newcomers must give (digits)")
     host.add_argument("--drop-timeout", type=float, default=60.0, metavar="S")
     host.add_argument("--think", type=float, default=1.0, metavar="S")
     host.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -65,6 +66,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     join.add_argument("--identity", type=Path, help="identity file (kept across runs)")
     join.add_argument("--ai", choices=LEVELS, help="the computer plays this player's games")
     join.add_argument("--name", default="", help="the name others see")
+    join.add_argument("--code", help="the tournament's join code")
     join.add_argument("--interface", default="", help="host this player's matches on ADDRESS")
     join.add_argument("--record", type=Path, help="keep this player's tournament record here")
     join.add_argument("--drop-timeout", type=float, default=60.0, metavar="S")
@@ -92,7 +94,7 @@ async def run(
     config = PlayerConfig(
         name=(args.name or "player")[:40], level=args.ai, interface=args.interface,
         record=args.record, drop_timeout=args.drop_timeout, reconnect=args.reconnect,
-        think_seconds=args.think, pace=max(0.0, args.pace),
+        think_seconds=args.think, pace=max(0.0, args.pace), code=args.code,
     )  # fmt: skip
     player = TournamentPlayer(identity, config, emit, None if args.ai else on_turn)
     task = asyncio.get_running_loop().create_task(player.run(address, int(port)))
@@ -117,8 +119,10 @@ async def _direct(args: argparse.Namespace, emit: Emit) -> int:
         game=game, format=args.format, players=args.players, rounds=args.rounds,
         double=args.double, level=args.ai or "", name=args.name, interface=args.interface,
         drop_timeout=args.drop_timeout, folder=args.record, think_seconds=args.think,
-        pace=max(0.0, args.pace),
+        pace=max(0.0, args.pace), code=args.code,
     )  # fmt: skip
+    if args.code is not None and not (0 < len(args.code) <= 16 and args.code.isdigit()):
+        raise UsageError("--code takes 1 to 16 digits")
     if not args.no_advertise:
         emit("notice", {"text": "tournaments are not announced on the LAN yet: "
                                 "players join by address and port"})  # fmt: skip

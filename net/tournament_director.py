@@ -84,6 +84,8 @@ class DirectorConfig:
     """Where the log, the records and the identities are kept (None: nowhere)."""
     think_seconds: float = 1.0
     pace: float = 0.0
+    code: str | None = None
+    """The join code a newcomer must give (digits; None: anyone may enter)."""
 
 
 class Director:
@@ -258,6 +260,9 @@ class Director:
         computer = newcomer.computer
         if newcomer.proof is None:
             return "a new player's entrant message needs its entry proof"
+        code = self.config.code
+        if code and newcomer.player not in self.computers and newcomer.code != code:
+            return "wrong join code" if newcomer.code else "this tournament needs a join code"
         if computer and newcomer.player not in self.computers:
             return "only the director's own computer players enter as the computer"
         if log.over:

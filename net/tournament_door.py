@@ -40,6 +40,8 @@ class Knock:
     """Its entry proof (*entrant*), for a player not yet entered."""
     have: int
     """The log entries it holds, which end in the director's head of as many."""
+    code: str | None = None
+    """The tournament's join code as the player gave it (None: none)."""
 
     @property
     def player(self) -> str:
@@ -76,16 +78,24 @@ async def knock(connection: Connection, log: TournamentLog, director: Identity) 
     have, head = enter["have"], enter["head"]
     if have > len(log) or (have and log.heads[have - 1] != head):
         raise await refuse("this player's tournament log differs from the director's")
-    return Knock(enter["key"], entrant["name"], entrant["computer"], entrant["proof"], have)
+    return Knock(
+        enter["key"], entrant["name"], entrant["computer"], entrant["proof"], have, entrant["code"]
+    )
 
 
 async def enter(
-    connection: Connection, me: Identity, held: TournamentLog | None, name: str, computer: bool
+    connection: Connection,
+    me: Identity,
+    held: TournamentLog | None,
+    name: str,
+    computer: bool,
+    code: str | None = None,
 ) -> tuple[TournamentLog, int]:
     """The player's side: its log — ``held``, or begun from the director's opening the first
     time — and the director's log length when it admitted the player.  :class:`Untrusted`
     if the director refuses or is not the one of ``held``'s tournament; :class:`Closed` if
-    the line is lost on the way (the director may be sought again)."""
+    the line is lost on the way (the director may be sought again).  ``code`` is the
+    tournament's join code, which a director that has one asks of a newcomer."""
     nonce = secrets.token_bytes(32)
     connection.send({"t": "enter", "version": TOURNAMENT_VERSION, "rules": fingerprint(),
                      "key": me.key, "nonce": nonce, "have": 0 if held is None else len(held),
@@ -98,7 +108,7 @@ async def enter(
     proof = None if me.peer in log.entrants else entrant_proof(me, log, name, computer)
     sig = me.sign(attendance_payload(log.id, log.director, director["nonce"]))
     connection.send({"t": "entrant", "sig": sig, "name": name, "computer": computer,
-                     "proof": proof})  # fmt: skip
+                     "proof": proof, "code": code or None})  # fmt: skip
     admitted = await _reply(connection, deadline, "admitted")
     return log, admitted["entries"]
 

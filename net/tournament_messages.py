@@ -55,6 +55,10 @@ _OPTIONAL_HEAD = Field(
     "16 bytes or nil", lambda v: v is None or (isinstance(v, bytes) and len(v) == 16)
 )
 _OPTIONAL_PROOF = Field("64 bytes or nil", lambda v: v is None or SIGNATURE.check(v))
+_JOIN_CODE = Field(
+    "at most 16 digits, or nil",
+    lambda v: v is None or (isinstance(v, str) and 0 < len(v) <= 16 and v.isdigit()),
+)
 
 SCHEMAS: dict[str, dict[str, Field]] = {
     "enter": {
@@ -71,6 +75,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "name": _NAME,
         "computer": BOOL,
         "proof": _OPTIONAL_PROOF,
+        "code": _JOIN_CODE,
     },
     "admitted": {"entries": COUNT},
     "entry": {"e": _MAP},

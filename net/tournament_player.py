@@ -66,6 +66,8 @@ class PlayerConfig:
     """Seconds to go on seeking a lost director."""
     think_seconds: float = 1.0
     pace: float = 0.0
+    code: str | None = None
+    """The tournament's join code (None: none given)."""
 
 
 class TournamentPlayer:
@@ -145,7 +147,7 @@ class TournamentPlayer:
         tournament is over."""
         config = self.config
         log, self._history = await enter(
-            connection, self.identity, self.log, config.name, config.computer
+            connection, self.identity, self.log, config.name, config.computer, config.code
         )
         self.log = log
         if not self._entered:
