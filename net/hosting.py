@@ -242,7 +242,7 @@ class HostSide:
             if connection is not None:  # to the sender only: nobody else is spammed
                 connection.send({"t": "reject", "reason": error.reason[:300], "kind": kind})
             if member == peer.me:
-                peer.seats.rejected(kind, error.reason)
+                peer.seats.rejected(kind, error.reason, by_itself=True)
             return
         peer._after_change()
 

@@ -185,15 +185,26 @@ class SeatAgent:
         for request in peer.agent.reveal_ahead(log, after):
             peer.request(request)
 
-    def rejected(self, kind: str, reason: str) -> None:
-        """The host refused this peer's request of a ``kind`` entry: owe it again."""
+    def rejected(self, kind: str, reason: str, *, by_itself: bool = False) -> None:
+        """The host refused this peer's request of a ``kind`` entry: owe it again.
+
+        A refused reveal goes out again once owed.  A guest, told over its line, sends it at
+        once if it is owed now: the entries that made it owed may have come before the
+        refusal.  A host refusing its own request (``by_itself``) refused it within that
+        very request: asking again at once would meet the same log and the same touch and be
+        refused again, without end — a host cut off from most of the match with its reveal
+        owed recursed until the stack ran out, which killed the task that asked, its watch
+        among them, and with the watch the end of a host that finds nobody (§6.6).  Its
+        reveal goes out at the next change instead: an entry, or its watch finding it back
+        in touch (:meth:`resend_after_host_change`)."""
         peer = self.peer
         peer.observe("rejected", {"kind": kind, "reason": reason})
         if kind == "act" and peer.log is not None:
             self._decided.discard((peer.log.state.to_move, peer.log.ply))
         elif kind == "reveal":
             peer.agent.forget_reveals()
-            peer._after_change()
+            if not by_itself:
+                peer._after_change()
 
     def resend_after_host_change(self) -> None:
         """Whatever went to a host (the old one, or this one while it was cut off) may never

@@ -7,6 +7,8 @@ nobody gives up (docs/PROTOCOL.md §6.3–§6.6).  On logs made by
 from __future__ import annotations
 
 import asyncio
+import types
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -681,6 +683,68 @@ def test_a_host_cut_off_that_reaches_nobody_waits_then_ends_its_copy(clock: _Tim
     assert all(e["reason"] == reason for e in log.entries[-3:])
     assert seen.of("notice")[0] == {"text": reason}
     assert seen.of("over") and host.failure is None
+
+
+class _Ticks:
+    """``asyncio`` for net/hosting.py's watch: each ``sleep`` turns the clock by its seconds
+    and lets the tasks the watch spawned (its probes) run; it stops the watch once ``over()``
+    or after ``most`` sleeps."""
+
+    def __init__(self, clock: Clock, over: Callable[[], bool], most: int = 100) -> None:
+        self.clock, self.over, self.most = clock, over, most
+
+    async def sleep(self, seconds: float) -> None:
+        if self.over() or not self.most:
+            raise asyncio.CancelledError
+        self.most -= 1
+        self.clock.now += seconds
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+
+async def _pause(seconds: float) -> None:
+    """A probe's pause between two rounds of calls: only the watch's ticks turn the clock."""
+    await asyncio.sleep(0)
+
+
+def test_a_host_woken_cut_off_with_its_reveal_owed_ends_once_it_found_nobody_long_enough(
+    clock: _Time, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host froze between the entry that opened a chance event and its own reveal of
+    it; the others ended the match and left meanwhile.  Woken, its watch finds it cut off
+    and asks for what it owes, its reveal among it, which it refuses itself — once: before,
+    each refusal asked again within itself until the stack ran out, the watch died of it and
+    the host waited for ever.  It ends its copy after :meth:`alone_limit`, to the tick."""
+    table = Table("numeri", 3)
+    table.start()
+    table = _addressed(table)
+    for n in (1, 2):
+        for request in table.agents[n].dice_requests(table.log):
+            table.put({**request, "peer": table.peers[n]})
+    (commit,) = table.agents[0].dice_requests(table.log)
+    table.put({**commit, "peer": table.peers[0]})
+    host, seen = peer_at(table, 0, rejoin_grace=1.0, drop_timeout=1.0, on_drop="end")
+    assert table.log.needs_reveal(host.me)
+    silent = clock.clock.now - net.hosting.IN_TOUCH - 13  # the last bytes before the freeze
+    host.host_side.clients = {p: Line(p, heard_at=silent) for p in table.peers[1:]}  # type: ignore[misc]
+    host.election.reach = _Reach()  # type: ignore[method-assign]  # nobody answers
+    monkeypatch.setattr(net.election, "asyncio", types.SimpleNamespace(sleep=_pause))
+    monkeypatch.setattr(
+        net.hosting, "asyncio", _Ticks(clock.clock, lambda: table.log.phase != "playing")
+    )
+
+    async def scenario() -> None:
+        with pytest.raises(asyncio.CancelledError):
+            await host.host_side.watch()
+
+    _run(scenario())
+    cut_off = "the host is cut off from most of the players: the match waits"
+    assert seen.of("touch") == [{"lost": True}]
+    assert seen.of("rejected") == [{"kind": "reveal", "reason": cut_off}]
+    assert table.log.phase == "abandoned"
+    assert table.log.end_reason.startswith("the host found none of the others for 8 s")
+    assert clock.clock.now - host.host_side.cut_off_at == host.election.alone_limit()
+    assert [e["k"] for e in table.log.entries[-4:]] == ["leave", "leave", "reveal", "end"]
 
 
 def test_a_host_cut_off_told_to_wait_says_so_once_and_logs_nothing(clock: _Time) -> None:

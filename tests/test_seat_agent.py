@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+import net.hosting
 import net.seat
 from game.rules import RulesError
 from net.agent import Turn
+from net.hosting import IN_TOUCH
 from net.role import Role
 from net.seat import SeatAgent
 from tests.net_helpers import Table
-from tests.role_fakes import Line, peer_at, relay, relay_requests
+from tests.role_fakes import Clock, Line, peer_at, relay, relay_requests
 
 
 def _run(coroutine: Any) -> Any:
@@ -286,6 +288,32 @@ def test_a_refused_action_is_owed_again_and_a_refused_reveal_sent_again() -> Non
     guest.seats.rejected("reveal", "the event opened otherwise")
     again = [e for e in line.requests() if e["k"] == "reveal"]
     assert len(again) == 2 and again[1]["event"] == reveals[0]["event"]
+
+
+def test_a_host_cut_off_asks_for_its_own_reveal_once_and_again_once_back_in_touch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host woken from a freeze between the entry that opened a chance event and its own
+    reveal of it finds itself cut off: it refuses its own reveal, once — asking again within
+    the refusal recursed until the stack ran out — and sends it once it is back in touch."""
+    clock = Clock()
+    monkeypatch.setattr(net.hosting, "time", clock.namespace())
+    table = Table("numeri", 3)
+    table.start()
+    _others_dice(table, 0, ("commit",))
+    (commit,) = table.agents[0].dice_requests(table.log)
+    table.put({**commit, "peer": table.peers[0]})
+    host, seen = peer_at(table, 0)
+    lines = {p: Line(p, heard_at=clock.now - IN_TOUCH - 13) for p in table.peers[1:]}
+    host.host_side.clients = lines  # type: ignore[assignment]
+    assert table.log.needs_reveal(host.me) and not host.host_side.holds_majority()
+    host.seats.after_change()
+    cut_off = "the host is cut off from most of the players: the match waits"
+    assert seen.of("rejected") == [{"kind": "reveal", "reason": cut_off}]
+    assert table.log.needs_reveal(host.me)
+    lines[table.peers[1]].heard_at = clock.now  # in touch with two of three again
+    host.seats.after_change()
+    assert host.me in table.log.reveals and len(seen.of("rejected")) == 1
 
 
 def test_after_a_host_change_only_the_decisions_of_the_current_ply_are_owed_again() -> None:
