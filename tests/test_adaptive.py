@@ -100,6 +100,22 @@ def test_the_profile_keeps_each_person_s_rating_and_next_level_per_game(tmp_path
     assert again.standings["dama:classic"].rating == pytest.approx(standing.rating, abs=0.05)
 
 
+def test_a_draw_and_a_loss_against_the_computer_are_rated_too(tmp_path: Path) -> None:
+    """A match nobody won (a draw: no winners) moves the rating toward the level's, a loss
+    below it — recording either once crashed the profile (a division by the winners)."""
+    profiles = Profiles(tmp_path)
+    ada = profiles.add("Ada")
+    seats = [Seat(name="Ada"), Seat(SeatKind.COMPUTER, "level-4")]
+    drawn = finished("mulino:classic", seats, lambda r: not r.winners())
+    profiles.record(drawn)
+    after_draw = ada.standings["mulino:classic"]
+    lost = finished("mulino:classic", seats, lambda r: r.outcomes[0] is Outcome.LOSS)
+    profiles.record(lost)
+    after_loss = ada.standings["mulino:classic"]
+    assert after_loss.matches == 2 and after_loss.rating < after_draw.rating
+    assert ada.tally("mulino:classic", "level-4").drawn == 1
+
+
 def test_a_profiles_file_from_before_the_ladder_loads_adaptive(tmp_path: Path) -> None:
     (tmp_path / FILE).write_text(json.dumps({"version": 1, "profiles": {"Ada": {
         "records": {"numeri": {"easy": [2, 1, 1, 0], "people": [1, 1, 0, 0]}},

@@ -180,7 +180,10 @@ class Profiles:
 def _rate(profile: Profile, variant: str, level: str, outcome: Outcome, winners: int) -> None:
     """Move ``profile``'s rating at ``variant`` by a match against the computer at
     ``level``; a shared win scores like a draw."""
-    score = {Outcome.WIN: 1.0 / winners, Outcome.DRAW: 0.5}.get(outcome, 0.0)
+    if outcome is Outcome.WIN:
+        score = 1.0 / max(1, winners)
+    else:
+        score = 0.5 if outcome is Outcome.DRAW else 0.0
     standing = profile.standings.get(variant) or Standing.starting(variant, level)
     profile.standings[variant] = standing.after(variant, level, score)
 
