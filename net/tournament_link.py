@@ -28,6 +28,9 @@ from net.tournament_player import PlayerConfig, TournamentPlayer
 
 WATCH_EVERY = 0.5
 """Seconds between two looks at this player's games under way (their moves so far)."""
+FIRST_REACH = 5.0
+"""Seconds to wait for a director's first answer: one that was never reached is said at
+once (the player seeks a director it lost for its reconnect time, one it never met not)."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,15 @@ class TournamentLink:
         with self._lock:
             if not self._view.directing:
                 self._view = replace(self._view, port=port)
+        try:
+            _reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(address, port), FIRST_REACH
+            )
+        except (OSError, TimeoutError) as error:
+            reason = getattr(error, "strerror", None) or "no answer"
+            self._fail(f"the director cannot be reached at {address}:{port}: {reason}")
+            return
+        writer.close()
         player = TournamentPlayer(self.identity, self.config, self._observe)
         self.player = player
         self._spawn(self._watch())

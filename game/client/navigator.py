@@ -38,6 +38,10 @@ class Screen(Enum):
     FINISHED = auto()
     LAN = auto()
     """The live list of the LAN's matches."""
+    TOURNAMENTS = auto()
+    """Directing a tournament on the LAN, or joining one."""
+    TOURNAMENT_TV = auto()
+    """A tournament's TV screen (made with the room's link)."""
     RULES = auto()
     PLAY = auto()
     """The match screen of one layout (a ``PlayScene``), whatever the settings say."""

@@ -26,6 +26,8 @@ from game.client.scenes import (
     setup,
     table,
     title,
+    tournament,
+    tournament_tv,
 )
 
 register(Screen.TITLE, title.TitleScene)
@@ -41,6 +43,8 @@ register(Screen.TUTORIALS, tutorial.TutorialsScene)
 register(Screen.UNFINISHED, saved.UnfinishedScene)
 register(Screen.FINISHED, replay.FinishedScene)
 register(Screen.LAN, lobby.LanScene)
+register(Screen.TOURNAMENTS, tournament.TournamentsScene)
+register(Screen.TOURNAMENT_TV, tournament_tv.TournamentTvScene)
 register(Screen.RULES, rules.RulesScene)
 register(Screen.PAUSE, pause.PauseScene)
 register(Screen.PLAY, play.PlayScene)

@@ -74,6 +74,7 @@ class LanScene(MenuScene):
             *entries,
             item(lambda: _("Host a match"), self._host, "host"),
             item(lambda: _("Join by address"), self._by_address, "address"),
+            item(lambda: _("Tournaments"), self._tournaments, "tournaments"),
             *([name] if self.app.kiosk is None else []),
             item(lambda: _("Back"), self.back, "back"),
         ]
@@ -193,6 +194,9 @@ class LanScene(MenuScene):
 
     def _host(self) -> None:
         self.app.replace(LanChooseScene(self.app))
+
+    def _tournaments(self) -> None:
+        self.app.push(make(Screen.TOURNAMENTS, self.app))
 
     def discard(self) -> None:
         self.browser.close()

@@ -1,0 +1,138 @@
+"""The tournament's TV screen, for the big screen of the room (a kiosk's included): the
+round's games and how each stands, the standings, and at the end the winner with confetti.
+
+It reads the same link as the room it was opened from (:mod:`game.client.scenes.tournament`)
+and leaves it to the room: closing the TV goes back to the room, the tournament going on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.client import theme
+from game.client.particles import Particles
+from game.client.scene import Scene
+from game.client.tournament_words import (
+    draw_rows,
+    format_name,
+    pairing_cells,
+    round_line,
+    standing_cells,
+    status_line,
+    tie_break_name,
+)
+from game.client.widgets import button
+from game.i18n import _
+from game.names import variant_title
+from net.tournament_link import TournamentLink, TournamentView
+
+if TYPE_CHECKING:
+    from game.client.app import App
+
+CONFETTI = 320
+
+
+class TournamentTvScene(Scene):
+    """See the module's docstring."""
+
+    def __init__(self, app: App, link: TournamentLink) -> None:
+        super().__init__(app)
+        self.link = link
+        self.view: TournamentView = link.view()
+        self.confetti = Particles(enabled=not app.settings.reduce_motion)
+        self.celebrated = False
+        """Whether the winner's confetti was thrown (once, when the tournament ends)."""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.u = u = theme.unit(size)
+        high = theme.row(u, 2.2)
+        wide = theme.touch(9 * u)
+        rect = pygame.Rect(size[0] - wide - u // 2, size[1] - high - u // 2, wide, high)
+        self.set_targets([button(rect, lambda: _("Back"), self.back, self.palette, name="back")])
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.view = self.link.view()
+        self.confetti.update(dt * self.app.settings.animation_speed)
+        if self.view.phase == "over" and not self.celebrated:
+            self.celebrated = True
+            colours = [self.palette.accent, *self.palette.seats, (255, 255, 255)]
+            self.confetti.confetti(pygame.Rect((0, 0), self.app.size), colours, CONFETTI,
+                                   max(6.0, self.u * 0.7))  # fmt: skip
+
+    @property
+    def animating(self) -> bool:
+        return super().animating or self.confetti.active
+
+    @property
+    def waiting(self) -> bool:
+        return True  # the games go on, and their news come from the network
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        u, view, palette = self.u, self.view, self.palette
+        width, height = surface.get_size()
+        what = [view.name or _("Tournament")]
+        if view.game:
+            what.append(variant_title(view.game))
+        if view.format:
+            what.append(format_name(view.format))
+        title = theme.fitted(" · ".join(what), round(2.4 * u), palette.accent, width - 2 * u, True)
+        surface.blit(title, title.get_rect(midtop=(width // 2, u // 2)))
+        y = u // 2 + title.get_height() + u // 2
+        size = max(theme.SMALLEST, round(1.5 * u))
+        if view.phase == "over" and view.winner:
+            big = theme.fitted(_("Winner: {name}").format(name=view.winner), 5 * u,
+                               palette.accent, width - 2 * u, True)  # fmt: skip
+            surface.blit(big, big.get_rect(midtop=(width // 2, y)))
+            y += big.get_height() + u
+        else:
+            line = f"{round_line(view)} · {status_line(view)}" if view.round else status_line(view)
+            if view.error:
+                line = status_line(view)
+            colour = palette.warning if view.error else palette.text
+            text = theme.fitted(line, size, colour, width - 2 * u)
+            surface.blit(text, text.get_rect(midtop=(width // 2, y)))
+            y += round(size * 1.6)
+        bottom = self.targets[0].rect.top - u // 2 if self.targets else height - u
+        area = pygame.Rect(u, y, width - 2 * u, bottom - y)
+        over = view.phase == "over"
+        games_between = not view.games or all(game.result for game in view.games)
+        standings_first = over or games_between
+        half = (area.width - 2 * u) // 2
+        left = pygame.Rect(area.x, area.y, half, area.height)
+        right = pygame.Rect(area.x + half + 2 * u, area.y, half, area.height)
+        standings_rect, games_rect = (left, right) if standings_first else (right, left)
+        self._standings(surface, standings_rect, size)
+        self._games(surface, games_rect, size)
+        self.draw_targets(surface)
+        self.confetti.draw(surface)
+
+    def _standings(self, surface: pygame.Surface, rect: pygame.Rect, size: int) -> None:
+        view, palette = self.view, self.palette
+        caption = theme.fitted(_("Standings"), size, palette.accent, rect.width, True)
+        surface.blit(caption, rect.topleft)
+        pitch = round(size * 1.45)
+        body = pygame.Rect(rect.x, rect.y + pitch, rect.width, rect.height - pitch)
+        breaks = [tie_break_name(b) for b in view.tie_breaks[:1]]
+        rows = [[_("#"), _("Player"), _("Points"), *breaks]]
+        rows += [standing_cells(line)[: 3 + len(breaks)] for line in view.standings]
+        if not view.standings:
+            rows += [["", name, "", ""] for name in view.entrants]
+        leader = [False, *(line.rank == 1 and view.phase == "over" for line in view.standings)]
+        draw_rows(surface, body, rows, [1, 6, 2, 3][: 3 + len(breaks)], size, palette,
+                  marked=leader)  # fmt: skip
+
+    def _games(self, surface: pygame.Surface, rect: pygame.Rect, size: int) -> None:
+        view, palette = self.view, self.palette
+        words = round_line(view) if view.round else _("This round")
+        caption = theme.fitted(words, size, palette.accent, rect.width, True)
+        surface.blit(caption, rect.topleft)
+        pitch = round(size * 1.45)
+        body = pygame.Rect(rect.x, rect.y + pitch, rect.width, rect.height - pitch)
+        rows = [[_("Board"), _("White"), _("Black"), _("State")]]
+        rows += [pairing_cells(game) for game in view.games]
+        rows += [[_("Bye: {name}").format(name=name)] for name in view.byes]
+        draw_rows(surface, body, rows, [1.2, 4, 4, 4], size, palette)

@@ -1,0 +1,248 @@
+"""The tournament's room and TV screen in the real client (game/client/scenes/tournament.py,
+tournament_tv.py), driven by synthetic taps: a room that joins a real director over
+loopback (``python -m net tournament host``) and plays to the end with the director's
+digest; the TV's standings and winner; and what goes wrong — an address nobody answers at,
+a wrong join code, a director that goes away — said in words, never a crash."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.client import theme
+from game.client.navigator import Screen, make
+from game.client.scenes import tournament as room_module
+from game.client.scenes.tournament import TournamentRoomScene
+from game.rules import variant
+from game.tournament import Format, Player, Tournament
+from net.testing.peer_process import PeerProcess
+from net.tournament_link import GameView, StandingView, TournamentView
+from tests.client_driver import Driver
+
+HANG = 240.0
+
+
+@pytest.fixture
+def driver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(room_module, "PACE", 0.0)
+    driver = Driver(tmp_path)
+    driver.app.settings.lan_interface = "127.0.0.1"
+    driver.app.settings.player_name = "Carla"
+    yield driver
+    driver.app.close()  # every screen lets go of its link
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text drawn fitted to its room (the tables, the lines, the titles)."""
+    texts: list[str] = []
+    fitted = theme.fitted
+
+    def recording(message: str, *args, **kwargs):
+        texts.append(message)
+        return fitted(message, *args, **kwargs)
+
+    monkeypatch.setattr(theme, "fitted", recording)
+    return texts
+
+
+def _director(tmp: Path, *extra: str) -> tuple[PeerProcess, int]:
+    process = PeerProcess.net(
+        "tournament", "host", "mulino", "--interface", "127.0.0.1", "--no-advertise",
+        "--format", "round-robin", "--think", "0.05", *extra, cwd=tmp,
+    )  # fmt: skip
+    return process, process.wait_for("listening")["port"]
+
+
+def _player(tmp: Path, port: int, name: str, *extra: str) -> PeerProcess:
+    return PeerProcess.net(
+        "tournament", "join", f"127.0.0.1:{port}", "--ai", "easy", "--interface", "127.0.0.1",
+        "--name", name, "--identity", str(tmp / f"{name}.id"), "--think", "0.05", *extra,
+        cwd=tmp,
+    )  # fmt: skip
+
+
+def _join(driver: Driver, port: int, code: str = "") -> None:
+    """From the title to the room of the director at ``port``, typed on the keypads."""
+    driver.press("lan")
+    driver.press("tournaments")
+    driver.press("join")
+    for char in f"127.0.0.1:{port}":
+        driver.press(f"key {char}")
+    driver.press("ok")
+    for char in code:
+        driver.press(f"key {char}")
+    driver.press("ok")
+    driver.press("level easy")
+    driver.wait_for_scene("TournamentRoomScene")
+
+
+@pytest.mark.slow
+def test_a_room_plays_a_tournament_of_a_real_director_to_its_digest(
+    driver: Driver, tmp_path: Path, drawn: list[str]
+) -> None:
+    boss, port = _director(tmp_path, "--players", "2", "--code", "4321")
+    bea = _player(tmp_path, port, "Bea", "--code", "4321")
+    try:
+        _join(driver, port, "4321")
+        room = driver.scene
+        driver.until(lambda: room.view.round >= 1, boss, bea, seconds=60)
+        view = room.view
+        assert {"Carla", "Bea"} == set(view.entrants)
+        assert [(g.mine, g.result) for g in view.games] == [(True, None)]
+        assert view.next_opponent == "Bea"
+        driver.until(lambda: room.view.phase == "over", boss, bea, seconds=HANG)
+        over = boss.wait_for("over", timeout=HANG)
+        assert room.view.digest == over["digest"]
+        assert [s.name for s in room.view.standings] == [s["name"] for s in over["standings"]]
+        assert room.view.winner == over["standings"][0]["name"]
+        drawn.clear()
+        driver.frame()
+        assert "Standings" in drawn and "Cross table" in drawn
+        assert any(over["standings"][0]["name"] in text for text in drawn)
+        driver.press("export page")
+        assert room.exported is not None and room.exported.suffix == ".html"
+        assert "Carla" in room.exported.read_text()
+        driver.press("export csv")
+        assert room.exported.suffix == ".csv"
+        assert room.exported.read_text().startswith("rank,name,")
+        driver.press("tv")
+        driver.wait_for_scene("TournamentTvScene")
+        drawn.clear()
+        driver.frame(3)
+        assert driver.scene.celebrated
+        assert f"Winner: {room.view.winner}" in drawn
+        driver.press("back")
+        driver.wait_for_scene("TournamentRoomScene")
+        assert bea.finish(HANG) == 0, bea.tail()
+    finally:
+        boss.kill()
+        bea.kill()
+
+
+def test_an_address_nobody_answers_at_is_said(driver: Driver) -> None:
+    with socket_port() as port:  # bound, never listening: refused at once
+        _join(driver, port)
+        room = driver.scene
+        driver.until(lambda: room.view.error is not None, seconds=10)
+    assert room.view.phase == "failed"
+    assert "cannot be reached" in room.view.error
+    assert any("No tournament" in line for line in room.lines())
+    driver.frame()
+    driver.press("leave")
+    driver.wait_for_scene("TitleScene")
+
+
+def test_a_wrong_join_code_is_refused_in_words(driver: Driver, tmp_path: Path) -> None:
+    boss, port = _director(tmp_path, "--players", "2", "--code", "1234")
+    try:
+        _join(driver, port, "9999")
+        room = driver.scene
+        driver.until(lambda: room.view.error is not None, boss, seconds=20)
+        assert "wrong join code" in room.view.error
+        driver.frame()
+        driver.press("tv")  # the TV of a tournament that never began says so too
+        driver.wait_for_scene("TournamentTvScene")
+        driver.frame()
+    finally:
+        boss.kill()
+
+
+def test_a_director_that_goes_away_is_said_and_nothing_crashes(
+    driver: Driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(room_module, "RECONNECT", 1.0)
+    boss, port = _director(tmp_path, "--players", "3")
+    try:
+        _join(driver, port)
+        room = driver.scene
+        driver.until(lambda: "Carla" in room.view.entrants, boss, seconds=20)
+        assert room.view.phase == "waiting"  # the others not in: a joiner waits for round 1
+        assert "Waiting for the first round" in room.lines()
+        boss.kill()
+        driver.until(lambda: room.view.error is not None, seconds=20)
+        assert "cannot be reached" in room.view.error
+        assert any("director was lost" in notice for notice in room.view.notices)
+        driver.frame()
+        driver.press("leave")
+        driver.wait_for_scene("TitleScene")
+    finally:
+        boss.kill()
+
+
+class socket_port:  # noqa: N801 - a context manager read as a phrase
+    """A loopback port bound and not listening: a connection to it is refused."""
+
+    def __enter__(self) -> int:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        return self.sock.getsockname()[1]
+
+    def __exit__(self, *exc: object) -> None:
+        self.sock.close()
+
+
+# -- the screens' layout, from a view made by hand -----------------------------------------
+
+
+class _Link:
+    def __init__(self, view: TournamentView) -> None:
+        self._view = view
+
+    def view(self) -> TournamentView:
+        return self._view
+
+    def close(self) -> None:
+        pass
+
+
+def _over_view(players: int = 8) -> TournamentView:
+    names = [f"Giocatore con un nome lungo {n}" for n in range(players)]
+    people = [Player(n + 1, f"p{n}", name) for n, name in enumerate(names)]
+    tournament = Tournament.create(variant("mulino", 2), Format.ROUND_ROBIN, people)
+    standings = tuple(
+        StandingView(n + 1, name, float(players - n), (float(n),), n == 3, n == 5)
+        for n, name in enumerate(names)
+    )
+    games = tuple(
+        GameView(1, b, names[2 * b], names[2 * b + 1], "1-0" if b % 2 else None, b == 0, b == 0, 17)
+        for b in range(players // 2)
+    )
+    cross = tuple(tuple("×" if i == j else "1 ½" for j in range(players)) for i in range(players))
+    return TournamentView(
+        phase="over", directing=True, port=40000, code="1234", name="Torneo del giovedì sera",
+        game="mulino:classic", format="round-robin", entrants=tuple(names), round=7, rounds=7,
+        games=games, standings=standings, tie_breaks=("Sonneborn–Berger",),
+        cross_names=tuple(names), cross=cross, me="p0", my_name=names[0],
+        winner=names[0], digest="ab" * 16, tournament=tournament,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1920, 1080), (3840, 2160)])
+def test_the_room_and_the_tv_fit_every_screen(
+    tmp_path: Path, size: tuple[int, int], drawn: list[str]
+) -> None:
+    driver = Driver(tmp_path, size=size)
+    try:
+        link = _Link(_over_view())
+        room = TournamentRoomScene(driver.app, link)  # type: ignore[arg-type]
+        driver.app.push(room)
+        driver.frame(2)
+        assert "Standings" in drawn and "This round" in drawn
+        assert "Winner: Giocatore con un nome lungo 0" in drawn
+        for target in room.targets:
+            assert driver.app.screen.get_rect().contains(target.rect), target.name
+            assert target.rect.height >= theme.TOUCH
+        drawn.clear()
+        driver.app.push(make(Screen.TOURNAMENT_TV, driver.app, link))
+        driver.frame(3)
+        assert driver.scene.celebrated
+        assert "Winner: Giocatore con un nome lungo 0" in drawn
+        assert "Standings" in drawn
+        surface = pygame.display.get_surface()
+        assert surface.get_size() == size
+    finally:
+        driver.app.close()
