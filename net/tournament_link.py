@@ -18,7 +18,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from game.tournament import TIE_BREAKS, Format, Tournament
 from net.identity import Identity
@@ -97,6 +97,14 @@ class TournamentView:
     notices: tuple[str, ...] = ()
     tournament: Tournament | None = field(default=None, compare=False)
     """The tournament itself, for exporting its cross table."""
+
+
+class TournamentFeed(Protocol):
+    """What the screens of a tournament read: its view now, and leaving it."""
+
+    def view(self) -> TournamentView: ...
+
+    def close(self) -> None: ...
 
 
 class TournamentLink:
@@ -365,4 +373,11 @@ def _view_of(
     )
 
 
-__all__ = ["Format", "GameView", "StandingView", "TournamentLink", "TournamentView"]
+__all__ = [
+    "Format",
+    "GameView",
+    "StandingView",
+    "TournamentFeed",
+    "TournamentLink",
+    "TournamentView",
+]

@@ -228,7 +228,7 @@ def test_the_room_and_the_tv_fit_every_screen(
     driver = Driver(tmp_path, size=size)
     try:
         link = _Link(_over_view())
-        room = TournamentRoomScene(driver.app, link)  # type: ignore[arg-type]
+        room = TournamentRoomScene(driver.app, link)
         driver.app.push(room)
         driver.frame(2)
         assert "Standings" in drawn and "This round" in drawn

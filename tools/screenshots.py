@@ -2,6 +2,7 @@
 
     python tools/screenshots.py [--sizes 1920x1080,1024x600,700x1050]
                                 [--kiosk-sizes 1920x1080,1024x600]
+                                [--tournament-sizes 1920x1080,3840x2160] [--only STEMS]
 
 For every game, at every size: the match right after the computer's move (its move
 highlighted, the person's prompt), its lesson at its key step (``lesson-dama-lupo``), a
@@ -10,7 +11,9 @@ the title screen; the LAN list (announcements that hold still, a look-alike of a
 under another key among them).  At the kiosk sizes, the kiosk's screens: the operator's
 service menu and its pages (settings with a mistyped key, usage, service, touch test, log
 and health, high scores), the PIN keypad locked after wrong PINs, the closed screen and
-the demos.
+the demos.  At the tournament sizes (``--tournament-sizes``, 1920x1080 and 3840x2160), the
+tournament's room and its TV screen during a round, and the TV at the end (a six-player round
+robin with results from a seeded generator).  ``--only STEM,STEM`` shoots just those.
 Positions come from random but legal play from fixed seeds, so the pictures change only
 when the drawing does.
 """
@@ -48,6 +51,8 @@ from game.client.scenes.results import ResultsScene
 from game.client.scenes.setup import SetupScene
 from game.client.scenes.table import FaceToFaceScene
 from game.client.scenes.title import TitleScene
+from game.client.scenes.tournament import TournamentRoomScene
+from game.client.scenes.tournament_tv import TournamentTvScene
 from game.client.turns import actor
 from game.rules import State, variant
 from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP
@@ -55,9 +60,11 @@ from game.rules.chance import random_action
 from game.rules.mulino import REMOVE
 from game.session.match import Match
 from game.session.seats import Seat, SeatKind
+from game.tournament import TIE_BREAKS, Format, Player, Result, Tournament
 from net.discovery import SERVICE, Listing, decode
 from net.identity import Identity, fingerprint
 from net.link import LanBrowser
+from net.tournament_link import GameView, StandingView, TournamentView
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 GAMES = [
@@ -479,6 +486,79 @@ def _lan_list(app: App) -> None:
         app.frame(0.1)
 
 
+def tournament_shots() -> list[tuple[str, Callable[[App], object]]]:
+    """The tournament's room and TV screen, shot at the tournament sizes."""
+    return [
+        ("tournament-room", lambda app: app.push(TournamentRoomScene(app, _StillTournament(4)))),
+        ("tournament-tv", lambda app: app.push(TournamentTvScene(app, _StillTournament(4)))),
+        ("tournament-tv-final", _tournament_final),
+    ]
+
+
+PLAYERS = ("Carla", "Anna", "Bruno", "Dario", "Elena", "Computer 1")
+
+
+class _StillTournament:
+    """A tournament link that holds still (no network): a six-player round robin of Mulino
+    with seeded results, its round ``upto`` under way (two games scored, this player's at
+    move 23), or over when ``upto`` is past its rounds."""
+
+    def __init__(self, upto: int) -> None:
+        rng = random.Random(31)
+        people = [Player(n + 1, f"p{n}", name) for n, name in enumerate(PLAYERS)]
+        tournament = Tournament.create(variant("mulino", 2), Format.ROUND_ROBIN, people)
+        choices = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW]
+        while not tournament.over and len(tournament.rounds) < upto:
+            tournament = tournament.pair_next_round()
+            number = len(tournament.rounds)
+            pairings = tournament.rounds[-1].pairings
+            others = [b for b, pairing in enumerate(pairings) if "p0" not in pairing.players]
+            for board in range(len(pairings)):
+                if number < upto or board == others[0]:
+                    tournament = tournament.record(number, board, rng.choice(choices))
+        names = {p.id: p.name for p in people}
+        latest = tournament.rounds[-1]
+        games = tuple(
+            GameView(len(tournament.rounds), board, names[pairing.white], names[pairing.black],
+                     None if outcome is None else outcome.value, "p0" in pairing.players,
+                     outcome is None and "p0" in pairing.players, 22)
+            for board, (pairing, outcome) in enumerate(
+                zip(latest.pairings, latest.outcomes, strict=True))
+        )  # fmt: skip
+        lines = tournament.standings()
+        standings = tuple(
+            StandingView(line.rank, line.player.name, float(line.points),
+                         tuple(float(v) for v in line.tie_breaks),
+                         line.player.name.startswith("Computer"), False)
+            for line in lines
+        )  # fmt: skip
+        table = tournament.cross_table()
+        over = tournament.over
+        mine = next((g for g in games if g.mine and g.result is None), None)
+        self._view = TournamentView(
+            phase="over" if over else "playing", directing=True, port=40000, code="4821",
+            name="Torneo del giovedì", game="mulino:classic", format="round-robin",
+            entrants=PLAYERS, round=len(tournament.rounds), rounds=tournament.planned_rounds,
+            games=games, standings=standings, tie_breaks=TIE_BREAKS[Format.ROUND_ROBIN],
+            cross_names=tuple(p.name for p in table.players), cross=table.cells, me="p0",
+            my_name="Carla", next_opponent=(mine.black if mine and mine.white == "Carla"
+                                            else mine.white if mine else None),
+            winner=standings[0].name if over else None, tournament=tournament,
+        )  # fmt: skip
+
+    def view(self) -> TournamentView:
+        return self._view
+
+    def close(self) -> None:
+        pass
+
+
+def _tournament_final(app: App) -> None:
+    app.push(TournamentTvScene(app, _StillTournament(99)))
+    for _ in range(8):  # the confetti in the air
+        app.frame(0.1)
+
+
 def _replay_step(app: App) -> None:
     match = finished("dama:classic", 2)
     replay = ReplayScene.of_match(app, match)
@@ -490,16 +570,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1920x1080,1024x600,700x1050")
     parser.add_argument("--kiosk-sizes", default="1920x1080,1024x600")
+    parser.add_argument("--tournament-sizes", default="1920x1080,3840x2160")
+    parser.add_argument("--only", default="", help="shoot only these stems (commas)")
     args = parser.parse_args(argv)
+    only = {stem for stem in args.only.split(",") if stem}
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
     kiosk_sizes = [tuple(int(n) for n in size.split("x")) for size in args.kiosk_sizes.split(",")]
+    tournament_sizes = [
+        tuple(int(n) for n in size.split("x")) for size in args.tournament_sizes.split(",")
+    ]
     OUT.mkdir(parents=True, exist_ok=True)  # each picture drawn is written over; none deleted
     with tempfile.TemporaryDirectory() as home:
         runs = [(size, shots) for size in sizes] + [(size, kiosk_shots) for size in kiosk_sizes]
+        runs += [(size, tournament_shots) for size in tournament_sizes]
         for (width, height), listed in runs:
             app = App(Paths(Path(home) / "c", Path(home) / "d"), size=(width, height),
                       fullscreen=False)  # fmt: skip
             for stem, show in listed():
+                if only and stem not in only:
+                    continue
                 show(app)
                 for _ in range(6):  # the game cards draw a picture a frame
                     app.frame(0.1)

@@ -34,11 +34,16 @@ def tie_break_name(name: str) -> str:
     }.get(name, name)
 
 
+_GLYPHS = {0.25: "¼", 0.5: "½", 0.75: "¾"}
+"""Points are halves; a Sonneborn–Berger or Buchholz may be quarters."""
+
+
 def points(value: float) -> str:
     whole = int(value)
     if value == whole:
         return str(whole)
-    return f"{whole or ''}½" if value - whole == 0.5 else f"{value:g}"
+    glyph = _GLYPHS.get(value - whole)
+    return f"{whole or ''}{glyph}" if glyph else f"{value:g}"
 
 
 def game_state(game: GameView) -> str:

@@ -49,7 +49,7 @@ from game.tournament import cross_table_csv
 from net.discovery import lan_addresses
 from net.identity import Identity, IdentityError
 from net.tournament_director import DirectorConfig
-from net.tournament_link import TournamentLink, TournamentView
+from net.tournament_link import TournamentFeed, TournamentLink, TournamentView
 from net.tournament_player import PlayerConfig
 
 if TYPE_CHECKING:
@@ -293,7 +293,7 @@ class TournamentRoomScene(Scene):
     """The tournament's room: where it stands, this round's games, the standings and the
     cross table; the TV screen and the exports."""
 
-    def __init__(self, app: App, link: TournamentLink) -> None:
+    def __init__(self, app: App, link: TournamentFeed) -> None:
         super().__init__(app)
         self.link = link
         self.view: TournamentView = link.view()
@@ -444,7 +444,7 @@ class TournamentRoomScene(Scene):
         games += [pairing_cells(game) for game in view.games]
         games += [[_("Bye: {name}").format(name=name)] for name in view.byes]
         marked = [False, *(game.mine for game in view.games)]
-        draw_rows(surface, right, games, [1.2, 4, 4, 4], size, palette, marked=marked)
+        draw_rows(surface, right, games, [1.8, 4, 4, 4], size, palette, marked=marked)
         if with_cross:
             below = pygame.Rect(area.x, left.bottom + pitch, area.width, area.bottom - left.bottom)
             self._caption(surface, below, _("Cross table"), size)

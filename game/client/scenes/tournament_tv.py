@@ -26,7 +26,7 @@ from game.client.tournament_words import (
 from game.client.widgets import button
 from game.i18n import _
 from game.names import variant_title
-from net.tournament_link import TournamentLink, TournamentView
+from net.tournament_link import TournamentFeed, TournamentView
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -37,7 +37,7 @@ CONFETTI = 320
 class TournamentTvScene(Scene):
     """See the module's docstring."""
 
-    def __init__(self, app: App, link: TournamentLink) -> None:
+    def __init__(self, app: App, link: TournamentFeed) -> None:
         super().__init__(app)
         self.link = link
         self.view: TournamentView = link.view()
@@ -135,4 +135,4 @@ class TournamentTvScene(Scene):
         rows = [[_("Board"), _("White"), _("Black"), _("State")]]
         rows += [pairing_cells(game) for game in view.games]
         rows += [[_("Bye: {name}").format(name=name)] for name in view.byes]
-        draw_rows(surface, body, rows, [1.2, 4, 4, 4], size, palette)
+        draw_rows(surface, body, rows, [1.8, 4, 4, 4], size, palette)
