@@ -90,10 +90,41 @@ class NetLink:
         self._lock = threading.Lock()
         self._paused_since: float | None = None
         self._advertiser: Advertiser | None = None
+        self._owns_loop = True
+        """Whether this link runs its loop (and so stops it on :meth:`close`)."""
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="lan")
         self._thread.start()
         self.peer: Peer = self._call(self._make_peer)
+
+    @classmethod
+    def over(
+        cls,
+        peer: Peer,
+        loop: asyncio.AbstractEventLoop,
+        on_change: Callable[[], None] | None = None,
+    ) -> NetLink:
+        """A link to a match ``peer`` that another runs on ``loop`` (a tournament's player,
+        :mod:`net.tournament_player`): its observations are handed to :meth:`observe` on
+        that loop; :meth:`close` leaves the peer and the loop to their owner."""
+        link = cls.__new__(cls)
+        link.identity = peer.identity
+        link._on_change = on_change
+        link.config = peer.config
+        link.advertise = False
+        link._view = LinkView()
+        link._notices = []
+        link._lock = threading.Lock()
+        link._paused_since = None
+        link._advertiser = None
+        link._owns_loop = False
+        link._loop = loop
+        link.peer = peer
+        return link
+
+    def observe(self, kind: str, data: dict[str, Any]) -> None:
+        """What the peer observed (on the peer's loop), for a link made with :meth:`over`."""
+        self._observe(kind, data)
 
     # -- what the frame loop calls -------------------------------------------------------
 
@@ -141,8 +172,9 @@ class NetLink:
             return self._view
 
     def close(self) -> None:
-        """Leave the match and stop the thread (waits at most two seconds)."""
-        if not self._loop.is_running():
+        """Leave the match and stop the thread (waits at most two seconds); nothing for a
+        link over another's peer (:meth:`over`)."""
+        if not self._owns_loop or not self._loop.is_running():
             return
         future = asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop)
         with contextlib.suppress(Exception):  # leaving must never hang or fail the screen

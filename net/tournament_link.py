@@ -7,8 +7,11 @@ loop calls its methods (they only schedule work on that loop and return at once)
 :meth:`TournamentLink.view`: an immutable snapshot of the tournament as this player's own
 verified log has it, remade on the network thread after every change.
 
-The person's games are played by the computer at the level they chose (the player's
-``level``); the view says how each of them goes (its moves so far).
+The person plays their own games (the player's ``level`` None): each of their matches is
+offered to the frame loop as a :class:`net.link.NetLink` over the player's own match peer
+(:meth:`TournamentLink.game_link`), which the client's match screen drives as any LAN
+match.  Or the computer plays them at the level they chose; the view says how each of them
+goes (its moves so far).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from typing import Any, Protocol
 
 from game.tournament import TIE_BREAKS, Format, Tournament
 from net.identity import Identity
+from net.link import NetLink
+from net.peer import Peer
 from net.tournament_director import Director, DirectorConfig, DirectorError
 from net.tournament_log import TournamentLog
 from net.tournament_player import PlayerConfig, TournamentPlayer
@@ -91,6 +96,9 @@ class TournamentView:
     my_name: str = ""
     next_opponent: str | None = None
     """Whom this player meets next (this round's game not yet scored), if anyone."""
+    my_game: tuple[int, int] | None = None
+    """This person's game under way (its round and board) with its match at hand
+    (:meth:`TournamentLink.game_link`), when the person plays it."""
     winner: str | None = None
     digest: str = ""
     error: str | None = None
@@ -103,6 +111,8 @@ class TournamentFeed(Protocol):
     """What the screens of a tournament read: its view now, and leaving it."""
 
     def view(self) -> TournamentView: ...
+
+    def game_link(self, game: tuple[int, int]) -> NetLink | None: ...
 
     def close(self) -> None: ...
 
@@ -127,6 +137,7 @@ class TournamentLink:
         self.director: Director | None = None
         self.player: TournamentPlayer | None = None
         self._plays = True
+        self._game_links: dict[tuple[int, int], NetLink] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
@@ -149,6 +160,11 @@ class TournamentLink:
     def view(self) -> TournamentView:
         with self._lock:
             return self._view
+
+    def game_link(self, game: tuple[int, int]) -> NetLink | None:
+        """The match of this person's ``game`` (round, board), for the match screen."""
+        with self._lock:
+            return self._game_links.get(game)
 
     def close(self) -> None:
         """Leave the tournament (and stop directing it) and stop the thread (waits at most
@@ -205,6 +221,9 @@ class TournamentLink:
             return
         writer.close()
         player = TournamentPlayer(self.identity, self.config, self._observe)
+        if self.config.level is None:  # the person plays: their matches to the match screen
+            player.match_started = self._match_started
+            player.match_observed = self._match_observed
         self.player = player
         self._spawn(self._watch())
         try:
@@ -215,6 +234,18 @@ class TournamentLink:
         if status and player.failure is not None:
             self._fail(player.failure)
         self._refresh()
+
+    def _match_started(self, game: tuple[int, int], peer: Peer) -> None:
+        link = NetLink.over(peer, asyncio.get_running_loop(), self._on_change)
+        with self._lock:
+            self._game_links[game] = link
+        self._refresh()
+
+    def _match_observed(self, game: tuple[int, int], kind: str, data: dict[str, Any]) -> None:
+        with self._lock:
+            link = self._game_links.get(game)
+        if link is not None:
+            link.observe(kind, data)
 
     async def _watch(self) -> None:
         """Remake the view now and then: this player's matches move without the log."""
@@ -281,6 +312,9 @@ class TournamentLink:
             return
         made = _view_of(log, self._view, self.player if self._plays else None, self.director)
         with self._lock:
+            mine = [g for g in made.games if g.mine and g.result is None]
+            game = (mine[0].round, mine[0].board) if mine else None
+            made = replace(made, my_game=game if game in self._game_links else None)
             old = self._view
             self._view = made
         if made != old:

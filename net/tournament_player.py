@@ -24,6 +24,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,10 @@ class TournamentPlayer:
         """The ``hosting`` message of each game this player hosts as White."""
         self.played: dict[Game, bytes] = {}
         """Final records of this player's games, until the log scores them."""
+        self.match_started: Callable[[Game, Peer], None] | None = None
+        """Told of each of this player's match peers as it is made (before it hosts or joins)."""
+        self.match_observed: Callable[[Game, str, dict[str, Any]], None] | None = None
+        """Told of everything each of this player's match peers observes."""
         self._incoming: dict[bytes, bytes] = {}
         self._entered = False
         self._history = 0
@@ -287,7 +292,7 @@ class TournamentPlayer:
         config = self._match_config(0 if white else 1)
         if white:
             config.code = secrets.token_hex(8)  # the seat is Black's, not a passer-by's
-            peer = self.peers[game] = Peer(self.identity, config, self._match_observer)
+            peer = self.peers[game] = self._peer(game, config)
             port = await peer.host(log.game, code=config.code, match_id=match_id)
             hosting = {"t": "hosting", "round": number, "board": board, "port": port,
                        "code": config.code}  # fmt: skip
@@ -298,7 +303,7 @@ class TournamentPlayer:
             table = self.tables.setdefault(game, asyncio.get_running_loop().create_future())
             where = await table
             config.code = where["code"]
-            peer = self.peers[game] = Peer(self.identity, config, self._match_observer)
+            peer = self.peers[game] = self._peer(game, config)
             white_key = log.entrants[pairing.white].key
             await self._join(peer, where["address"], where["port"], white_key, game)
         self.observe(
@@ -350,7 +355,15 @@ class TournamentPlayer:
             pace=config.pace, autostart=True,
         )  # fmt: skip
 
-    def _match_observer(self, kind: str, data: dict[str, Any]) -> None:
+    def _peer(self, game: Game, config: PeerConfig) -> Peer:
+        peer = Peer(self.identity, config, partial(self._match_observer, game))
+        if self.match_started is not None:
+            self.match_started(game, peer)
+        return peer
+
+    def _match_observer(self, game: Game, kind: str, data: dict[str, Any]) -> None:
+        if self.match_observed is not None:
+            self.match_observed(game, kind, data)
         if kind == "your_turn" and self.on_turn is not None:
             for peer in self.peers.values():
                 if peer.seats.waiting_turn is not None:

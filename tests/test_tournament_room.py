@@ -195,6 +195,9 @@ class _Link:
     def view(self) -> TournamentView:
         return self._view
 
+    def game_link(self, game: tuple[int, int]) -> None:
+        return None
+
     def close(self) -> None:
         pass
 
@@ -246,3 +249,72 @@ def test_the_room_and_the_tv_fit_every_screen(
         assert surface.get_size() == size
     finally:
         driver.app.close()
+
+
+@pytest.mark.slow
+def test_a_person_plays_their_own_game_on_the_match_screen_and_comes_back(
+    driver: Driver, tmp_path: Path
+) -> None:
+    boss, port = _director(tmp_path, "--players", "2")
+    bea = _player(tmp_path, port, "Bea")
+    try:
+        driver.press("lan")
+        driver.press("tournaments")
+        driver.press("join")
+        for char in f"127.0.0.1:{port}":
+            driver.press(f"key {char}")
+        driver.press("ok")
+        driver.press("ok")  # no join code
+        driver.press("myself")
+        driver.wait_for_scene("TournamentRoomScene")
+        room = driver.scene
+        driver.wait_for_scene("PlayScene", seconds=60)  # the game begun: to the board
+        assert type(driver.scene.control).__name__ == "TournamentGameControl"
+        driver.play_lan_to_the_end(seconds=HANG)
+        driver.wait_for_scene("TournamentResultsScene")
+        played = driver.scene.match
+        assert played.state.is_terminal() and len(played.record.actions) > 10
+        driver.press("room")
+        driver.wait_for_scene("TournamentRoomScene")
+        assert driver.scene is room
+        driver.until(lambda: room.view.phase == "over", boss, bea, seconds=HANG)
+        over = boss.wait_for("over", timeout=HANG)
+        assert room.view.digest == over["digest"]
+        assert over_result(room) in ("1-0", "0-1", "½-½")  # scored from the record played
+        assert bea.finish(HANG) == 0, bea.tail()
+    finally:
+        boss.kill()
+        bea.kill()
+
+
+def over_result(room) -> str | None:
+    """The result of the person's game as the room shows it, once the log scored it."""
+    return next((g.result for g in room.view.games if g.mine), None)
+
+
+@pytest.mark.slow
+def test_directing_from_the_client_to_the_end(driver: Driver, tmp_path: Path) -> None:
+    driver.press("lan")
+    driver.press("tournaments")
+    driver.press("direct")
+    while driver.scene.players != 2:
+        driver.press("fewer")
+    driver.press("mine")  # your games: the computer, easy
+    assert driver.scene.my_level == "easy"
+    driver.press("code")
+    code = driver.scene.code
+    driver.press("start")
+    driver.wait_for_scene("TournamentRoomScene")
+    room = driver.scene
+    driver.until(lambda: room.view.port != 0, seconds=20)
+    assert room.view.directing and room.view.code == code
+    assert any(code in line for line in room.lines())
+    bea = _player(tmp_path, room.view.port, "Bea", "--code", code)
+    try:
+        driver.until(lambda: room.view.phase == "over", bea, seconds=HANG)
+        over = bea.wait_for("over", timeout=HANG)
+        assert room.view.digest == over["digest"]
+        assert {s.name for s in room.view.standings} == {"Carla", "Bea"}
+        assert bea.finish(HANG) == 0, bea.tail()
+    finally:
+        bea.kill()

@@ -549,6 +549,9 @@ class _StillTournament:
     def view(self) -> TournamentView:
         return self._view
 
+    def game_link(self, game: tuple[int, int]) -> None:
+        return None
+
     def close(self) -> None:
         pass
 

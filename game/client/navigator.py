@@ -42,6 +42,10 @@ class Screen(Enum):
     """Directing a tournament on the LAN, or joining one."""
     TOURNAMENT_TV = auto()
     """A tournament's TV screen (made with the room's link)."""
+    TOURNAMENT_RESULTS = auto()
+    """The results of a person's own game of a tournament (back to its room)."""
+    TOURNAMENT_PAUSE = auto()
+    """The menu over a person's own game of a tournament."""
     RULES = auto()
     PLAY = auto()
     """The match screen of one layout (a ``PlayScene``), whatever the settings say."""

@@ -4,8 +4,10 @@ screen and the exports of the cross table.
 
 The director and this person's player run on a thread of their own
 (:class:`net.tournament_link.TournamentLink`); these screens only read its snapshots, so the
-frame loop never waits on a socket.  The person's games are played by the computer at the
-level they chose; the room shows how each goes.
+frame loop never waits on a socket.  The person plays their own games on the match screen
+(an ordinary LAN match, :class:`~game.client.tournament_control.TournamentGameControl`),
+coming back to the room after each; or the computer plays them at the level they chose, and
+the room shows how each goes.
 """
 
 from __future__ import annotations
@@ -25,7 +27,10 @@ from game.client.scenes.entry import TextEntryScene
 from game.client.scenes.keypad import KeypadScene
 from game.client.scenes.lan import player_name
 from game.client.scenes.menu import Item, MenuScene, item
+from game.client.scenes.play import PlayScene
+from game.client.scenes.results import ResultsScene
 from game.client.scenes.seats import level_label
+from game.client.tournament_control import TournamentGameControl
 from game.client.tournament_words import (
     FORMATS,
     draw_rows,
@@ -77,9 +82,12 @@ def tournament_games(app: App) -> list[str]:
     return names
 
 
-def open_tournament_link(app: App, level: str, code: str | None = None) -> TournamentLink | None:
-    """A tournament link for this person, their games played by the computer at ``level``;
-    None with the reason shown on the title screen."""
+def open_tournament_link(
+    app: App, level: str | None, code: str | None = None
+) -> TournamentLink | None:
+    """A tournament link for this person, their games played by the computer at ``level``
+    (None: by the person, on the match screen); None with the reason shown on the title
+    screen."""
     try:
         identity = Identity.load(app.paths.data / "identity")
     except IdentityError as error:
@@ -143,16 +151,21 @@ class JoinLevelScene(MenuScene):
         return _("Join a tournament")
 
     def subtitle(self) -> str:
-        return _("Your games are played by the computer at the level you choose")
+        return _("Who plays your games: you, or the computer at a level you choose")
 
     def items(self) -> list[Item]:
         levels = [self._level_item(level) for level in LEVELS]
-        return [*levels, item(lambda: _("Back"), self.back, "back")]
+        me = item(lambda: _("I play my games"), lambda: self._join(None), "myself")
+        return [me, *levels, item(lambda: _("Back"), self.back, "back")]
 
     def _level_item(self, level: str) -> Item:
-        return item(lambda: level_label(level), lambda: self._join(level), f"level {level}")
+        return item(
+            lambda: _("The computer plays them: {level}").format(level=level_label(level)),
+            lambda: self._join(level),
+            f"level {level}",
+        )
 
-    def _join(self, level: str) -> None:
+    def _join(self, level: str | None) -> None:
         link = open_tournament_link(self.app, level, self.code)
         if link is None:
             return
@@ -174,7 +187,8 @@ class TournamentSetupScene(MenuScene):
         self.format = 0
         self.players = 4
         self.odd_level: str = "easy"
-        self.my_level: str = "medium"
+        self.my_level: str | None = None
+        """Who plays this person's games: None, the person; else the computer's level."""
         self.plays = True
         self.name = _("Tournament of {name}").format(name=player_name(app))[:40]
         self.code: str | None = None
@@ -199,6 +213,8 @@ class TournamentSetupScene(MenuScene):
         def mine() -> str:
             if not self.plays:
                 return _("You: direct only")
+            if self.my_level is None:
+                return _("Your games: you play them")
             return _("Your games: computer, {level}").format(level=level_label(self.my_level))
 
         return [
@@ -243,9 +259,11 @@ class TournamentSetupScene(MenuScene):
         self._relayout()
 
     def _next_mine(self) -> None:
-        """Your games by the computer at each level in turn, then directing only."""
+        """Your games by you, by the computer at each level in turn, then directing only."""
         if not self.plays:
-            self.plays, self.my_level = True, LEVELS[0]
+            self.plays, self.my_level = True, None
+        elif self.my_level is None:
+            self.my_level = LEVELS[0]
         elif self.my_level == LEVELS[-1]:
             self.plays = False
         else:
@@ -300,15 +318,18 @@ class TournamentRoomScene(Scene):
         self.notice = ""
         self.exported: Path | None = None
         """The file the cross table was exported to last."""
+        self.handed: set[tuple[int, int]] = set()
+        """This person's games already taken to the match screen (by themselves)."""
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
         high = theme.row(u, 2.6)
         width = size[0] - 2 * u
-        count = 4
+        count = 5
         each = (width - (count - 1) * u // 2) // count
         y = size[1] - high - u // 2
         buttons = [
+            ("my game", lambda: _("Your game"), self._my_game, self._can_play),
             ("tv", lambda: _("TV screen"), self._tv, lambda: True),
             ("export page", lambda: _("Export page"), self._export_html, self._exportable),
             ("export csv", lambda: _("Export CSV"), self._export_csv, self._exportable),
@@ -319,6 +340,23 @@ class TournamentRoomScene(Scene):
             rect = pygame.Rect(u + n * (each + u // 2), y, each, high)
             targets.append(button(rect, label, action, self.palette, enabled, name))
         self.set_targets(targets)
+
+    def _can_play(self) -> bool:
+        game = self.view.my_game
+        link = self.link.game_link(game) if game is not None else None
+        if link is None:
+            return False
+        net = link.view()
+        return net.phase in ("playing", "over") and net.variant is not None and not net.catching_up
+
+    def _my_game(self) -> None:
+        """This person's game under way, on the match screen."""
+        game = self.view.my_game
+        link = self.link.game_link(game) if game is not None else None
+        if game is None or link is None or not self._can_play():
+            return
+        self.handed.add(game)
+        self.app.push(make(Screen.MATCH, self.app, TournamentGameControl(self.app, link)))
 
     def _exportable(self) -> bool:
         return self.view.tournament is not None
@@ -357,6 +395,9 @@ class TournamentRoomScene(Scene):
     def update(self, dt: float) -> None:
         super().update(dt)
         self.view = self.link.view()
+        game = self.view.my_game
+        if game is not None and game not in self.handed and self._can_play():
+            self._my_game()  # the person's game has begun: to the board
 
     @property
     def waiting(self) -> bool:
@@ -461,3 +502,52 @@ class TournamentRoomScene(Scene):
     def _caption(self, surface: pygame.Surface, rect: pygame.Rect, words: str, size: int) -> None:
         text = theme.fitted(words, size, self.palette.accent, rect.width, True)
         surface.blit(text, rect.topleft)
+
+
+class TournamentResultsScene(ResultsScene):
+    """The results of the person's own game of a tournament: back to its room."""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        super().layout(size)
+        targets = []
+        for target in self.targets:
+            if target.name == "title":
+                targets.append(button(target.rect, lambda: _("Back to the tournament"),
+                                      self.back, self.palette, name="room"))  # fmt: skip
+            elif target.name != "rematch":
+                targets.append(target)
+        self.set_targets(targets)
+
+    def to_title(self) -> None:
+        self.back()
+
+    def back(self) -> None:
+        self.app.pop()  # the room is under this screen
+
+
+class TournamentPauseScene(MenuScene):
+    """Over the person's own game of a tournament: the match goes on meanwhile; the room is
+    a tap away, and the game too (its button in the room)."""
+
+    def __init__(self, app: App, play: PlayScene) -> None:
+        self.play = play
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Menu")
+
+    def subtitle(self) -> str:
+        return _("The game goes on meanwhile: “Your game” in the room brings you back to it")
+
+    def items(self) -> list[Item]:
+        return [
+            item(lambda: _("Continue"), self.app.pop, "continue"),
+            item(lambda: _("Rules"),
+                 lambda: self.app.push(make(Screen.RULES, self.app, self.play.match.variant)),
+                 "rules"),
+            item(lambda: _("Back to the tournament"), self._room, "room"),
+        ]  # fmt: skip
+
+    def _room(self) -> None:
+        self.app.pop()  # this menu
+        self.app.pop()  # the match screen (the match goes on, the room offers it again)
