@@ -7,6 +7,7 @@ a wrong join code, a director that goes away — said in words, never a crash.""
 from __future__ import annotations
 
 import socket
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -318,3 +319,21 @@ def test_directing_from_the_client_to_the_end(driver: Driver, tmp_path: Path) ->
         assert bea.finish(HANG) == 0, bea.tail()
     finally:
         bea.kill()
+
+
+def test_the_tv_gives_way_to_the_room_when_the_persons_game_begins(tmp_path: Path) -> None:
+    driver = Driver(tmp_path)
+    try:
+        link = _Link(replace(_over_view(), phase="playing", winner=None))
+        room = TournamentRoomScene(driver.app, link)
+        driver.app.push(room)
+        driver.app.push(make(Screen.TOURNAMENT_TV, driver.app, link))
+        driver.frame(2)
+        assert type(driver.scene).__name__ == "TournamentTvScene"
+        link._view = replace(link._view, my_game=(7, 0))
+        link.game_link = lambda game: object()  # type: ignore[method-assign]
+        room._can_play = lambda: False  # type: ignore[method-assign]  # no match to show here
+        driver.frame(3)
+        assert driver.scene is room
+    finally:
+        driver.app.close()

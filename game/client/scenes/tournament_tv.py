@@ -2,7 +2,8 @@
 round's games and how each stands, the standings, and at the end the winner with confetti.
 
 It reads the same link as the room it was opened from (:mod:`game.client.scenes.tournament`)
-and leaves it to the room: closing the TV goes back to the room, the tournament going on.
+and leaves it to the room: closing the TV goes back to the room, the tournament going on —
+and so does a game of the person's beginning, which the room takes to the board.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class TournamentTvScene(Scene):
         self.confetti = Particles(enabled=not app.settings.reduce_motion)
         self.celebrated = False
         """Whether the winner's confetti was thrown (once, when the tournament ends)."""
+        self.seen = self.view.my_game
+        """The person's game under way when the TV was opened (the room offers it)."""
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -55,6 +58,11 @@ class TournamentTvScene(Scene):
     def update(self, dt: float) -> None:
         super().update(dt)
         self.view = self.link.view()
+        game = self.view.my_game
+        if game is not None and game != self.seen and self.link.game_link(game) is not None:
+            self.seen = game
+            self.app.pop()  # a game of the person's begins: the room takes them to it
+            return
         self.confetti.update(dt * self.app.settings.animation_speed)
         if self.view.phase == "over" and not self.celebrated:
             self.celebrated = True
