@@ -337,3 +337,15 @@ def test_the_tv_gives_way_to_the_room_when_the_persons_game_begins(tmp_path: Pat
         assert driver.scene is room
     finally:
         driver.app.close()
+
+
+def test_a_headless_player_without_the_join_code_is_refused(tmp_path: Path) -> None:
+    boss, port = _director(tmp_path, "--players", "2", "--code", "1234")
+    bea = _player(tmp_path, port, "Bea")
+    try:
+        refused = bea.wait_for("refused", timeout=20)
+        assert "this tournament needs a join code" in refused["reason"]
+        assert bea.finish(20) == 1
+    finally:
+        boss.kill()
+        bea.kill()
