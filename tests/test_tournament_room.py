@@ -163,6 +163,11 @@ def test_a_director_that_goes_away_is_said_and_nothing_crashes(
         driver.until(lambda: "Carla" in room.view.entrants, boss, seconds=20)
         assert room.view.phase == "waiting"  # the others not in: a joiner waits for round 1
         assert "Waiting for the first round" in room.lines()
+        driver.press("leave")  # under way: asked once more
+        driver.wait_for_scene("LeaveScene")
+        assert "without you" in driver.scene.subtitle()
+        driver.press("stay")
+        driver.wait_for_scene("TournamentRoomScene")
         boss.kill()
         driver.until(lambda: room.view.error is not None, seconds=20)
         assert "cannot be reached" in room.view.error

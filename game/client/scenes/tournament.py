@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -333,7 +334,7 @@ class TournamentRoomScene(Scene):
             ("tv", lambda: _("TV screen"), self._tv, lambda: True),
             ("export page", lambda: _("Export page"), self._export_html, self._exportable),
             ("export csv", lambda: _("Export CSV"), self._export_csv, self._exportable),
-            ("leave", lambda: _("Leave"), self.back, lambda: True),
+            ("leave", lambda: _("Leave"), self._leave, lambda: True),
         ]
         targets: list[Target] = []
         for n, (name, label, action, enabled) in enumerate(buttons):
@@ -402,6 +403,19 @@ class TournamentRoomScene(Scene):
     @property
     def waiting(self) -> bool:
         return True  # the room changes as players come, games are played and scored
+
+    def _leave(self) -> None:
+        """Leave, once sure if the tournament is under way (it goes on without this person,
+        or ends for everyone when this computer directs it)."""
+        view = self.view
+        if view.phase in ("over", "failed", "connecting"):
+            self.back()
+            return
+        if view.directing:
+            warning = _("You direct this tournament: leaving ends it for every player")
+        else:
+            warning = _("The tournament goes on without you: you are withdrawn after a minute")
+        self.app.push(LeaveScene(self.app, warning, self.back))
 
     def back(self) -> None:
         self.app.reset(make(Screen.TITLE, self.app))
@@ -502,6 +516,26 @@ class TournamentRoomScene(Scene):
     def _caption(self, surface: pygame.Surface, rect: pygame.Rect, words: str, size: int) -> None:
         text = theme.fitted(words, size, self.palette.accent, rect.width, True)
         surface.blit(text, rect.topleft)
+
+
+class LeaveScene(MenuScene):
+    """Leaving a tournament under way, said and asked once more."""
+
+    def __init__(self, app: App, warning: str, leave: Callable[[], None]) -> None:
+        self.warning, self.leave = warning, leave
+        super().__init__(app)
+
+    def title(self) -> str:
+        return _("Leave the tournament?")
+
+    def subtitle(self) -> str:
+        return self.warning
+
+    def items(self) -> list[Item]:
+        return [
+            item(lambda: _("Stay"), self.app.pop, "stay"),
+            item(lambda: _("Leave"), self.leave, "leave"),
+        ]
 
 
 class TournamentResultsScene(ResultsScene):
