@@ -354,3 +354,32 @@ def test_a_headless_player_without_the_join_code_is_refused(tmp_path: Path) -> N
     finally:
         boss.kill()
         bea.kill()
+
+
+@pytest.mark.slow
+def test_directing_only_shows_the_others_tournament_to_its_end(
+    driver: Driver, tmp_path: Path
+) -> None:
+    driver.press("lan")
+    driver.press("tournaments")
+    driver.press("direct")
+    while driver.scene.players != 2:
+        driver.press("fewer")
+    while driver.scene.plays:
+        driver.press("mine")  # you: direct only
+    driver.press("start")
+    driver.wait_for_scene("TournamentRoomScene")
+    room = driver.scene
+    driver.until(lambda: room.view.port != 0, seconds=20)
+    port = room.view.port
+    bea, ugo = _player(tmp_path, port, "Bea"), _player(tmp_path, port, "Ugo")
+    try:
+        driver.until(lambda: room.view.phase == "over", bea, ugo, seconds=HANG)
+        over = bea.wait_for("over", timeout=HANG)
+        assert room.view.digest == over["digest"]
+        assert {s.name for s in room.view.standings} == {"Bea", "Ugo"}
+        assert room.view.next_opponent is None and not any(g.mine for g in room.view.games)
+        assert bea.finish(HANG) == 0 and ugo.finish(HANG) == 0
+    finally:
+        bea.kill()
+        ugo.kill()
