@@ -53,6 +53,9 @@ class GameView:
     """This player's game and its match under way here."""
     moves: int = 0
     """The actions played so far in this player's match (0 for the others' games)."""
+    hosted: bool | None = None
+    """Whether White has opened the game's match yet, as the director knows (None: not
+    known here, on a player's computer)."""
 
 
 @dataclass(frozen=True)
@@ -352,6 +355,7 @@ def _view_of(
                     result=None if outcome is None else outcome.value, mine=mine,
                     playing=matchlog is not None and outcome is None,
                     moves=len(matchlog.record.actions) if matchlog is not None else 0,
+                    hosted=None if director is None else (number, board) in director.tables,
                 )
             )  # fmt: skip
             if mine and outcome is None:

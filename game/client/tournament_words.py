@@ -48,11 +48,13 @@ def points(value: float) -> str:
 
 def game_state(game: GameView) -> str:
     """How a game of the round stands: its result, under way (with its moves, for this
-    player's own), or waiting to begin."""
+    player's own), or about to begin (its match not open yet, where the director knows)."""
     if game.result is not None:
         return game.result
     if game.playing:
         return _("under way · move {n}").format(n=game.moves + 1)
+    if game.hosted is False:
+        return _("about to begin")
     return _("under way")
 
 

@@ -319,6 +319,8 @@ class TournamentRoomScene(Scene):
         self.notice = ""
         self.exported: Path | None = None
         """The file the cross table was exported to last."""
+        self._address = ""
+        """This computer's address on the LAN, where players join a tournament it directs."""
         self.handed: set[tuple[int, int]] = set()
         """This person's games already taken to the match screen (by themselves)."""
 
@@ -432,7 +434,9 @@ class TournamentRoomScene(Scene):
         what.append(round_line(view))
         lines = [" · ".join(what)]
         if view.directing and view.port:
-            where = f"{self.app.settings.lan_interface or lan_addresses()[0]}:{view.port}"
+            if not self._address:  # looked up once: not every frame
+                self._address = self.app.settings.lan_interface or lan_addresses()[0]
+            where = f"{self._address}:{view.port}"
             if view.code:
                 lines.append(
                     _("Players join at {where} with the code {code}").format(
