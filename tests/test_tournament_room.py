@@ -14,6 +14,7 @@ import pygame
 import pytest
 
 from game.client import theme
+from game.client.kiosk_config import KioskConfig
 from game.client.navigator import Screen, make
 from game.client.scenes import tournament as room_module
 from game.client.scenes.tournament import TournamentRoomScene
@@ -383,3 +384,18 @@ def test_directing_only_shows_the_others_tournament_to_its_end(
     finally:
         bea.kill()
         ugo.kill()
+
+
+def test_a_kiosk_keeps_a_tournaments_tv_however_long_nobody_touches_it(tmp_path: Path) -> None:
+    config = KioskConfig(attract_after=10, abandon_after=20, countdown=5, dim_after=3600)
+    driver = Driver(tmp_path, size=(1920, 1080), kiosk=config)
+    try:
+        link = _Link(replace(_over_view(), phase="playing", winner=None))
+        driver.app.push(TournamentRoomScene(driver.app, link))
+        driver.app.push(make(Screen.TOURNAMENT_TV, driver.app, link))
+        for _ in range(60):  # a minute of app time, untouched
+            driver.app.frame(1.0)
+        assert type(driver.scene).__name__ == "TournamentTvScene"
+    finally:
+        driver.app.close()
+        theme.set_scale(1.0)

@@ -93,6 +93,8 @@ class KioskWatch:
             self.sweep_abandoned()
         if shows(app.scene, Screen.CLOSED) or shows(app.scene, Screen.ABANDON):
             return
+        if any(scene.holds_the_kiosk for scene in app.scenes):
+            return  # a tournament under way: watched on the big screen, not touched
         if shows(app.scene, Screen.ATTRACT):
             if not self.is_open():
                 app.reset(make(Screen.CLOSED, app))

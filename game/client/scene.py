@@ -24,6 +24,10 @@ class Scene:
     draws_changes_only = False
     """True for screens whose :meth:`draw` draws only what changed and says where
     (:meth:`updated_areas`); the others draw everything each time."""
+    holds_the_kiosk = False
+    """True for screens a kiosk must not leave for its demos however long nobody touches it
+    (a tournament's room and TV: a big screen watched, not touched, and a tournament that
+    would end with them)."""
     facing: int | None = None
     """Degrees the picture is turned while this screen is on top — 180 for a menu opened
     from the far side of a face-to-face table, so that side reads it; None: as the screen

@@ -312,6 +312,8 @@ class TournamentRoomScene(Scene):
     """The tournament's room: where it stands, this round's games, the standings and the
     cross table; the TV screen and the exports."""
 
+    holds_the_kiosk = True
+
     def __init__(self, app: App, link: TournamentFeed) -> None:
         super().__init__(app)
         self.link = link

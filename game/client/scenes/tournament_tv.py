@@ -38,6 +38,8 @@ CONFETTI = 320
 class TournamentTvScene(Scene):
     """See the module's docstring."""
 
+    holds_the_kiosk = True
+
     def __init__(self, app: App, link: TournamentFeed) -> None:
         super().__init__(app)
         self.link = link
