@@ -138,10 +138,12 @@ class CheckersView(BoardView[DamaState | LupoState]):
         size = round(self.cell * PIECE)
         self._draw_last_turn(surface, size)
         hidden = self.motion[3] if self.motion else None
+        clip = surface.get_clip()  # a part of a frame: only the pieces inside it
         for square, name in pieces.items():
-            if square != hidden:
+            place = self.square_rect(square)  # a piece stays inside its square
+            if square != hidden and clip.colliderect(place):
                 piece = sprite(name, size)
-                surface.blit(piece, piece.get_rect(center=self.square_center(square)))
+                surface.blit(piece, piece.get_rect(center=place.center))
         self._draw_marks(surface, state)
         self.draw_focus_halo(surface)
         if self.motion:

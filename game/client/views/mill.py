@@ -67,6 +67,8 @@ class MillView(BoardView[MulinoState]):
         """The pieces the last turn removed: their points and sprites."""
         self._background: pygame.Surface | None = None
         self._labelled = False
+        self._centres_key: tuple[int, int, int, int] | None = None
+        self._centres_of: tuple[tuple[int, int], ...] = ()
 
     # -- geometry -------------------------------------------------------------------------
 
@@ -81,11 +83,20 @@ class MillView(BoardView[MulinoState]):
         self._background = None
 
     def point_center(self, point: int) -> tuple[int, int]:
-        col, row = _grid(point)
-        return (
-            self.rect.x + self.margin + col * self.step,
-            self.rect.y + self.margin + (6 - row) * self.step,
-        )
+        return self._centres()[point]
+
+    def _centres(self) -> tuple[tuple[int, int], ...]:
+        """Every point's centre on the screen, worked out again only when the board moves
+        (a pass of a frame asks for each point's several times)."""
+        key = (self.rect.x, self.rect.y, self.margin, self.step)
+        if key != self._centres_key:
+            x, y = self.rect.x + self.margin, self.rect.y + self.margin
+            self._centres_of = tuple(
+                (x + col * self.step, y + (6 - row) * self.step)
+                for col, row in map(_grid, range(24))
+            )
+            self._centres_key = key
+        return self._centres_of
 
     def point_rect(self, point: int) -> pygame.Rect:
         rect = pygame.Rect(0, 0, self.step * 4 // 5, self.step * 4 // 5)
@@ -153,11 +164,13 @@ class MillView(BoardView[MulinoState]):
             pygame.draw.line(surface, lit, ends[0], ends[-1], max(4, self.step // 5))
         self._draw_last_turn(surface, size)
         moving = self.motion[1] if self.motion else None
+        clip, centres, half = surface.get_clip(), self._centres(), size // 2 + 1
         for side, colour in enumerate(COLOURS):
+            piece = sprite(f"stone_{colour}", size)
             for point in points_of(state.men[side]):
-                if point != moving:
-                    piece = sprite(f"stone_{colour}", size)
-                    surface.blit(piece, piece.get_rect(center=self.point_center(point)))
+                x, y = centres[point]
+                if point != moving and clip.colliderect(x - half, y - half, 2 * half, 2 * half):
+                    surface.blit(piece, piece.get_rect(center=(x, y)))
         if self.vanishing:
             tween, point, name = self.vanishing
             shrink = max(2, round(size * (1 - tween.eased())))
@@ -167,8 +180,8 @@ class MillView(BoardView[MulinoState]):
             tween, point, start, end = self.motion
             colour = "white" if state.men[0] >> point & 1 else "black"
             piece = sprite(f"stone_{colour}", size)
-            x, y = lerp(start, end, tween.eased())
-            surface.blit(piece, piece.get_rect(center=(round(x), round(y))))
+            along = lerp(start, end, tween.eased())
+            surface.blit(piece, piece.get_rect(center=(round(along[0]), round(along[1]))))
         self._draw_marks(surface, state)
         self._draw_order(surface)
         self.draw_focus_halo(surface)
@@ -276,7 +289,7 @@ class MillView(BoardView[MulinoState]):
 
     def _draw_hands(self, surface: pygame.Surface, state: MulinoState) -> None:
         size = min(self.tray.height // 2 - 4, self.tray.width // 10)
-        if size < 6:
+        if size < 6 or not surface.get_clip().colliderect(self.tray):
             return
         for side, colour in enumerate(COLOURS):
             piece = sprite(f"stone_{colour}", size)
