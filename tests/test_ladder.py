@@ -16,6 +16,8 @@ from game.rules.chance import random_action
 from game.rules.mulino import MulinoState
 from game.session.seats import Seat, SeatKind
 
+from . import examples
+
 
 def test_the_named_levels_are_rungs_of_the_ladder() -> None:
     assert len(LADDER) == RUNGS >= 8
@@ -48,7 +50,8 @@ def test_every_rung_answers_legally_and_the_same_for_the_same_seed(setup: Varian
     rng = random.Random(11)
     state = start(setup)
     decisions = 0
-    while not state.is_terminal() and decisions < 24:
+    walk = WALK // 4 if examples.quick else WALK  # the quick loop walks a quarter of it
+    while not state.is_terminal() and decisions < walk:
         if state.is_chance():
             state = state.apply(random_action(state, rng))
             continue
@@ -62,6 +65,8 @@ def test_every_rung_answers_legally_and_the_same_for_the_same_seed(setup: Varian
 
 NODES_CAP = 600
 """Nodes per decision in the walk above (a test of legality, not of strength)."""
+WALK = 24
+"""Decisions of the walk above in the whole suite."""
 
 
 def test_a_level_is_asked_for_by_name_or_number() -> None:
