@@ -68,13 +68,25 @@ def frame(surface: pygame.Surface, marker: Marker, rect: pygame.Rect, width: int
           radius: int = 0) -> None:  # fmt: skip
     """A rectangular ring of ``marker`` within ``rect``, its stroke ``width`` wide: at the
     edge of ``rect``, or, with a halo, inset by the halo's width, the halo round it."""
-    if marker.halo is None:
-        pygame.draw.rect(surface, marker.colour, rect, width, border_radius=radius)
-        return
-    halo = halo_width(width)
-    pygame.draw.rect(surface, marker.halo, rect, width + 2 * halo, border_radius=radius)
-    inner = rect.inflate(-2 * halo, -2 * halo)
-    pygame.draw.rect(surface, marker.colour, inner, width, border_radius=max(0, radius - halo))
+    surface.blit(_frame(marker.colour, marker.halo, rect.size, width, radius), rect)
+
+
+@surface_cache(entries=32, megabytes=8)
+def _frame(colour: Colour, halo: Colour | None, size: tuple[int, int], width: int,
+           radius: int) -> pygame.Surface:  # fmt: skip
+    """A rectangular ring drawn once on a clear surface, then blitted: clipped to a part of
+    its inside (a wipe's 2-pixel edge across a square), pygame's framed rectangle filled
+    that part, and the screen kept a stripe of the frame's colour."""
+    drawn = pygame.Surface(size, pygame.SRCALPHA)
+    rect = drawn.get_rect()
+    if halo is None:
+        pygame.draw.rect(drawn, colour, rect, width, border_radius=radius)
+        return drawn
+    extra = halo_width(width)
+    pygame.draw.rect(drawn, halo, rect, width + 2 * extra, border_radius=radius)
+    inner = rect.inflate(-2 * extra, -2 * extra)
+    pygame.draw.rect(drawn, colour, inner, width, border_radius=max(0, radius - extra))
+    return drawn
 
 
 def ring_of(surface: pygame.Surface, marker: Marker, centre: tuple[int, int], radius: int,
