@@ -473,6 +473,7 @@ def _result_of(log: MatchLog, pairing: Pairing) -> Result:
         (Outcome.WIN, Outcome.LOSS): Result.WHITE_WINS,
         (Outcome.LOSS, Outcome.WIN): Result.BLACK_WINS,
         (Outcome.DRAW, Outcome.DRAW): Result.DRAW,
+        (Outcome.WIN, Outcome.WIN): Result.DRAW,  # Numeri's equal totals share the win
     }
     scored = outcomes.get(ended.outcomes)
     require(scored is not None, f"result: the match ended {ended}, no result of two players")

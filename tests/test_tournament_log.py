@@ -28,6 +28,7 @@ from net.tournament_log import (
     Rejected,
     TournamentLog,
     joined,
+    judge_record,
     record_digest,
     replay_tournament,
     seal,
@@ -609,3 +610,19 @@ def test_a_round_robin_takes_no_late_joiner() -> None:
     night = paired_night()
     why = night.refused(joined(PLAYERS[4], night.log, "Elena", computer=False))
     assert "takes no player once it has begun" in why
+
+
+def test_a_numeri_game_of_equal_totals_is_scored_as_a_draw() -> None:
+    """RULES: equal totals share the win — between two players, half a point each.  (This
+    match id's dice give the two random players 111 points each; a tournament that refused
+    the record waited for ever for the game's result.)"""
+    numeri = variant("numeri", 2)
+    match = "0015" * 8
+    table = Match(numeri, identities=PLAYERS[:2], match=match, logs=1)
+    table.start()
+    table.play_out(random.Random(1))
+    ended = table.log.state.result()
+    assert ended is not None and ended.outcomes == (Outcome.WIN, Outcome.WIN)
+    pairing = Pairing(PLAYERS[0].peer, PLAYERS[1].peer)
+    data = records.encode(table.log)
+    assert judge_record(data, numeri, pairing, match) is Result.DRAW
