@@ -93,20 +93,22 @@ class Driver:
 
     def settle(self, limit: int = 400, seconds: float = 60.0) -> None:
         """Run frames until nothing moves and nothing is awaited (lots drawn, animations
-        over, computers done); at most ``limit`` frames (a frame's time at most waiting
-        for the computer's word after each)."""
+        over, computers done): at most ``limit`` frames of motion — an animation that never
+        ends — and ``seconds`` in all, for the frames that wait for the computer's word
+        (their number depends on how loaded the machine is, not on the code)."""
         deadline = time.monotonic() + seconds
-        frames = 0
+        moving = 0
         while time.monotonic() < deadline:
             mark = self.app.wakeup.mark()
             self.frame()
             if not self.busy and not self.scene.waiting:
                 return
-            if not self.busy:  # the computer thinks (or works out odds) in its process
+            if self.busy:
+                moving += 1
+                if moving > limit:
+                    break
+            else:  # the computer thinks (or works out odds) in its process
                 self.app.wakeup.wait(mark, FRAME)
-            frames += 1
-            if frames > limit:
-                break
         raise AssertionError(f"{type(self.scene).__name__} still busy")
 
     def click(self, pos: tuple[int, int]) -> None:
