@@ -9,6 +9,10 @@ match starts, and withdraws it at the end.  A :class:`Browser` keeps a live tabl
 matches it hears of, skipping anything that is not plainly a Tavolo match; :func:`ordered`
 puts them in the order a lobby lists them.
 
+A tournament's director announces it under the same service, its TXT record saying
+``kind=tournament`` with its format and round (:func:`tournament_txt`): a lobby lists it
+beside the matches, and joining it goes to the director's door, not a match's.
+
 Both take an ``interface`` address: given one, multicast goes out on that interface only
 (tests and benchmarks use it inside their own network namespaces); by default every LAN
 interface is used.
@@ -33,9 +37,11 @@ from game.rules import VARIANTS
 from game.rules.registry import fingerprint as rules_fingerprint
 from net.identity import fingerprint
 from net.messages import PROTOCOL_VERSION
+from net.tournament_log import MOST_PLAYERS
 
 if TYPE_CHECKING:
     from net.matchlog import MatchLog
+    from net.tournament_log import TournamentLog
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +55,16 @@ PER_KEY = 2
 _LIMITS = {"v": 4, "rules": 16, "game": 40, "players": 2, "free": 2, "code": 1, "state": 12,
            "host": 40, "match": 32, "key": 64}  # fmt: skip
 """The longest value of each field a Tavolo host announces (longer: not a Tavolo match)."""
+_TOURNAMENT_LIMITS = {"kind": 10, "format": 18, "round": 3}
+"""The fields a tournament's announcement adds, each as long at most."""
+FORMATS = ("round-robin", "double-round-robin", "swiss", "knockout")
+
 _LONGEST_TEXT = 255  # a TXT string holds at most 255 bytes: anything else is longer still
 _LONGEST_NAME = 80  # a Tavolo host's instance name: 60 characters, "-N" if it was taken
 _NUMBER = re.compile(r"[0-9]+")
 _KEY = re.compile(r"[0-9a-f]{64}")
-_UNDER_WAY = ("lobby", "playing", "paused")
+_UNDER_WAY = ("lobby", "playing", "paused", "entering", "under way")
+"""A match's states, then a tournament's, before it is over."""
 
 
 @dataclass(frozen=True)
@@ -76,14 +87,28 @@ class Listing:
     """The host's Ed25519 public key, 64 lowercase hex digits, as announced."""
     fingerprint: str
     """The short form of ``key`` people compare by eye with the host's screen."""
+    kind: str = "match"
+    """``match``, or ``tournament``: then ``host`` is its name, ``key`` its director's,
+    ``match`` its id, ``players`` the people it waits for before round 1 and ``free`` the
+    places still open (a Swiss under way takes late joiners)."""
+    format: str = ""
+    """A tournament's format (``round-robin``, ``double-round-robin``, ``swiss``,
+    ``knockout``)."""
+    round: int = 0
+    """A tournament's round under way (0 before the first)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @property
+    def tournament(self) -> bool:
+        return self.kind == "tournament"
+
+    @property
     def waiting(self) -> bool:
-        """A match this player can join and sit down in now."""
-        return self.compatible and self.state == "lobby" and self.free > 0
+        """A match this player can join and sit down in now (a tournament: enter)."""
+        open_states = ("entering", "under way") if self.tournament else ("lobby",)
+        return self.compatible and self.state in open_states and self.free > 0
 
 
 def txt_record(log: MatchLog) -> dict[str, str]:
@@ -103,6 +128,35 @@ def txt_record(log: MatchLog) -> dict[str, str]:
     }
 
 
+def tournament_txt(log: TournamentLog, wanted: int, code: bool) -> dict[str, str]:
+    """The TXT record announcing the tournament ``log`` is of, as it stands: ``wanted``
+    people awaited before round 1, ``code`` whether a join code is needed."""
+    tournament = log.tournament
+    if log.over:
+        state, free = "over", 0
+    elif tournament is None:
+        people = {p for p, e in log.entrants.items() if not e.computer}
+        state, free = "entering", max(0, wanted - len(people - set(log.withdrawn_early)))
+    else:
+        swiss = log.format.value == "swiss"  # late joiners enter its next round
+        state, free = "under way", max(0, MOST_PLAYERS - len(log.entrants)) if swiss else 0
+    return {
+        "v": str(PROTOCOL_VERSION),
+        "rules": rules_fingerprint()[:16],
+        "game": log.game.name,
+        "players": str(min(wanted, 99)),
+        "free": str(min(free, 99)),
+        "code": "1" if code else "0",
+        "state": state,
+        "host": log.name[:40],
+        "match": log.id,
+        "key": log.director.hex(),
+        "kind": "tournament",
+        "format": log.format.value,
+        "round": str(0 if tournament is None else len(tournament.rounds)),
+    }
+
+
 # -- reading announcements: anything that is not plainly a Tavolo match is skipped ---------
 
 
@@ -119,11 +173,20 @@ def decode(
         return None
     if any(k not in txt or len(txt[k]) > most for k, most in _LIMITS.items()):
         return None
+    kind = txt.get("kind", "match")
+    tournament = kind == "tournament"
+    if tournament:
+        if any(k not in txt or len(txt[k]) > most for k, most in _TOURNAMENT_LIMITS.items()):
+            return None
+        if txt["format"] not in FORMATS or not _NUMBER.fullmatch(txt["round"]):
+            return None
+    elif kind != "match":
+        return None
     numbers = [txt[k] for k in ("v", "players", "free")]
     if not all(_NUMBER.fullmatch(n) for n in numbers) or not _KEY.fullmatch(txt["key"]):
         return None
     version, players, free = (int(n) for n in numbers)
-    if players == 0 or free > players or txt["code"] not in ("0", "1"):
+    if players == 0 or (free > players and not tournament) or txt["code"] not in ("0", "1"):
         return None
     if not txt["state"] or not txt["match"] or not addresses or not 0 < (port or 0) < 65536:
         return None
@@ -132,7 +195,7 @@ def decode(
         version == PROTOCOL_VERSION
         and txt["rules"] == rules_fingerprint()[:16]
         and spec is not None
-        and players in spec.players
+        and (2 if tournament else players) in spec.players
     )
     return Listing(
         name=instance,
@@ -149,6 +212,9 @@ def decode(
         match=txt["match"],
         key=txt["key"],
         fingerprint=fingerprint(bytes.fromhex(txt["key"])),
+        kind=kind,
+        format=txt["format"] if tournament else "",
+        round=int(txt["round"]) if tournament else 0,
     )
 
 

@@ -119,13 +119,10 @@ async def _direct(args: argparse.Namespace, emit: Emit) -> int:
         game=game, format=args.format, players=args.players, rounds=args.rounds,
         double=args.double, level=args.ai or "", name=args.name, interface=args.interface,
         drop_timeout=args.drop_timeout, folder=args.record, think_seconds=args.think,
-        pace=max(0.0, args.pace), code=args.code,
+        pace=max(0.0, args.pace), code=args.code, advertise=not args.no_advertise,
     )  # fmt: skip
     if args.code is not None and not (0 < len(args.code) <= 16 and args.code.isdigit()):
         raise UsageError("--code takes 1 to 16 digits")
-    if not args.no_advertise:
-        emit("notice", {"text": "tournaments are not announced on the LAN yet: "
-                                "players join by address and port"})  # fmt: skip
     try:
         director = Director(config, emit)
         await director.start(args.port)

@@ -35,6 +35,7 @@ from game.rules import Variant
 from game.tournament import Format, Pairing, Result
 from net import tournament_records
 from net.connection import Closed, Connection
+from net.discovery import Advertiser, tournament_txt
 from net.framing import encode
 from net.identity import Identity, IdentityError
 from net.messages import MessageError
@@ -86,6 +87,9 @@ class DirectorConfig:
     pace: float = 0.0
     code: str | None = None
     """The join code a newcomer must give (digits; None: anyone may enter)."""
+    advertise: bool = False
+    """Announce the tournament on the LAN (on ``interface``, or every LAN interface) while
+    it takes players and is played."""
 
 
 class Director:
@@ -107,6 +111,8 @@ class Director:
         self.port = 0
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._advertiser: Advertiser | None = None
+        self._announcing = False
 
     # -- starting and stopping -----------------------------------------------------------
 
@@ -131,6 +137,8 @@ class Director:
             self.gone_since[player] = now  # those of an earlier run: the drop timeout anew
         self._spawn(self._watch())
         self._advance()
+        if self.config.advertise and not log.over:
+            await self._advertise()
         return self.port
 
     async def close(self) -> None:
@@ -141,6 +149,7 @@ class Director:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._withdraw_announcement()
 
     def _opened(self) -> TournamentLog:
         config = self.config
@@ -199,6 +208,54 @@ class Director:
         folder, log = self.config.folder, self.log
         if folder is not None and log is not None:
             tournament_records.save(folder / RECORD_FILE, log, list(self.records.values()))
+
+    # -- the announcement on the LAN -----------------------------------------------------------
+
+    async def _advertise(self) -> None:
+        log = self.log
+        assert log is not None
+        advertiser = Advertiser(self.config.interface)
+        try:
+            await advertiser.start(self.config.name, self.port, self._txt())
+        except Exception as error:  # no multicast here: joining by address still works
+            await advertiser.stop()
+            self.observe("notice", {"text": f"the tournament is not announced on the LAN "
+                                            f"({error}): players join by address"})  # fmt: skip
+            return
+        self._advertiser = advertiser
+        self.observe("advertised", {"port": self.port})
+
+    def _txt(self) -> dict[str, str]:
+        log = self.log
+        assert log is not None
+        return tournament_txt(log, self.config.players, bool(self.config.code))
+
+    def _announce(self) -> None:
+        """Bring the announcement up to date with the log, one update at a time (an update
+        under way when the log moves on sends the newest record once it is done)."""
+        if self._advertiser is None or self._announcing:
+            return
+        self._announcing = True
+        self._spawn(self._update_announcement())
+
+    async def _update_announcement(self) -> None:
+        try:
+            while self._advertiser is not None:
+                txt = self._txt()  # once over, it says so until the director closes
+                try:
+                    await self._advertiser.update(txt)
+                except Exception as error:  # the network went: the tournament goes on
+                    self.observe("notice", {"text": f"the announcement failed ({error})"})
+                    return
+                if self._txt() == txt:
+                    return
+        finally:
+            self._announcing = False
+
+    async def _withdraw_announcement(self) -> None:
+        advertiser, self._advertiser = self._advertiser, None
+        if advertiser is not None:
+            await advertiser.stop()
 
     # -- the door ------------------------------------------------------------------------
 
@@ -370,6 +427,7 @@ class Director:
                 connection.send_frame(frame)
         for kind, data in events_after(log, entry):
             self.observe(kind, data)
+        self._announce()
 
     def _frames(self, entry: dict[str, Any]) -> list[bytes]:
         """``entry`` framed, after the match record it scores."""

@@ -90,12 +90,14 @@ async def enter(
     name: str,
     computer: bool,
     code: str | None = None,
+    expected: bytes | None = None,
 ) -> tuple[TournamentLog, int]:
     """The player's side: its log — ``held``, or begun from the director's opening the first
     time — and the director's log length when it admitted the player.  :class:`Untrusted`
     if the director refuses or is not the one of ``held``'s tournament; :class:`Closed` if
     the line is lost on the way (the director may be sought again).  ``code`` is the
-    tournament's join code, which a director that has one asks of a newcomer."""
+    tournament's join code, which a director that has one asks of a newcomer; ``expected``
+    the director's key as announced, demanded before anything of the player's is sent."""
     nonce = secrets.token_bytes(32)
     connection.send({"t": "enter", "version": TOURNAMENT_VERSION, "rules": fingerprint(),
                      "key": me.key, "nonce": nonce, "have": 0 if held is None else len(held),
@@ -104,6 +106,8 @@ async def enter(
     director = await _reply(connection, deadline, "director")
     if not verify(director["key"], director_payload(me.key, nonce), director["sig"]):
         raise Untrusted("the director's proof of identity does not check out")
+    if expected is not None and director["key"] != expected:
+        raise Untrusted("the director there holds another key than the one announced")
     log = _tournament(director, held)
     proof = None if me.peer in log.entrants else entrant_proof(me, log, name, computer)
     sig = me.sign(attendance_payload(log.id, log.director, director["nonce"]))

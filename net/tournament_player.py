@@ -69,6 +69,9 @@ class PlayerConfig:
     pace: float = 0.0
     code: str | None = None
     """The tournament's join code (None: none given)."""
+    director: bytes | None = None
+    """The director's key as the LAN announced it: a director at that address holding
+    another key is refused (a spoofed announcement lures nobody).  None: any director."""
 
 
 class TournamentPlayer:
@@ -152,8 +155,9 @@ class TournamentPlayer:
         tournament is over."""
         config = self.config
         log, self._history = await enter(
-            connection, self.identity, self.log, config.name, config.computer, config.code
-        )
+            connection, self.identity, self.log, config.name, config.computer, config.code,
+            config.director,
+        )  # fmt: skip
         self.log = log
         if not self._entered:
             self._entered = True

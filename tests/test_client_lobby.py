@@ -17,6 +17,7 @@ from net import link as link_module
 from net.discovery import SERVICE, Listing, decode
 from net.identity import Identity, fingerprint
 from net.link import LanBrowser
+from net.testing.peer_process import PeerProcess
 from tests.client_driver import Driver
 from tests.lan import host
 
@@ -171,3 +172,44 @@ def test_the_live_list_wakes_the_app_when_a_match_comes_or_goes(monkeypatch) -> 
         assert rung == [1, 0]
     finally:
         browser.close()
+
+
+def test_a_tournament_on_the_list_is_entered_with_the_directors_announced_key(
+    lan_driver: Driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A director announcing a tournament: its row names it, its game, format and places
+    and the director's key; pressing it asks who plays this person's games, and the person
+    is entered — by a player demanding the announced key."""
+    director = PeerProcess.net(
+        "tournament", "host", "mulino", "--players", "2", "--format", "swiss", "--name", "Sera",
+        "--interface", "127.0.0.1", "--no-advertise", "--record", str(tmp_path / "d"), cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        port = director.wait_for("listening")["port"]
+        key = Identity.load(tmp_path / "d" / "director.id").key
+        listing = replace(
+            announced("Sera", "entering", 2, 40), kind="tournament", format="swiss", round=0,
+            address="127.0.0.1", port=port, game="mulino:classic", key=key.hex(),
+            fingerprint=fingerprint(key),
+        )  # fmt: skip
+
+        class Announcing(StillBrowser):
+            def __init__(self, interface: str = "", on_change=None) -> None:
+                super().__init__(interface, on_change)
+                self._listings = {listing.name: listing}
+
+        monkeypatch.setattr(lobby, "LanBrowser", Announcing)
+        lan_driver.press("lan")
+        lan_driver.frame(8)
+        texts = drawn(lan_driver)
+        row = "Tournament Sera · Mulino · Swiss · 2 places free"
+        assert row in texts and texts[texts.index(row) + 1] == f"Director key {fingerprint(key)}"
+        lan_driver.press("match 1")
+        assert type(lan_driver.scene).__name__ == "JoinLevelScene"
+        lan_driver.press("level easy")
+        lan_driver.wait_for_scene("TournamentRoomScene")
+        assert lan_driver.scene.link.config.director == key
+        entered = director.wait_for("entered", 30.0)
+        assert entered["name"] == "Carla" and not entered["computer"]
+    finally:
+        director.kill()

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,6 +146,49 @@ def test_a_listing_copied_under_the_real_key_never_gets_the_join_code(tmp_path: 
     assert any(t.startswith(f"{outsider.address}:") for t in passed), passed
     assert heard and all(line.startswith("{'t': 'hello'") for line in heard), heard
     assert not any("4711" in line for line in heard), heard  # nor any proof
+
+
+@pytest.mark.slow
+def test_a_tournament_is_listed_beside_matches_from_its_first_entrant_to_its_end(
+    tmp_path: Path,
+) -> None:
+    """A director announces its tournament on one side of the LAN; on the other, a browser
+    lists it — taking players, then under way, then over — and two players enter by the
+    address and port the list gave.  When the director closes, the listing is gone."""
+    with private_lan("t") as (a, b):
+        browser = PeerProcess.net(
+            "browse", "--interface", b.address, "--timeout", "60",
+            cwd=tmp_path, prefix=tuple(b.command()),
+        )  # fmt: skip
+        director = PeerProcess.net(
+            "tournament", "host", "mulino", "--players", "2", "--format", "round-robin",
+            "--name", "Sera", "--interface", a.address, "--record", str(tmp_path / "d"),
+            cwd=tmp_path, prefix=tuple(a.command()),
+        )  # fmt: skip
+        listing = _next_change(browser, "found")
+        assert (listing["kind"], listing["host"], listing["format"]) == (
+            "tournament", "Sera", "round-robin",
+        )  # fmt: skip
+        assert (listing["state"], listing["free"], listing["round"]) == ("entering", 2, 0)
+        assert listing["address"] == a.address and listing["compatible"]
+        key = Identity.load(tmp_path / "d" / "director.id").key
+        assert listing["key"] == key.hex()
+        where = f"{listing['address']}:{listing['port']}"
+        players = [_entrant(tmp_path, b, where, name) for name in ("anna", "bruno")]
+        for process in [*players, director]:
+            assert process.finish(120) == 0, process.tail()
+        _next_change(browser, "gone")
+        browser.kill()
+    seen = [(c["state"], c["free"], c["round"]) for c in browser.events if c["change"] != "gone"]
+    assert seen[0] == ("entering", 2, 0) and seen[-1] == ("over", 0, 1)  # updates in between
+    # may be coalesced by the time they are heard; each state's record: test_discovery_records
+
+
+def _entrant(tmp: Path, side: Any, where: str, name: str) -> PeerProcess:
+    return PeerProcess.net(
+        "tournament", "join", where, "--ai", "easy", "--interface", side.address,
+        "--name", name, "--identity", str(tmp / name), cwd=tmp, prefix=tuple(side.command()),
+    )  # fmt: skip
 
 
 def _found(browser: PeerProcess, count: int) -> dict[str, Listing]:

@@ -18,6 +18,8 @@ from game.rules import variant
 from net import discovery
 from net.discovery import SERVICE, Browser, Listing, decode, ordered, rank, twins, txt_record
 from net.identity import Identity, fingerprint
+from net.tournament_log import TournamentLog
+from tests.test_tournament_log import Night
 
 from .examples import examples
 
@@ -256,3 +258,45 @@ def test_a_full_table_takes_a_waiting_match_in_place_of_an_abandoned_one() -> No
     browser._keep("real", listing("Zoe", name="real"))
     assert len(browser.listings) == discovery.MAX_LISTINGS and "real" in browser.listings
     assert [change for change, _name in changes] == ["gone", "found"]
+
+
+# -- a tournament's announcement --------------------------------------------------------------
+
+
+def _tournament_listing(log: TournamentLog, wanted: int, code: bool = False) -> Listing:
+    txt = discovery.tournament_txt(log, wanted, code)
+    listing = decode(f"Sera 0a0b0c.{SERVICE}", wire(txt), ["198.18.77.1"], 41000)
+    assert listing is not None and listing.tournament and listing.compatible
+    return listing
+
+
+def test_a_tournament_reads_back_as_one_with_its_places_its_round_and_its_end() -> None:
+    night = Night(4, "swiss")
+    entering = _tournament_listing(night.log, 4, code=True)
+    assert (entering.state, entering.free, entering.round) == ("entering", 4, 0)
+    assert entering.players == 4 and entering.format == "swiss"
+    assert entering.code and entering.waiting and rank(entering) == 0
+    assert entering.key == night.log.director.hex() and entering.match == night.log.id
+    assert entering.host == "Sera"
+    night.enter_all()
+    night.pair()
+    swiss = _tournament_listing(night.log, 4)
+    assert (swiss.state, swiss.round, swiss.free) == ("under way", 1, 60)  # late joiners: to 64
+    assert swiss.waiting and rank(swiss) == 0
+    round_robin = Night(4, "round-robin")
+    round_robin.run()
+    over = _tournament_listing(round_robin.log, 4)
+    assert (over.state, over.free, over.round) == ("over", 0, 3) and rank(over) == 3
+    under_way = replace(over, state="under way")
+    assert not under_way.waiting and rank(under_way) == 1  # a round robin takes nobody late
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{b"kind": b"cup"}, {b"format": b"arena"}, {b"round": b"x"}, {b"round": b"1000"}],
+)
+def test_a_tournament_announcement_with_a_field_wrong_is_skipped(change: dict) -> None:
+    txt = wire(discovery.tournament_txt(Night(4, "swiss").log, 4, False))
+    assert decode(NAME, txt, ["10.0.0.2"], 1) is not None
+    assert decode(NAME, {**txt, **change}, ["10.0.0.2"], 1) is None
+    assert decode(NAME, {k: v for k, v in txt.items() if k != b"format"}, ["10.0.0.2"], 1) is None

@@ -28,6 +28,7 @@ from net.testing.peer_process import PeerProcess
 from net.tournament_director import Director, DirectorConfig
 from net.tournament_log import joined, record_digest, seal
 from net.tournament_messages import Parts, record_frames, validate
+from net.tournament_player import PlayerConfig, TournamentPlayer
 from tests.net_helpers import Table
 
 HANG = 240.0
@@ -302,6 +303,33 @@ def test_a_round_robin_under_way_takes_no_newcomer(tmp_path: Path) -> None:
     assert late.popen.returncode == 1, late.tail()
     refused = late.last("refused")["reason"]
     assert refused == "the director refused: the round-robin has begun: it takes no player now"
+
+
+def test_a_player_entering_from_the_lan_list_refuses_a_director_of_another_key() -> None:
+    """The list said which key directs the tournament; whoever answers at that address
+    holding another key (an announcement copied to lure players) gets nothing: the player
+    stops before sending its entry, and the director enters nobody."""
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    async def night() -> tuple[int, Director]:
+        boss = honest(2)
+        port = await boss.start()
+        config = PlayerConfig(name="anna", level="easy", interface="127.0.0.1",
+                              director=Identity.fresh().key, reconnect=1.0)  # fmt: skip
+        someone = TournamentPlayer(Identity.fresh(), config, lambda k, d: seen.append((k, d)))
+        try:
+            code = await asyncio.wait_for(someone.run("127.0.0.1", port), HANG)
+        finally:
+            await boss.close()
+        return code, boss
+
+    code, boss = asyncio.run(night())
+    assert code == 1
+    assert (
+        "refused",
+        {"reason": "the director there holds another key than the one announced"},
+    ) in seen
+    assert boss.log is not None and not boss.log.entrants
 
 
 def test_players_refuse_another_director_at_their_directors_address(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ python tools/bench.py attract [--seconds S] [--paces P]  a kiosk's CPU and memor
                                                          beside 60 fps
 python tools/bench.py review  [--matches N]              a finished match's review per 100
                                                          actions, a hint, the dice odds
+python tools/bench.py tournament [--players N]           a tournament night over loopback: wall
+        [--game G] [--format F] [--rounds R] [--level L] time, CPU, next round's pairing delay
 """
 
 from __future__ import annotations
@@ -83,6 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     review = commands.add_parser("review", help="review time per match, hints, dice odds")
     review.add_argument("--matches", type=int, default=3, help="per game (default 3)")
+    tournament = commands.add_parser("tournament", help="a tournament night over loopback")
+    tournament.add_argument("--players", type=int, default=16, help="default 16")
+    tournament.add_argument("--game", default="mulino", help="GAME[:VARIANT] (default mulino)")
+    tournament.add_argument(
+        "--format", default="swiss", choices=("round-robin", "swiss", "knockout")
+    )
+    tournament.add_argument("--rounds", type=int, default=5, help="a Swiss's rounds (default 5)")
+    tournament.add_argument("--level", default="easy", help="the players' level (default easy)")
     args = parser.parse_args(argv)
     if args.benchmark == "attract":
         from tools.benchmarks.attract import bench_attract
@@ -143,6 +153,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.matches < 1:
             parser.error("--matches must be positive")
         report = bench_review(args.matches)
+    elif args.benchmark == "tournament":
+        from tools.benchmarks.tournament import bench_tournament
+
+        if args.players < 2 or args.rounds < 0:
+            parser.error("--players must be at least 2 and --rounds not negative")
+        report = bench_tournament(args.players, args.game, args.format, args.rounds, args.level)
     elif args.benchmark == "ai" and args.what == "ladder":
         from game.rules import VARIANTS
         from tools.benchmarks.ladder import bench_ladder

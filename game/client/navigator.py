@@ -40,6 +40,8 @@ class Screen(Enum):
     """The live list of the LAN's matches."""
     TOURNAMENTS = auto()
     """Directing a tournament on the LAN, or joining one."""
+    TOURNAMENT_JOIN = auto()
+    """Joining a tournament at an address: who plays this person's games."""
     TOURNAMENT_TV = auto()
     """A tournament's TV screen (made with the room's link)."""
     TOURNAMENT_RESULTS = auto()

@@ -20,6 +20,7 @@ from game.client.scenes.lan import open_link, player_name
 from game.client.scenes.menu import Item, MenuScene, item
 from game.client.scenes.seats import computer_label, setup_seat_names
 from game.client.scenes.setup import Choice, SetupRow, SetupScene
+from game.client.tournament_words import format_name
 from game.client.widgets import Target, button, button_drawing
 from game.i18n import _, ngettext
 from game.levels import LEVELS
@@ -147,21 +148,31 @@ class LanScene(MenuScene):
         return True  # the list changes as matches come and go
 
     def _listing_item(self, index: int, listing: Listing) -> Item:
+        def open_() -> bool:  # a tournament over takes nobody; its own players rejoin it
+            return listing.compatible and not (listing.tournament and listing.state == "over")
+
         return item(lambda: _listing_label(listing), lambda: self._join(listing),
-                    f"match {index + 1}", lambda: listing.compatible)  # fmt: skip
+                    f"match {index + 1}", open_)  # fmt: skip
 
     def _join(self, listing: Listing) -> None:
+        enter = self._enter if listing.tournament else self._connect
         if listing.code:
             self.app.push(
                 KeypadScene(
                     self.app,
                     _("Join code for {host}").format(host=listing.host),
                     "0123456789",
-                    lambda code: self._connect(listing.address, listing.port, code, listing.key),
+                    lambda code: enter(listing.address, listing.port, code, listing.key),
                 )
             )
         else:
-            self._connect(listing.address, listing.port, None, listing.key)
+            enter(listing.address, listing.port, None, listing.key)
+
+    def _enter(self, address: str, port: int, code: str | None, key: str) -> None:
+        """Enter the tournament at ``address:port``, its director holding the announced
+        ``key``: first, who plays this person's games."""
+        director = bytes.fromhex(key)
+        self.app.push(make(Screen.TOURNAMENT_JOIN, self.app, address, port, code, director))
 
     def _connect(self, address: str, port: int, code: str | None, key: str = "") -> None:
         """Join the match at ``address:port``; from the list, only if the host proves it
@@ -204,6 +215,8 @@ class LanScene(MenuScene):
 
 def _listing_label(listing: Listing) -> str:
     game = variant_title(listing.game) if listing.compatible else listing.game
+    if listing.tournament:
+        return _tournament_label(listing, game)
     if not listing.compatible:
         state = _("another version of Tavolo")
     elif listing.state == "lobby":
@@ -214,6 +227,24 @@ def _listing_label(listing: Listing) -> str:
         state = _("finished")
     lock = " 🔒" if listing.code else ""
     return f"{game} · {listing.host} · {state}{lock}"
+
+
+def _tournament_label(listing: Listing, game: str) -> str:
+    """A tournament's row: its name, game and format, and whether one can still enter."""
+    if not listing.compatible:
+        state = _("another version of Tavolo")
+    elif listing.state == "over":
+        state = _("over")
+    elif listing.free:
+        places = ngettext("{n} place free", "{n} places free", listing.free)
+        state = places.format(n=listing.free)
+        if listing.round:
+            state = _("round {n}").format(n=listing.round) + " · " + state
+    else:
+        state = _("round {n} under way").format(n=listing.round)
+    lock = " 🔒" if listing.code else ""
+    name = _("Tournament {name}").format(name=listing.host)
+    return f"{name} · {game} · {format_name(listing.format)} · {state}{lock}"
 
 
 def _listing_row(
@@ -234,7 +265,10 @@ def _listing_row(
             width, True,
         )  # fmt: skip
         surface.blit(top, (rect.x + margin, rect.y + rect.height // 10))
-        key = _("Host key {fingerprint}").format(fingerprint=listing.fingerprint)
+        if listing.tournament:
+            key = _("Director key {fingerprint}").format(fingerprint=listing.fingerprint)
+        else:
+            key = _("Host key {fingerprint}").format(fingerprint=listing.fingerprint)
         if look_alike:
             key += "  ⚠ " + _("look-alike")
         colour = palette.warning if look_alike else palette.muted

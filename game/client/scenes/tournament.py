@@ -84,11 +84,12 @@ def tournament_games(app: App) -> list[str]:
 
 
 def open_tournament_link(
-    app: App, level: str | None, code: str | None = None
+    app: App, level: str | None, code: str | None = None, director: bytes | None = None
 ) -> TournamentLink | None:
     """A tournament link for this person, their games played by the computer at ``level``
-    (None: by the person, on the match screen); None with the reason shown on the title
-    screen."""
+    (None: by the person, on the match screen), to the director holding ``director`` (its
+    key as announced; None: whoever is at the address); None with the reason shown on the
+    title screen."""
     try:
         identity = Identity.load(app.paths.data / "identity")
     except IdentityError as error:
@@ -98,7 +99,7 @@ def open_tournament_link(
     config = PlayerConfig(
         name=player_name(app), level=level, interface=app.settings.lan_interface,
         record=record, drop_timeout=DROP_TIMEOUT, think_seconds=app.settings.thinking_seconds,
-        pace=PACE, code=code, reconnect=RECONNECT,
+        pace=PACE, code=code, reconnect=RECONNECT, director=director,
     )  # fmt: skip
     return TournamentLink(identity, config, on_change=app.wakeup.notify)
 
@@ -144,8 +145,10 @@ class TournamentsScene(MenuScene):
 class JoinLevelScene(MenuScene):
     """Who plays this person's games: the computer at a level they choose."""
 
-    def __init__(self, app: App, address: str, port: int, code: str | None) -> None:
-        self.address, self.port, self.code = address, port, code
+    def __init__(
+        self, app: App, address: str, port: int, code: str | None, director: bytes | None = None
+    ) -> None:
+        self.address, self.port, self.code, self.director = address, port, code, director
         super().__init__(app)
 
     def title(self) -> str:
@@ -167,7 +170,7 @@ class JoinLevelScene(MenuScene):
         )
 
     def _join(self, level: str | None) -> None:
-        link = open_tournament_link(self.app, level, self.code)
+        link = open_tournament_link(self.app, level, self.code, self.director)
         if link is None:
             return
         link.join(self.address, self.port)
@@ -298,7 +301,7 @@ class TournamentSetupScene(MenuScene):
             double=format_ == "double-round-robin", players=self.players,
             level=self.odd_level, name=self.name, interface=self.app.settings.lan_interface,
             drop_timeout=DROP_TIMEOUT, think_seconds=self.app.settings.thinking_seconds,
-            code=self.code,
+            code=self.code, advertise=True,
         )  # fmt: skip
         link = open_tournament_link(self.app, self.my_level, self.code)
         if link is None:
