@@ -467,6 +467,14 @@ class _StillBrowser(LanBrowser):
                 _announced("Corner table", "dama:classic", "lobby", 1, 1, "a1" * 16),
                 _announced("Corner table", "dama:classic", "lobby", 1, 2, "a1" * 16),
                 _announced("Anna", "numeri", "playing", 0, 3, "b2" * 16),
+                replace(
+                    _announced("Sera", "mulino:classic", "under way", 0, 5, "d4" * 16),
+                    kind="tournament",
+                    format="swiss",
+                    round=2,
+                    players=8,
+                    free=54,
+                ),
                 _announced("Library", "mulino:classic", "over", 0, 4, "c3" * 16),
             )
         }

@@ -235,11 +235,11 @@ def _tournament_label(listing: Listing, game: str) -> str:
         state = _("another version of Tavolo")
     elif listing.state == "over":
         state = _("over")
+    elif listing.free and listing.round:  # a Swiss under way: late entrants play from the next
+        state = _("round {n} · still open").format(n=listing.round)
     elif listing.free:
         places = ngettext("{n} place free", "{n} places free", listing.free)
         state = places.format(n=listing.free)
-        if listing.round:
-            state = _("round {n}").format(n=listing.round) + " · " + state
     else:
         state = _("round {n} under way").format(n=listing.round)
     lock = " 🔒" if listing.code else ""
