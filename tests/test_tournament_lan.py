@@ -11,6 +11,7 @@ import asyncio
 import random
 import signal
 import socket
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -251,6 +252,38 @@ def test_a_director_killed_mid_round_resumes_from_its_saved_log(tmp_path: Path) 
                    for e in process.events)  # fmt: skip
     again_played = [e for e in players[opponent].events if e["event"] == "playing"]
     assert [(e["round"], e["colour"]) for e in again_played].count((2, "black")) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("frozen", ["white", "black"])
+def test_a_player_frozen_for_30_s_mid_game_comes_back_to_its_match(
+    tmp_path: Path, frozen: str
+) -> None:
+    """The computer of one player of a game stops dead for 30 s (SIGSTOP: no goodbye, its
+    sockets open), then wakes: the game is played to its end between the two of them —
+    scored from its record, nobody withdrawn, no computer standing in — and every
+    participant ends with one digest."""
+    boss, port = director(tmp_path, "mulino", "--players", "2", "--format", "round-robin")
+    players = {name: player(tmp_path, port, name, "--pace", "0.15") for name in ("anna", "bruno")}
+    pairing = boss.wait_for("pairing", round=1, timeout=HANG)
+    sleeper = players[pairing[frozen]]
+    for process in players.values():
+        process.wait_for("playing", round=1, timeout=HANG)
+    time.sleep(2)  # a few moves in
+    sleeper.popen.send_signal(signal.SIGSTOP)
+    time.sleep(30)
+    sleeper.popen.send_signal(signal.SIGCONT)
+    over = one_tournament(tmp_path, boss, players)
+    result = boss.last("result")
+    assert result["record"] and result["result"] in ("1-0", "0-1", "½-½"), result
+    assert not [e for e in boss.events if e["event"] == "withdrawn"]
+    assert len(over["standings"]) == 2
+    data = next(iter(tournament_records.load(tmp_path / "director" / "tournament.rec")[1].values()))
+    _version, entries, _fork = records.parse(data, "the game's record")
+    assert not [e for e in entries if e["k"] in ("computer", "host")]  # no stand-in, no takeover
+    for n, entry in enumerate(entries):  # a line that timed out while it slept: it came back
+        if entry["k"] == "leave":
+            assert any(e["k"] == "join" and e["peer"] == entry["peer"] for e in entries[n:])
 
 
 @pytest.mark.slow

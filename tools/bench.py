@@ -8,6 +8,8 @@ python tools/bench.py ai      [--games N]                strength, think time, s
                                                          hard without them
 python tools/bench.py ai ladder [--game G] [--games N]   the ladder's ratings per game: each level
         [--workers W] [--write]                          against the next, fitted with intervals
+python tools/bench.py ai mcts [--games N]                hard Mulino against OpenSpiel's MCTS bot,
+        [--simulations S] [--workers W]                  colours alternating
 python tools/bench.py net     [--frames N]               LAN latency (2 and 4 peers; 4 players and
                                                          32 spectators), dice, per-entry signature
                                                          costs, discovery, fuzzed frames (in process
@@ -48,7 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     startup = commands.add_parser("startup", help="time to the first interactive frame")
     startup.add_argument("--runs", type=int, default=5)
     ai = commands.add_parser("ai", help="strength of each level against the one below")
-    ai.add_argument("what", nargs="?", choices=("ladder",), help="ladder: the ladder's ratings")
+    ai.add_argument(
+        "what", nargs="?", choices=("ladder", "mcts"),
+        help="ladder: the ladder's ratings; mcts: hard Mulino against OpenSpiel's MCTS",
+    )  # fmt: skip
+    ai.add_argument("--simulations", type=int, default=4000, help="mcts: a move (default 4000)")
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     ai.add_argument("--game", action="append", help="ladder: this game only (repeatable)")
     ai.add_argument("--workers", type=int, default=1, help="ladder: processes (default 1)")
@@ -159,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.players < 2 or args.rounds < 0:
             parser.error("--players must be at least 2 and --rounds not negative")
         report = bench_tournament(args.players, args.game, args.format, args.rounds, args.level)
+    elif args.benchmark == "ai" and args.what == "mcts":
+        from tools.benchmarks.mcts import bench_mcts
+
+        if min(args.games, args.workers, args.simulations) < 1:
+            parser.error("--games, --workers and --simulations must be positive")
+        report = bench_mcts(args.games, args.simulations, args.workers)
     elif args.benchmark == "ai" and args.what == "ladder":
         from game.rules import VARIANTS
         from tools.benchmarks.ladder import bench_ladder
