@@ -429,17 +429,18 @@ class TournamentLog:
 
 def judge_record(data: bytes, game: Variant, pairing: Pairing, match: str) -> Result:
     """The result the match record ``data`` gives the game ``pairing`` of the tournament
-    plays under ``match``; :class:`Rejected` if it does not verify, forked, or is not of that
-    pairing."""
+    plays under ``match``; :class:`Rejected` if it does not verify or is not of that pairing.
+    A record whose fork proof holds — one of the two players signed two different logs of
+    the match — gives a double forfeit: the game cannot be decided, and is not scored."""
     try:
         version, entries, fork = records.parse(data, "the match record")
     except records.RecordError as error:
         raise Rejected(f"result: {error}") from error
     require(version == records.RECORD_VERSION, "result: a record of an older protocol")
-    if fork is not None:  # what the proof shows, or why it does not hold: either way, no score
+    if fork is not None:
         report = records.verify(entries, version, fork)
-        what = "forked" if "fork" in report else "does not verify"
-        raise Rejected(f"result: the match record {what}: {report['error']}")
+        if "fork" not in report:
+            raise Rejected(f"result: the match record does not verify: {report['error']}")
     try:
         log = replay(entries, records.READABLE[version])
     except Rejected as error:
@@ -453,6 +454,10 @@ def judge_record(data: bytes, game: Variant, pairing: Pairing, match: str) -> Re
         "result: the record's players are not the pairing's, White in seat 1",
     )
     require(log.entries[0]["host"] in pairing.players, "result: the match's host did not play it")
+    if fork is not None:
+        signers = {log.keys[player] for player in pairing.players if player in log.keys}
+        require(fork["key"] in signers, "result: the match forked by neither of its players")
+        return Result.DOUBLE_FORFEIT
     return _result_of(log, pairing)
 
 
@@ -462,10 +467,7 @@ def _result_of(log: MatchLog, pairing: Pairing) -> Result:
             (pairing.white,): Result.WHITE_FORFEITS,
             (pairing.black,): Result.BLACK_FORFEITS,
         }
-        scored = loser.get(log.forfeit)
-        require(scored is not None, "result: the match was abandoned against neither side alone")
-        assert scored is not None
-        return scored
+        return loser.get(log.forfeit, Result.DOUBLE_FORFEIT)  # both sides gone, or neither
     require(log.phase == OVER, "result: the match is not over in its record")
     ended = log.state.result()
     assert ended is not None

@@ -77,6 +77,20 @@ def test_a_decider_won_decides_the_match() -> None:
     assert t.over and t.standings()[0].player.id == "s2"
 
 
+def test_a_game_not_scored_is_played_again_as_a_decider() -> None:
+    """A double forfeit (its match forked) decides nothing: the pair plays a decider, and
+    the bracket goes on from its result."""
+    t = knockout(2).pair_next_round().record(1, 0, Result.DOUBLE_FORFEIT)
+    assert t.rounds[0].pairings[1] == Pairing("s2", "s1") and not t.over
+    t = t.record(1, 1, Result.BLACK_WINS)
+    assert t.over and t.standings()[0].player.id == "s1"
+    assert (
+        t.rounds[0].games()[0][1].white_half_points
+        == 0
+        == t.rounds[0].games()[0][1].black_half_points
+    )
+
+
 def test_a_forfeit_decides_and_a_withdrawn_player_gives_a_walkover() -> None:
     t = knockout(4).pair_next_round()
     t = t.record(1, 0, Result.WHITE_FORFEITS).record(1, 1, Result.WHITE_WINS)

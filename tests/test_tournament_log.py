@@ -306,20 +306,48 @@ def msgpack_record(entries: list[dict[str, Any]], fork: dict[str, Any] | None = 
     return bytes(msgpack.packb(content, use_bin_type=True))
 
 
-def test_a_record_that_forked_is_refused() -> None:
-    night = paired_night()
+def _forked(night: Night, signer: Identity) -> tuple[Match, bytes]:
+    """Round 1 board 1's match, its record holding a proof that ``signer`` signed another
+    head at entry 6 for someone else."""
     table, data = night.play(1, 0)
     _, entries, _ = records.parse(data)
     seq, match = 5, table.log.match_id
-    other = bytes(range(16))  # the host signed another head at entry 6 for someone else
+    other = bytes(range(16))
     fork = {
-        "match": match, "seq": seq, "key": PLAYERS[0].key,
+        "match": match, "seq": seq, "key": signer.key,
         "heads": [table.log.heads[seq], other.hex()],
-        "hs": [entries[seq]["hs"], PLAYERS[0].sign(order_payload(match, seq, other))],
+        "hs": [entries[seq]["hs"], signer.sign(order_payload(match, seq, other))],
     }  # fmt: skip
-    forked = msgpack_record(entries, fork)
+    return table, msgpack_record(entries, fork)
+
+
+def test_a_match_that_forked_is_shown_and_not_scored() -> None:
+    """A fork proof that holds, by one of the two players: the game cannot be decided.
+    Every participant takes it as a double forfeit (nothing to either, no colour, the pair
+    met) and nothing else — not the result the board showed, not without its record."""
+    night = paired_night()
+    table, forked = _forked(night, PLAYERS[0])
     why = night.refused(result_content(1, 0, result_of(table), forked), forked)
-    assert "the match record forked" in why and "signed two different logs" in why
+    assert f"is entered {result_of(table).value}, its record says -/-" in why
+    assert "has no match record" in night.refused(result_content(1, 0, Result.DOUBLE_FORFEIT, None))
+    night.score(1, 0, forked, Result.DOUBLE_FORFEIT)
+    tournament = night.log.tournament
+    assert tournament is not None and tournament.rounds[0].outcomes[0] is Result.DOUBLE_FORFEIT
+    anna, dario = PLAYERS[0].peer, PLAYERS[3].peer
+    assert night.log.standings()[0].points == 0 and tournament.rounds[0].pairings[0] == Pairing(
+        anna, dario
+    )
+    table_ = tournament.cross_table()
+    row = [p.id for p in table_.players]
+    assert table_.cells[row.index(anna)][row.index(dario)] == "-"
+    assert table_.cells[row.index(dario)][row.index(anna)] == "-"
+
+
+def test_a_fork_proof_signed_by_someone_outside_the_pairing_is_refused() -> None:
+    night = paired_night()
+    _, forked = _forked(night, PLAYERS[5])
+    why = night.refused(result_content(1, 0, Result.DOUBLE_FORFEIT, forked), forked)
+    assert "does not verify" in why or "forked by neither of its players" in why
 
 
 def test_a_result_for_a_pairing_never_made_is_refused() -> None:

@@ -218,7 +218,9 @@ def _over_view(players: int = 8) -> TournamentView:
         for n, name in enumerate(names)
     )
     games = tuple(
-        GameView(1, b, names[2 * b], names[2 * b + 1], "1-0" if b % 2 else None, b == 0, b == 0, 17)
+        GameView(
+            1, b, names[2 * b], names[2 * b + 1], {1: "1-0", 3: "-/-"}.get(b), b == 0, b == 0, 17
+        )
         for b in range(players // 2)
     )
     cross = tuple(tuple("×" if i == j else "1 ½" for j in range(players)) for i in range(players))
@@ -243,6 +245,7 @@ def test_the_room_and_the_tv_fit_every_screen(
         driver.frame(2)
         assert "Standings" in drawn and "This round" in drawn
         assert "Winner: Giocatore con un nome lungo 0" in drawn
+        assert "-/- not scored" in drawn  # a game whose match forked: shown, not scored
         for target in room.targets:
             assert driver.app.screen.get_rect().contains(target.rect), target.name
             assert target.rect.height >= theme.TOUCH

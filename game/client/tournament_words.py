@@ -49,6 +49,8 @@ def points(value: float) -> str:
 def game_state(game: GameView) -> str:
     """How a game of the round stands: its result, under way (with its moves, for this
     player's own), or about to begin (its match not open yet, where the director knows)."""
+    if game.result == "-/-":
+        return _("-/- not scored")
     if game.result is not None:
         return game.result
     if game.playing:

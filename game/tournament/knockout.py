@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from game.tournament.model import Pairing, Result, Round
+from game.tournament.model import Pairing, Round
 
 MOST_DECIDERS = 2
 """Deciders a match may have after its first game; the higher seed goes on after that."""
@@ -96,7 +96,7 @@ def decision(
     for pairing, result in games:
         if result is None:
             return None, None
-        if result is not Result.DRAW:
+        if not result.undecided:
             return (pairing.white if result.white_half_points > result.black_half_points
                     else pairing.black), None  # fmt: skip
     if len(games) - 1 < MOST_DECIDERS:

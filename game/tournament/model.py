@@ -35,40 +35,51 @@ class Colour(Enum):
 
 
 class Result(Enum):
-    """How a pairing ended: a game played (won by either side or drawn) or a forfeit, where
-    one side did not play (absent, or withdrawn after the pairing) and the other wins."""
+    """How a pairing ended: a game played (won by either side or drawn), a forfeit, where
+    one side did not play (absent, or withdrawn after the pairing) and the other wins, or a
+    double forfeit — a game that could not be decided (its match forked, or was abandoned
+    by both): not scored, nothing to either side, no colour, the pair met all the same; in
+    a knockout it is played again, as a decider."""
 
     WHITE_WINS = "1-0"
     BLACK_WINS = "0-1"
     DRAW = "½-½"
     WHITE_FORFEITS = "-/+"
     BLACK_FORFEITS = "+/-"
+    DOUBLE_FORFEIT = "-/-"
 
     @property
     def played(self) -> bool:
         """Whether the game was played over the board (forfeits count for no colour)."""
-        return self not in (Result.WHITE_FORFEITS, Result.BLACK_FORFEITS)
+        return self not in (Result.WHITE_FORFEITS, Result.BLACK_FORFEITS, Result.DOUBLE_FORFEIT)
+
+    @property
+    def undecided(self) -> bool:
+        """Whether nobody won it: a draw, or a game not scored (a knockout's decider is due)."""
+        return self in (Result.DRAW, Result.DOUBLE_FORFEIT)
 
     @property
     def white_half_points(self) -> int:
-        return _WHITE_HALF_POINTS[self]
+        return _HALF_POINTS[self][0]
 
     @property
     def black_half_points(self) -> int:
-        return WIN - _WHITE_HALF_POINTS[self]
+        return _HALF_POINTS[self][1]
 
     def half_points(self, colour: Colour) -> int:
         """What the side playing ``colour`` scored."""
         return self.white_half_points if colour is Colour.WHITE else self.black_half_points
 
 
-_WHITE_HALF_POINTS = {
-    Result.WHITE_WINS: WIN,
-    Result.BLACK_WINS: LOSS,
-    Result.DRAW: DRAW,
-    Result.WHITE_FORFEITS: LOSS,
-    Result.BLACK_FORFEITS: WIN,
+_HALF_POINTS = {
+    Result.WHITE_WINS: (WIN, LOSS),
+    Result.BLACK_WINS: (LOSS, WIN),
+    Result.DRAW: (DRAW, DRAW),
+    Result.WHITE_FORFEITS: (LOSS, WIN),
+    Result.BLACK_FORFEITS: (WIN, LOSS),
+    Result.DOUBLE_FORFEIT: (LOSS, LOSS),
 }
+"""What White and Black score, in half points."""
 
 
 @dataclass(frozen=True, order=True)

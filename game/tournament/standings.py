@@ -7,9 +7,9 @@ share a rank.
 
 - Round robin: Sonneborn–Berger (for each game, the opponent's final score times what the
   player scored against them: 1, ½ or 0).
-- Swiss: Buchholz (the sum of the final scores of every opponent paired, a forfeit
-  included; a bye adds nothing), then Buchholz cut 1 (the same less the lowest of those
-  scores, a bye counting as a score of 0 among them).
+- Swiss: Buchholz (the sum of the final scores of every opponent paired, a forfeit or a
+  game not scored included; a bye adds nothing), then Buchholz cut 1 (the same less the
+  lowest of those scores, a bye counting as a score of 0 among them).
 - Knockout: matches won (byes included) come before points.
 
 A bye scores a win in a Swiss and a knockout, nothing in a round robin, where every player
@@ -161,8 +161,8 @@ _MARK = {WIN: "1", DRAW: "½", LOSS: "0"}
 class CrossTable:
     """The results of every pair: ``cells[i][j]`` is what ``players[i]`` scored against
     ``players[j]``, game by game in the order played ("1", "½", "0"; "+" and "-" for a
-    forfeit won and lost; "" where they did not meet; "×" on the diagonal). The players are
-    in the order of the standings."""
+    forfeit won and lost, "-" to both for a game not scored; "" where they did not meet;
+    "×" on the diagonal). The players are in the order of the standings."""
 
     players: tuple[Player, ...]
     cells: tuple[tuple[str, ...], ...]

@@ -155,7 +155,7 @@ class Tournament:
         if round_.outcomes[board] is not None:
             raise TournamentError(f"game {board} of round {round_number} has its result")
         round_ = round_.with_result(board, result)
-        if self.format is Format.KNOCKOUT and result is Result.DRAW:
+        if self.format is Format.KNOCKOUT and result.undecided:
             white, black = round_.pairings[board].players
             _, decider = knockout.decision(white, black, round_, self.seed_of)
             if decider is not None:
