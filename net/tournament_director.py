@@ -37,6 +37,7 @@ from net import tournament_records
 from net.connection import Closed, Connection
 from net.discovery import Advertiser, tournament_txt
 from net.framing import encode
+from net.gate import Gate, install_quiet_handler
 from net.identity import Identity, IdentityError
 from net.messages import MessageError
 from net.signing import tournament_match
@@ -113,12 +114,17 @@ class Director:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._advertiser: Advertiser | None = None
         self._announcing = False
+        self.gate = Gate()
+        """The door's limits (docs/PROTOCOL.md §10): strangers at once, join-code checks."""
+        self._lines: set[asyncio.Task[Any]] = set()
+        """The task serving each connection, from the door on (ended when the director is)."""
 
     # -- starting and stopping -----------------------------------------------------------
 
     async def start(self, port: int = 0) -> int:
         """Open the tournament, or take up the one saved in the folder, and listen."""
         self.log = self._saved() or self._opened()
+        install_quiet_handler(asyncio.get_running_loop(), self._notice)
         bind = self.config.interface or "0.0.0.0"
         self._server = await asyncio.start_server(self._accept, bind, port)
         self.port = self._server.sockets[0].getsockname()[1]
@@ -146,9 +152,9 @@ class Director:
             self._server.close()
         for connection in list(self.clients.values()):
             await connection.close("the director is leaving")
-        for task in list(self._tasks):
+        for task in [*self._tasks, *self._lines]:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._tasks, *self._lines, return_exceptions=True)
         await self._withdraw_announcement()
 
     def _opened(self) -> TournamentLog:
@@ -209,6 +215,9 @@ class Director:
         if folder is not None and log is not None:
             tournament_records.save(folder / RECORD_FILE, log, list(self.records.values()))
 
+    def _notice(self, text: str) -> None:
+        self.observe("notice", {"text": text})
+
     # -- the announcement on the LAN -----------------------------------------------------------
 
     async def _advertise(self) -> None:
@@ -260,10 +269,21 @@ class Director:
     # -- the door ------------------------------------------------------------------------
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        line = asyncio.current_task()
+        if line is not None:
+            self._lines.add(line)
+            line.add_done_callback(self._lines.discard)
         connection = Connection(reader, writer, check=validate)
+        slot = self.gate.admit(connection.address, lambda: connection.hang_up("too many strangers"))
+        if slot is None:
+            connection.hang_up("too many connections from this address")
+            return
         player: str | None = None
         try:
-            player = await self._admit(connection)
+            try:
+                player = await self._admit(connection)
+            finally:
+                slot.release()  # in, or gone: no longer a stranger
             await self._serve(player, connection)
         except Closed:
             pass
@@ -282,7 +302,7 @@ class Director:
         knocked = await knock(connection, log, self.identity)
         player, have = knocked.player, knocked.have
         if player not in log.entrants:
-            refusal = self._closed_to(knocked)
+            refusal = self._closed_to(knocked, connection.address)
             if refusal is None:
                 content = {"k": "joined", "player": player, "key": knocked.key,
                            "name": knocked.name, "computer": knocked.computer,
@@ -309,8 +329,9 @@ class Director:
         self._advance()
         return player
 
-    def _closed_to(self, newcomer: Knock) -> str | None:
-        """Why a newcomer may not enter now, or None."""
+    def _closed_to(self, newcomer: Knock, address: str) -> str | None:
+        """Why a newcomer from ``address`` may not enter now, or None (a wrong join code
+        counts against the address, as at a match's door)."""
         log = self.log
         assert log is not None
         people = [e for e in log.entrants.values() if not e.computer]
@@ -318,8 +339,15 @@ class Director:
         if newcomer.proof is None:
             return "a new player's entrant message needs its entry proof"
         code = self.config.code
-        if code and newcomer.player not in self.computers and newcomer.code != code:
-            return "wrong join code" if newcomer.code else "this tournament needs a join code"
+        if code and newcomer.player not in self.computers:
+            if not newcomer.code:
+                return "this tournament needs a join code"
+            wrong = self.gate.try_code(address, newcomer.code, code)
+            summary = self.gate.summary()
+            if summary is not None:
+                self._notice(summary)
+            if wrong is not None:
+                return wrong
         if computer and newcomer.player not in self.computers:
             return "only the director's own computer players enter as the computer"
         if log.over:

@@ -12,6 +12,7 @@ import random
 import signal
 import socket
 import time
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,12 +22,14 @@ import pytest
 
 from game.rules import variant
 from net import records, tournament_records
-from net.framing import decode_body, encode
+from net.connection import Connection
+from net.framing import FrameDecoder, decode_body, encode
 from net.identity import Identity
 from net.messages import MessageError
 from net.signing import tournament_match
 from net.testing.peer_process import PeerProcess
 from net.tournament_director import Director, DirectorConfig
+from net.tournament_door import Untrusted, enter
 from net.tournament_log import joined, record_digest, seal
 from net.tournament_messages import Parts, record_frames, validate
 from net.tournament_player import PlayerConfig, TournamentPlayer
@@ -363,6 +366,71 @@ def test_a_player_entering_from_the_lan_list_refuses_a_director_of_another_key()
         {"reason": "the director there holds another key than the one announced"},
     ) in seen
     assert boss.log is not None and not boss.log.entrants
+
+
+async def _enter_from(address: str, port: int, code: str | None) -> str | None:
+    """A newcomer from ``address`` asking to enter with ``code``: None if entered, else the
+    director's reason."""
+    original = asyncio.open_connection
+    asyncio.open_connection = partial(original, local_addr=(address, 0))  # type: ignore[assignment]
+    try:
+        connection = await Connection.open("127.0.0.1", port, check=validate)
+    finally:
+        asyncio.open_connection = original  # type: ignore[assignment]
+    try:
+        await enter(connection, Identity.fresh(), None, "mallory", False, code)
+    except Untrusted as refused:
+        return refused.reason.removeprefix("the director refused: ")
+    finally:
+        connection.hang_up("leaving")
+    return None
+
+
+async def _silent_from(
+    address: str, port: int
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection from ``address`` that never says a word (kept open by its writer)."""
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+
+
+def test_the_directors_door_rations_wrong_codes_and_strangers_as_a_matchs_does() -> None:
+    """§10 at the director: an address that guessed a wrong join code waits before its next
+    guess is even looked at (others come in at once with the right one); nine silent
+    connections from one address — the ninth is turned away at once, and a player from
+    another address still enters; the director says the wrong codes once, in words."""
+    notices: list[str] = []
+
+    async def night() -> tuple[list[str | None], bytes]:
+        config = DirectorConfig(
+            variant("mulino", 2), "round-robin", 4, interface="127.0.0.1", code="4711"
+        )
+        boss = Director(config, lambda k, d: notices.append(d["text"]) if k == "notice" else None)
+        port = await boss.start()
+        try:
+            said = [
+                await _enter_from("127.0.0.3", port, "0000"),
+                await _enter_from("127.0.0.3", port, "0001"),
+                await _enter_from("127.0.0.4", port, "4711"),
+            ]
+            silent = [await _silent_from("127.0.0.5", port) for _ in range(8)]
+            ninth, _kept = await _silent_from("127.0.0.5", port)
+            turned_away = await asyncio.wait_for(ninth.read(), 2.0)
+            said.append(await _enter_from("127.0.0.6", port, "4711"))
+            assert all(not reader.at_eof() for reader, _ in silent)  # still waited for
+        finally:
+            await boss.close()
+        return said, turned_away
+
+    said, turned_away = asyncio.run(night())
+    assert said == [
+        "wrong join code (the next try in 1 s)",
+        "too many wrong join codes from this address: try again in 1 s",  # not looked at
+        None,
+        None,
+    ]
+    bye = FrameDecoder().feed(turned_away)
+    assert [m["reason"] for m in bye] == ["too many connections from this address"]
+    assert notices and "wrong join code" in notices[0].lower()
 
 
 def test_players_refuse_another_director_at_their_directors_address(tmp_path: Path) -> None:
