@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from game.tournament import TIE_BREAKS, Format, Tournament
+from net import tournament_records
 from net.identity import Identity
 from net.link import NetLink
 from net.peer import Peer
@@ -117,6 +118,8 @@ class TournamentFeed(Protocol):
 
     def game_link(self, game: tuple[int, int]) -> NetLink | None: ...
 
+    def game_files(self) -> list[tuple[str, bytes]]: ...
+
     def close(self) -> None: ...
 
 
@@ -168,6 +171,27 @@ class TournamentLink:
         """The match of this person's ``game`` (round, board), for the match screen."""
         with self._lock:
             return self._game_links.get(game)
+
+    def game_files(self) -> list[tuple[str, bytes]]:
+        """The files exporting the tournament's games writes, by name
+        (:func:`net.tournament_records.game_files`): read on the network thread, which
+        changes the log (a brief wait; none at all before there is a log)."""
+        if not self._loop.is_running():
+            return []
+        future = asyncio.run_coroutine_threadsafe(self._game_files(), self._loop)
+        try:
+            return future.result(2.0)
+        except Exception:  # a thread that does not answer: nothing to export now
+            return []
+
+    async def _game_files(self) -> list[tuple[str, bytes]]:
+        log = self._log()
+        if log is None:
+            return []
+        kept = self.player.records if self._plays and self.player is not None else None
+        if kept is None:
+            kept = self.director.records if self.director is not None else {}
+        return tournament_records.game_files(log, kept)
 
     def close(self) -> None:
         """Leave the tournament (and stop directing it) and stop the thread (waits at most

@@ -48,6 +48,27 @@ def encode(entries: list[dict[str, Any]], match_records: list[bytes]) -> bytes:
     return bytes(msgpack.packb(content, use_bin_type=True))
 
 
+def game_files(log: TournamentLog, match_records: dict[bytes, bytes]) -> list[tuple[str, bytes]]:
+    """What exporting a tournament's games writes: the whole tournament record
+    (``tournament.tavolo-tournament``) and every scored game's match record under a name
+    that says which it is (``round-2-board-1-Anna-Bruno.tavolo-net``, as a LAN match's record
+    is kept), each readable by ``python -m net verify``."""
+    files = [("tournament.tavolo-tournament", encode(log.entries, list(match_records.values())))]
+    tournament = log.tournament
+    for (number, board), digest in sorted(log.scored.items()):
+        if digest is None or digest not in match_records or tournament is None:
+            continue  # a forfeit without a record
+        pairing = tournament.rounds[number - 1].pairings[board]
+        names = "-".join(_file_word(log.entrants[p].name) for p in pairing.players)
+        name = f"round-{number}-board-{board + 1}-{names}.tavolo-net"
+        files.append((name, match_records[digest]))
+    return files
+
+
+def _file_word(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name).strip("_")[:24] or "player"
+
+
 def save(path: Path, log: TournamentLog, match_records: list[bytes]) -> None:
     """Write the record atomically (temporary file, fsync, rename)."""
     atomic_write(path, encode(log.entries, match_records))

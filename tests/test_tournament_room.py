@@ -20,6 +20,7 @@ from game.client.scenes import tournament as room_module
 from game.client.scenes.tournament import TournamentRoomScene
 from game.rules import variant
 from game.tournament import Format, Player, Tournament
+from net.__main__ import main as net_main
 from net.testing.peer_process import PeerProcess
 from net.tournament_link import GameView, StandingView, TournamentView
 from tests.client_driver import Driver
@@ -111,6 +112,13 @@ def test_a_room_plays_a_tournament_of_a_real_director_to_its_digest(
         driver.press("export csv")
         assert room.exported.suffix == ".csv"
         assert room.exported.read_text().startswith("rank,name,")
+        driver.press("export games")
+        files = sorted(p.name for p in room.exported.iterdir())
+        pair = {"round-1-board-1-Carla-Bea.tavolo-net", "round-1-board-1-Bea-Carla.tavolo-net"}
+        assert len(files) == 2 and files[0] in pair and files[1] == "tournament.tavolo-tournament"
+        assert room.notice == f"1 game and the tournament record are saved in {room.exported}"
+        for name in files:  # what python -m net verify says of each
+            assert net_main(["verify", str(room.exported / name)]) == 0
         driver.press("tv")
         driver.wait_for_scene("TournamentTvScene")
         drawn.clear()
@@ -204,6 +212,9 @@ class _Link:
 
     def game_link(self, game: tuple[int, int]) -> None:
         return None
+
+    def game_files(self) -> list[tuple[str, bytes]]:
+        return []
 
     def close(self) -> None:
         pass

@@ -560,6 +560,9 @@ class _StillTournament:
     def game_link(self, game: tuple[int, int]) -> None:
         return None
 
+    def game_files(self) -> list[tuple[str, bytes]]:
+        return []
+
     def close(self) -> None:
         pass
 

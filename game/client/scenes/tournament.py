@@ -44,7 +44,7 @@ from game.client.tournament_words import (
 )
 from game.client.widgets import Target, button
 from game.files import atomic_write
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.levels import LEVELS
 from game.names import variant_title
 from game.rules import VARIANTS, RulesError, variant
@@ -333,7 +333,7 @@ class TournamentRoomScene(Scene):
         self.u = u = theme.unit(size)
         high = theme.row(u, 2.6)
         width = size[0] - 2 * u
-        count = 5
+        count = 6
         each = (width - (count - 1) * u // 2) // count
         y = size[1] - high - u // 2
         buttons = [
@@ -341,6 +341,7 @@ class TournamentRoomScene(Scene):
             ("tv", lambda: _("TV screen"), self._tv, lambda: True),
             ("export page", lambda: _("Export page"), self._export_html, self._exportable),
             ("export csv", lambda: _("Export CSV"), self._export_csv, self._exportable),
+            ("export games", lambda: _("Export games"), self._export_games, self._exportable),
             ("leave", lambda: _("Leave"), self._leave, lambda: True),
         ]
         targets: list[Target] = []
@@ -387,6 +388,26 @@ class TournamentRoomScene(Scene):
             name=path.name, folder=folder
         )
         self.exported = path
+
+    def _export_games(self) -> None:
+        """Every scored game's signed match record and the whole tournament record, in a
+        folder of their own (each checks with ``python -m net verify``)."""
+        files = self.link.game_files()
+        slug = "".join(c if c.isalnum() else "-" for c in self.view.name).strip("-") or "tournament"
+        folder = free_path(self.app.paths.data / "exports", f"{slug}-games")
+        try:
+            for name, data in files:
+                atomic_write(folder / name, data)
+        except OSError as error:
+            self.notice = _("The games could not be saved: {error}").format(error=plain(error))
+            return
+        saved = ngettext(
+            "{n} game and the tournament record are saved in {folder}",
+            "{n} games and the tournament record are saved in {folder}",
+            len(files) - 1,
+        )
+        self.notice = saved.format(n=len(files) - 1, folder=folder)
+        self.exported = folder
 
     def _export_html(self) -> None:
         tournament = self.view.tournament
