@@ -108,6 +108,9 @@ class Director:
         """Where White hosts each game, as Black is told it (``table``): the address the
         director sees, the port and the join code White said."""
         self.computers: dict[str, Identity] = {}
+        self.boards: dict[tuple[int, int], dict[str, Any]] = {}
+        """The latest position White reported of each unscored game (``board``), relayed to
+        every player for their TV screens; display only, never scored."""
         self.finished = asyncio.Event()
         self.port = 0
         self._server: asyncio.Server | None = None
@@ -326,6 +329,9 @@ class Director:
             pairing = self._unscored(number, board)
             if pairing is not None and pairing.black == player:
                 connection.send(self._table_for(connection, table))
+        for game, latest in list(self.boards.items()):
+            if self._unscored(*game) is not None:
+                connection.send(latest)
         self._advance()
         return player
 
@@ -366,6 +372,8 @@ class Director:
             kind = message["t"]
             if kind == "hosting":
                 self._on_hosting(player, connection, message)
+            elif kind == "board":
+                self._on_board(player, message)
             elif kind == "record":
                 try:
                     whole = parts.add(message)
@@ -386,6 +394,20 @@ class Director:
         black = self.clients.get(pairing.black)
         if black is not None:
             black.send(self._table_for(black, table))
+
+    def _on_board(self, player: str, message: dict[str, Any]) -> None:
+        """A position of an unscored game from its White, newer than the one held: kept and
+        relayed to every player (anything else is stale or not White's to say)."""
+        game = (message["round"], message["board"])
+        pairing = self._unscored(*game)
+        if pairing is None or pairing.white != player:
+            return
+        held = self.boards.get(game)
+        if held is not None and held["ply"] > message["ply"]:
+            return
+        self.boards[game] = message
+        for connection in self.clients.values():
+            connection.send(message)
 
     @staticmethod
     def _table_for(black: Connection, table: dict[str, Any]) -> dict[str, Any]:
@@ -414,6 +436,7 @@ class Director:
                                             f"refused: {error.reason}"})  # fmt: skip
             return
         self.tables.pop((number, board), None)
+        self.boards.pop((number, board), None)
         self._advance()
 
     def _result(
@@ -569,6 +592,7 @@ class Director:
                 lost = Result.WHITE_FORFEITS if pairing.white == player else Result.BLACK_FORFEITS
                 self._put(self._result(number, board, lost, None))
                 self.tables.pop((number, board), None)
+                self.boards.pop((number, board), None)
 
     async def _finish(self) -> None:
         """Give the players the last entries, then end."""

@@ -57,6 +57,10 @@ class GameView:
     hosted: bool | None = None
     """Whether White has opened the game's match yet, as the director knows (None: not
     known here, on a player's computer)."""
+    position: bytes | None = None
+    """The game's latest position (:meth:`game.rules.State.encode`) while it is played: this
+    player's own match's, or as White reported it through the director — for the TV's live
+    boards, never trusted for anything else (:func:`game.rules.codec.decode_state` checks it)."""
 
 
 @dataclass(frozen=True)
@@ -372,6 +376,11 @@ def _view_of(
             mine = me in pairing.players
             peer = player.peers.get((number, board)) if player is not None else None
             matchlog = peer.log if peer is not None else None
+            source = player if player is not None else director
+            reported = source.boards.get((number, board)) if source is not None else None
+            position = matchlog.state.encode() if matchlog is not None else None
+            if position is None and reported is not None:
+                position = reported["state"]
             games.append(
                 GameView(
                     round=number, board=board, white=names.get(pairing.white, "?"),
@@ -380,6 +389,7 @@ def _view_of(
                     playing=matchlog is not None and outcome is None,
                     moves=len(matchlog.record.actions) if matchlog is not None else 0,
                     hosted=None if director is None else (number, board) in director.tables,
+                    position=position if outcome is None else None,
                 )
             )  # fmt: skip
             if mine and outcome is None:

@@ -55,6 +55,8 @@ _OPTIONAL_HEAD = Field(
     "16 bytes or nil", lambda v: v is None or (isinstance(v, bytes) and len(v) == 16)
 )
 _OPTIONAL_PROOF = Field("64 bytes or nil", lambda v: v is None or SIGNATURE.check(v))
+_STATE = Field("1–4096 bytes", lambda v: isinstance(v, bytes) and 0 < len(v) <= 4096)
+_PLY = Field("whole number 0–100000", lambda v: type(v) is int and 0 <= v <= 100_000)
 _JOIN_CODE = Field(
     "at most 16 digits, or nil",
     lambda v: v is None or (isinstance(v, str) and 0 < len(v) <= 16 and v.isdigit()),
@@ -88,6 +90,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     },
     "hosting": {"round": _ROUND, "board": _BOARD, "port": _PORT, "code": _CODE},
     "table": {"round": _ROUND, "board": _BOARD, "address": _ADDRESS, "port": _PORT, "code": _CODE},
+    "board": {"round": _ROUND, "board": _BOARD, "ply": _PLY, "state": _STATE},
     "ping": {"n": COUNT},
     "pong": {"n": COUNT},
     "bye": {"reason": REASON},

@@ -47,6 +47,8 @@ Game = tuple[int, int]
 """A game of the tournament: its round and board (from 0)."""
 RETRY_EVERY = 0.5
 """Seconds between two tries at reaching a lost director, or at joining White's match."""
+REPORT_EVERY = 0.5
+"""Seconds between two looks at White's match for a new position to report (the TV's)."""
 
 
 @dataclass
@@ -101,6 +103,9 @@ class TournamentPlayer:
         """The ``hosting`` message of each game this player hosts as White."""
         self.played: dict[Game, bytes] = {}
         """Final records of this player's games, until the log scores them."""
+        self.boards: dict[Game, dict[str, Any]] = {}
+        """The latest position of each game of the round under way, as its White reported it
+        through the director (a ``board`` message): for the TV, never for scoring."""
         self.match_started: Callable[[Game, Peer], None] | None = None
         """Told of each of this player's match peers as it is made (before it hosts or joins)."""
         self.match_observed: Callable[[Game, str, dict[str, Any]], None] | None = None
@@ -182,6 +187,8 @@ class TournamentPlayer:
                     self._incoming[record_digest(whole[2])] = whole[2]
             elif kind == "table":
                 self._on_table(message)
+            elif kind == "board":
+                self._on_board(message)
             else:
                 raise Untrusted(f"the director sent {kind}, which it does not send")
 
@@ -235,6 +242,34 @@ class TournamentPlayer:
         self.tables[game] = asyncio.get_running_loop().create_future()
         self.tables[game].set_result(message)
 
+    def _on_board(self, message: dict[str, Any]) -> None:
+        """A game's position as its White reported it: kept while the game is unscored and
+        of the round under way (a position older than the one held is passed over)."""
+        log = self.log
+        game = (message["round"], message["board"])
+        tournament = log.tournament if log is not None else None
+        if tournament is None or game[0] != len(tournament.rounds):
+            return
+        if game[1] >= len(tournament.rounds[-1].pairings) or self._scored(game):
+            return
+        held = self.boards.get(game)
+        if held is None or held["ply"] <= message["ply"]:
+            self.boards[game] = message
+
+    async def _report(self, game: Game, peer: Peer) -> None:
+        """As White, tell the director each new position of ``game``'s match (for every
+        participant's TV) until it ends."""
+        sent = -1
+        while not peer.finished.is_set():
+            log, upstream = peer.log, self.upstream
+            if log is not None and upstream is not None and len(log.record.actions) != sent:
+                sent = len(log.record.actions)
+                state = log.state.encode()
+                if len(state) <= 4096:
+                    upstream.send({"t": "board", "round": game[0], "board": game[1],
+                                   "ply": sent, "state": state})  # fmt: skip
+            await asyncio.sleep(REPORT_EVERY)
+
     async def _restart(self, game: Game) -> None:
         self.observe("notice", {"text": f"round {game[0]} board {game[1] + 1}: White hosts "
                                         "the game again; it starts again there"})  # fmt: skip
@@ -271,6 +306,8 @@ class TournamentPlayer:
                 asyncio.get_running_loop().create_task(self._stop(game))
         for game in [g for g in self.played if self._scored(g)]:
             del self.played[game]
+        for game in [g for g in self.boards if g[0] != number or self._scored(g)]:
+            del self.boards[game]
 
     def _scored(self, game: Game) -> bool:
         tournament = self.log.tournament if self.log is not None else None
@@ -319,7 +356,14 @@ class TournamentPlayer:
                 "match": match_id,
             },
         )
-        await peer.finished.wait()
+        reporter = (
+            asyncio.get_running_loop().create_task(self._report(game, peer)) if white else None
+        )
+        try:
+            await peer.finished.wait()
+        finally:
+            if reporter is not None:
+                reporter.cancel()
         played = peer.log
         self.peers.pop(game, None)
         await peer.close("the match is over")

@@ -433,6 +433,54 @@ def test_the_directors_door_rations_wrong_codes_and_strangers_as_a_matchs_does()
     assert notices and "wrong join code" in notices[0].lower()
 
 
+def test_every_player_sees_the_others_games_move_and_nobody_else_can_move_them() -> None:
+    """The TV's live boards: each White reports its match's position through the director
+    to every player; a player sees the game it does not play move on, as positions of the
+    tournament's game.  A position said by Black, for a game never paired or for a game
+    already scored, is passed over by the director."""
+
+    async def night() -> tuple[dict[tuple[int, int], list[int]], Director]:
+        boss = honest(4)
+        port = await boss.start()
+        players = [
+            TournamentPlayer(
+                Identity.fresh(),
+                PlayerConfig(name=name, level="easy", interface="127.0.0.1", pace=0.05),
+                lambda kind, data: None,
+            )
+            for name in ("anna", "bruno", "carla", "dario")
+        ]
+        runs = [asyncio.create_task(p.run("127.0.0.1", port)) for p in players]
+        seen: dict[tuple[int, int], list[int]] = {}
+        try:
+            while len(seen) < 2 or min(map(len, seen.values())) < 3:
+                await asyncio.sleep(0.05)
+                anna = players[0]
+                for game, message in anna.boards.items():
+                    plies = seen.setdefault(game, [])
+                    if not plies or plies[-1] != message["ply"]:
+                        plies.append(message["ply"])
+            assert boss.log is not None and boss.log.tournament is not None
+            pairings = boss.log.tournament.rounds[0].pairings
+            black = pairings[0].black
+            held = dict(boss.boards)
+            forged = {"t": "board", "round": 1, "board": 0, "ply": 99_999, "state": b"x"}
+            boss._on_board(black, forged)  # Black's word
+            boss._on_board(pairings[0].white, {**forged, "board": 7})  # no such game
+            boss._on_board(pairings[0].white, {**forged, "round": 2})  # no such round
+            assert boss.boards == held  # none of the three taken (no await between)
+        finally:
+            for run in runs:
+                run.cancel()
+            await asyncio.gather(*runs, return_exceptions=True)
+            await boss.close()
+        return seen, boss
+
+    seen, _boss = asyncio.run(asyncio.wait_for(night(), HANG))
+    for plies in seen.values():
+        assert plies == sorted(plies) and len(set(plies)) >= 3  # the game moved on, in order
+
+
 def test_players_refuse_another_director_at_their_directors_address(tmp_path: Path) -> None:
     """A director lost and another (another key, another tournament) answering at its
     address: the players hold their tournament's opening and director, and stop."""

@@ -18,7 +18,7 @@ from game.client.kiosk_config import KioskConfig
 from game.client.navigator import Screen, make
 from game.client.scenes import tournament as room_module
 from game.client.scenes.tournament import TournamentRoomScene
-from game.rules import variant
+from game.rules import new_game, variant
 from game.tournament import Format, Player, Tournament
 from net.__main__ import main as net_main
 from net.testing.peer_process import PeerProcess
@@ -413,3 +413,38 @@ def test_a_kiosk_keeps_a_tournaments_tv_however_long_nobody_touches_it(tmp_path:
     finally:
         driver.app.close()
         theme.set_scale(1.0)
+
+
+def test_the_tv_draws_each_game_under_way_as_a_live_board_and_nothing_it_cannot_read(
+    tmp_path: Path, drawn: list[str]
+) -> None:
+    """Four games of a Mulino round: one moving (its picture drawn again only when its
+    position changes), one finished (its result instead of a board), one whose White sent
+    bytes that are no position and one a position of another game — neither drawn, and
+    nothing breaks."""
+    driver = Driver(tmp_path, size=(1920, 1080))
+    try:
+        mulino = new_game("mulino:classic")
+        moved = mulino.apply(mulino.legal_actions()[0])
+        view = _over_view()
+        games = (
+            replace(view.games[0], result=None, position=mulino.encode()),
+            replace(view.games[1], result="1-0", position=None),
+            replace(view.games[2], result=None, position=b"\x93\x01not a state"),
+            replace(view.games[3], result=None, position=new_game("numeri").encode()),
+        )
+        link = _Link(replace(view, phase="playing", winner=None, games=games))
+        driver.app.push(make(Screen.TOURNAMENT_TV, driver.app, link))
+        driver.frame(2)
+        tv = driver.scene
+        assert set(tv.pictures) == {0}  # the one readable position of this game
+        first = tv.pictures[0][1]
+        driver.frame(2)
+        assert tv.pictures[0][1] is first  # unchanged: not drawn again
+        link._view = replace(link._view, games=(replace(games[0], position=moved.encode()),
+                                                *games[1:]))  # fmt: skip
+        driver.frame(2)
+        assert tv.pictures[0][1] is not first
+        assert any(text.startswith("2 · ") and text.endswith("· 1-0") for text in drawn)
+    finally:
+        driver.app.close()

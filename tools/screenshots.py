@@ -54,7 +54,7 @@ from game.client.scenes.title import TitleScene
 from game.client.scenes.tournament import TournamentRoomScene
 from game.client.scenes.tournament_tv import TournamentTvScene
 from game.client.turns import actor
-from game.rules import State, variant
+from game.rules import State, new_game, variant
 from game.rules.ausgeblockt import DECIDE, MARK, PASS, STOP
 from game.rules.chance import random_action
 from game.rules.mulino import REMOVE
@@ -506,6 +506,18 @@ def tournament_shots() -> list[tuple[str, Callable[[App], object]]]:
 PLAYERS = ("Carla", "Anna", "Bruno", "Dario", "Elena", "Computer 1")
 
 
+def _played_to(plies: int, seed: int) -> bytes:
+    """A Mulino position ``plies`` random actions from the start (seeded), encoded as a
+    game's White reports it to the TV."""
+    rng = random.Random(seed)
+    state = new_game("mulino:classic")
+    for _ in range(plies):
+        if state.result() is not None:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state.encode()
+
+
 class _StillTournament:
     """A tournament link that holds still (no network): a six-player round robin of Mulino
     with seeded results, its round ``upto`` under way (two games scored, this player's at
@@ -529,7 +541,8 @@ class _StillTournament:
         games = tuple(
             GameView(len(tournament.rounds), board, names[pairing.white], names[pairing.black],
                      None if outcome is None else outcome.value, "p0" in pairing.players,
-                     outcome is None and "p0" in pairing.players, 22)
+                     outcome is None and "p0" in pairing.players, 22,
+                     position=None if outcome is not None else _played_to(22 + 9 * board, board))
             for board, (pairing, outcome) in enumerate(
                 zip(latest.pairings, latest.outcomes, strict=True))
         )  # fmt: skip

@@ -1,5 +1,7 @@
 """The tournament's TV screen, for the big screen of the room (a kiosk's included): the
-round's games and how each stands, the standings, and at the end the winner with confetti.
+round's games as live boards side by side (each White's position as reported through the
+director, or this person's own match), the standings, and at the end the winner with
+confetti.
 
 It reads the same link as the room it was opened from (:mod:`game.client.scenes.tournament`)
 and leaves it to the room: closing the TV goes back to the room, the tournament going on —
@@ -15,9 +17,11 @@ import pygame
 from game.client import theme
 from game.client.particles import Particles
 from game.client.scene import Scene
+from game.client.scenes.picture import draw_position
 from game.client.tournament_words import (
     draw_rows,
     format_name,
+    game_state,
     pairing_cells,
     round_line,
     standing_cells,
@@ -27,7 +31,9 @@ from game.client.tournament_words import (
 from game.client.widgets import button
 from game.i18n import _
 from game.names import variant_title
-from net.tournament_link import TournamentFeed, TournamentView
+from game.rules import DecodeError, RulesError, State
+from game.rules.codec import decode_state
+from net.tournament_link import GameView, TournamentFeed, TournamentView
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -49,6 +55,9 @@ class TournamentTvScene(Scene):
         """Whether the winner's confetti was thrown (once, when the tournament ends)."""
         self.seen = self.view.my_game
         """The person's game under way when the TV was opened (the room offers it)."""
+        self.pictures: dict[int, tuple[tuple[bytes, int], pygame.Surface]] = {}
+        """Each board's picture with the position and size it was drawn for: drawn again
+        only when its game moves on (a picture costs a board view's whole drawing)."""
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -111,9 +120,13 @@ class TournamentTvScene(Scene):
         over = view.phase == "over"
         games_between = not view.games or all(game.result for game in view.games)
         standings_first = over or games_between
-        half = (area.width - 2 * u) // 2
-        left = pygame.Rect(area.x, area.y, half, area.height)
-        right = pygame.Rect(area.x + half + 2 * u, area.y, half, area.height)
+        live = not standings_first and any(self._position(g) is not None for g in view.games)
+        share = 0.6 if live else 0.5  # live boards take the larger part
+        first = round((area.width - 2 * u) * share)
+        left = pygame.Rect(area.x, area.y, first, area.height)
+        right = pygame.Rect(
+            left.right + 2 * u, area.y, area.right - left.right - 2 * u, area.height
+        )
         standings_rect, games_rect = (left, right) if standings_first else (right, left)
         self._standings(surface, standings_rect, size)
         self._games(surface, games_rect, size)
@@ -142,7 +155,75 @@ class TournamentTvScene(Scene):
         surface.blit(caption, rect.topleft)
         pitch = round(size * 1.45)
         body = pygame.Rect(rect.x, rect.y + pitch, rect.width, rect.height - pitch)
+        if any(self._position(game) is not None for game in view.games):
+            self._boards(surface, body, size)
+            return
         rows = [[_("Board"), _("White"), _("Black"), _("State")]]
         rows += [pairing_cells(game) for game in view.games]
         rows += [[_("Bye: {name}").format(name=name)] for name in view.byes]
         draw_rows(surface, body, rows, [1.8, 4, 4, 4], size, palette)
+
+    def _position(self, game: GameView) -> State | None:
+        """The game's latest position, if it is played and what was reported reads as a
+        position of this tournament's game (anything else is not drawn)."""
+        if game.result is not None or game.position is None:
+            return None
+        try:
+            state = decode_state(game.position)
+        except (DecodeError, RulesError):
+            return None
+        return state if state.variant.name == self.view.game else None
+
+    def _boards(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
+        """Every game of the round in a grid of equal cells — the pairing above, the live
+        board below (a finished game: its result) — as many columns as make the boards
+        largest."""
+        games = self.view.games
+        gap = max(2, self.u // 2)
+        line = round(size * 1.4)
+        best = (0, 1)
+        for columns in range(1, len(games) + 1):
+            rows = -(-len(games) // columns)
+            width = (area.width - (columns - 1) * gap) // columns
+            height = (area.height - (rows - 1) * gap) // rows - line
+            best = max(best, (min(width, height), columns))
+        side, columns = best
+        if side < 4 * self.u:  # too many to draw: the list says it in words
+            self.pictures.clear()
+            rows_ = [[_("Board"), _("White"), _("Black"), _("State")]]
+            rows_ += [pairing_cells(game) for game in games]
+            draw_rows(surface, area, rows_, [1.8, 4, 4, 4], size, self.palette)
+            return
+        width = (area.width - (columns - 1) * gap) // columns
+        for index, game in enumerate(games):
+            row, column = divmod(index, columns)
+            cell = pygame.Rect(area.x + column * (width + gap),
+                               area.y + row * (side + line + gap), width, side + line)  # fmt: skip
+            self._board(surface, cell, game, side, size)
+
+    def _board(
+        self, surface: pygame.Surface, cell: pygame.Rect, game: GameView, side: int, size: int
+    ) -> None:
+        palette = self.palette
+        words = f"{game.board + 1} · {game.white} – {game.black} · {game_state(game)}"
+        colour = palette.accent if game.mine else palette.text
+        caption = theme.fitted(words, max(theme.SMALLEST, round(size * 0.8)), colour, cell.width)
+        surface.blit(caption, caption.get_rect(midtop=(cell.centerx, cell.y)))
+        place = pygame.Rect(0, 0, side, side)
+        place.midtop = (cell.centerx, cell.y + round(size * 1.4))
+        state = self._position(game)
+        if state is None or game.position is None:
+            self.pictures.pop(game.board, None)
+            board = place.inflate(-side // 7, -side // 7)  # as large as a picture's board
+            board.top = place.top
+            pygame.draw.rect(surface, palette.panel, board, border_radius=self.u // 3)
+            said = game.result or game_state(game)
+            text = theme.fitted(said, round(2 * size), palette.text, board.width - self.u, True)
+            surface.blit(text, text.get_rect(center=board.center))
+            return
+        key = (game.position, side)
+        held = self.pictures.get(game.board)
+        if held is None or held[0] != key:
+            held = (key, draw_position(self.app, state, (side, side)))
+            self.pictures[game.board] = held
+        surface.blit(held[1], place)
