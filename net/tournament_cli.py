@@ -8,7 +8,7 @@ digest; ``notice``, ``refused`` and ``error`` for what goes wrong).
         --format round-robin|swiss|knockout [--rounds R] [--double] [--ai LEVEL]
         [--no-advertise] [--interface ADDR] [--port P] [--record DIR] [--code DIGITS]
     python -m net tournament join ADDRESS:PORT [--identity F] [--ai LEVEL] [--name NAME]
-        [--interface ADDR] [--record FILE] [--code DIGITS]
+        [--interface ADDR] [--record FILE] [--code DIGITS] [--watch]
 
 A director given ``--record DIR`` keeps the tournament there and, started again on the same
 folder and ``--port``, goes on with it; its players reconnect to the same address by
@@ -67,6 +67,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     join.add_argument("--ai", choices=LEVELS, help="the computer plays this player's games")
     join.add_argument("--name", default="", help="the name others see")
     join.add_argument("--code", help="the tournament's join code")
+    join.add_argument("--watch", action="store_true",
+                      help="only watch: the log, the standings and the live boards")  # fmt: skip
     join.add_argument("--interface", default="", help="host this player's matches on ADDRESS")
     join.add_argument("--record", type=Path, help="keep this player's tournament record here")
     join.add_argument("--drop-timeout", type=float, default=60.0, metavar="S")
@@ -94,7 +96,7 @@ async def run(
     config = PlayerConfig(
         name=(args.name or "player")[:40], level=args.ai, interface=args.interface,
         record=args.record, drop_timeout=args.drop_timeout, reconnect=args.reconnect,
-        think_seconds=args.think, pace=max(0.0, args.pace), code=args.code,
+        think_seconds=args.think, pace=max(0.0, args.pace), code=args.code, watch=args.watch,
     )  # fmt: skip
     player = TournamentPlayer(identity, config, emit, None if args.ai else on_turn)
     task = asyncio.get_running_loop().create_task(player.run(address, int(port)))

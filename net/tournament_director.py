@@ -58,6 +58,8 @@ from net.tournament_player import PlayerConfig, TournamentPlayer
 Observer = Callable[[str, dict[str, Any]], None]
 RECORD_FILE = "tournament.rec"
 IDENTITY_FILE = "director.id"
+MOST_WATCHERS = 32
+"""Watchers (TV screens) connected at once."""
 WATCH_EVERY = 0.5
 """Seconds between two looks at who has been out of touch for the drop timeout."""
 
@@ -103,6 +105,8 @@ class Director:
         self.log: TournamentLog | None = None
         self.records: dict[bytes, bytes] = {}
         self.clients: dict[str, Connection] = {}
+        self.watchers: dict[str, Connection] = {}
+        """Those who only watch (TV screens): sent the log and the live boards, never entered."""
         self.gone_since: dict[str, float] = {}
         self.tables: dict[tuple[int, int], dict[str, Any]] = {}
         """Where White hosts each game, as Black is told it (``table``): the address the
@@ -153,7 +157,7 @@ class Director:
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
-        for connection in list(self.clients.values()):
+        for connection in self._everyone():
             await connection.close("the director is leaving")
         for task in [*self._tasks, *self._lines]:
             task.cancel()
@@ -294,6 +298,8 @@ class Director:
             if player is not None and self.clients.get(player) is connection:
                 del self.clients[player]
                 self.gone_since[player] = time.monotonic()
+            if player is not None and self.watchers.get(player) is connection:
+                del self.watchers[player]
             connection.hang_up(connection.closed or "leaving")
 
     async def _admit(self, connection: Connection) -> str:
@@ -304,6 +310,8 @@ class Director:
         assert log is not None
         knocked = await knock(connection, log, self.identity)
         player, have = knocked.player, knocked.have
+        if knocked.watch:
+            return await self._admit_watcher(connection, knocked)
         if player not in log.entrants:
             refusal = self._closed_to(knocked, connection.address)
             if refusal is None:
@@ -335,6 +343,45 @@ class Director:
         self._advance()
         return player
 
+    async def _admit_watcher(self, connection: Connection, knocked: Knock) -> str:
+        """A TV that only watches: the join code if there is one, then the log from where it
+        stands and the live boards, and every entry and board from then on."""
+        log = self.log
+        assert log is not None
+        refusal = self._code_refusal(knocked, connection.address)
+        full = len(self.watchers) >= MOST_WATCHERS and knocked.player not in self.watchers
+        if refusal is None and full:
+            refusal = f"this tournament has {MOST_WATCHERS} watchers already"
+        if refusal is not None:
+            raise Closed(await connection.close(refusal))
+        connection.send({"t": "admitted", "entries": len(log)})
+        for position in range(max(knocked.have, 1), len(log)):
+            for frame in self._frames(log.entries[position]):
+                connection.send_frame(frame)
+        for game, latest in list(self.boards.items()):
+            if self._unscored(*game) is not None:
+                connection.send(latest)
+        old = self.watchers.pop(knocked.player, None)
+        if old is not None:
+            old.hang_up("the watcher connected again")
+        self.watchers[knocked.player] = connection
+        self.observe("watching", {"name": knocked.name, "watchers": len(self.watchers)})
+        return knocked.player
+
+    def _code_refusal(self, newcomer: Knock, address: str) -> str | None:
+        """Why a newcomer's join code does not let it in (a wrong one counts against its
+        address, as at a match's door), or None."""
+        code = self.config.code
+        if not code or newcomer.player in self.computers:
+            return None
+        if not newcomer.code:
+            return "this tournament needs a join code"
+        wrong = self.gate.try_code(address, newcomer.code, code)
+        summary = self.gate.summary()
+        if summary is not None:
+            self._notice(summary)
+        return wrong
+
     def _closed_to(self, newcomer: Knock, address: str) -> str | None:
         """Why a newcomer from ``address`` may not enter now, or None (a wrong join code
         counts against the address, as at a match's door)."""
@@ -344,16 +391,9 @@ class Director:
         computer = newcomer.computer
         if newcomer.proof is None:
             return "a new player's entrant message needs its entry proof"
-        code = self.config.code
-        if code and newcomer.player not in self.computers:
-            if not newcomer.code:
-                return "this tournament needs a join code"
-            wrong = self.gate.try_code(address, newcomer.code, code)
-            summary = self.gate.summary()
-            if summary is not None:
-                self._notice(summary)
-            if wrong is not None:
-                return wrong
+        wrong = self._code_refusal(newcomer, address)
+        if wrong is not None:
+            return wrong
         if computer and newcomer.player not in self.computers:
             return "only the director's own computer players enter as the computer"
         if log.over:
@@ -406,8 +446,12 @@ class Director:
         if held is not None and held["ply"] > message["ply"]:
             return
         self.boards[game] = message
-        for connection in self.clients.values():
+        for connection in self._everyone():
             connection.send(message)
+
+    def _everyone(self) -> list[Connection]:
+        """Every line the log's entries and the live boards go to: players and watchers."""
+        return [*self.clients.values(), *self.watchers.values()]
 
     @staticmethod
     def _table_for(black: Connection, table: dict[str, Any]) -> dict[str, Any]:
@@ -473,7 +517,7 @@ class Director:
             self.records[record_digest(record)] = record
         self._save()
         frames = self._frames(entry)
-        for connection in self.clients.values():
+        for connection in self._everyone():
             for frame in frames:
                 connection.send_frame(frame)
         for kind, data in events_after(log, entry):
@@ -596,7 +640,7 @@ class Director:
 
     async def _finish(self) -> None:
         """Give the players the last entries, then end."""
-        for connection in list(self.clients.values()):
+        for connection in self._everyone():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(connection.drain(), 2.0)
         self.finished.set()

@@ -42,6 +42,8 @@ class Knock:
     """The log entries it holds, which end in the director's head of as many."""
     code: str | None = None
     """The tournament's join code as the player gave it (None: none)."""
+    watch: bool = False
+    """Only watching (a TV): never entered, sent the log and the live boards."""
 
     @property
     def player(self) -> str:
@@ -79,8 +81,9 @@ async def knock(connection: Connection, log: TournamentLog, director: Identity) 
     if have > len(log) or (have and log.heads[have - 1] != head):
         raise await refuse("this player's tournament log differs from the director's")
     return Knock(
-        enter["key"], entrant["name"], entrant["computer"], entrant["proof"], have, entrant["code"]
-    )
+        enter["key"], entrant["name"], entrant["computer"], entrant["proof"], have,
+        entrant["code"], entrant["watch"],
+    )  # fmt: skip
 
 
 async def enter(
@@ -91,13 +94,15 @@ async def enter(
     computer: bool,
     code: str | None = None,
     expected: bytes | None = None,
+    watch: bool = False,
 ) -> tuple[TournamentLog, int]:
     """The player's side: its log — ``held``, or begun from the director's opening the first
     time — and the director's log length when it admitted the player.  :class:`Untrusted`
     if the director refuses or is not the one of ``held``'s tournament; :class:`Closed` if
     the line is lost on the way (the director may be sought again).  ``code`` is the
     tournament's join code, which a director that has one asks of a newcomer; ``expected``
-    the director's key as announced, demanded before anything of the player's is sent."""
+    the director's key as announced, demanded before anything of the player's is sent;
+    ``watch``: only to watch (never entered)."""
     nonce = secrets.token_bytes(32)
     connection.send({"t": "enter", "version": TOURNAMENT_VERSION, "rules": fingerprint(),
                      "key": me.key, "nonce": nonce, "have": 0 if held is None else len(held),
@@ -109,10 +114,11 @@ async def enter(
     if expected is not None and director["key"] != expected:
         raise Untrusted("the director there holds another key than the one announced")
     log = _tournament(director, held)
-    proof = None if me.peer in log.entrants else entrant_proof(me, log, name, computer)
+    entering = not watch and me.peer not in log.entrants
+    proof = entrant_proof(me, log, name, computer) if entering else None
     sig = me.sign(attendance_payload(log.id, log.director, director["nonce"]))
     connection.send({"t": "entrant", "sig": sig, "name": name, "computer": computer,
-                     "proof": proof, "code": code or None})  # fmt: skip
+                     "proof": proof, "code": code or None, "watch": watch})  # fmt: skip
     admitted = await _reply(connection, deadline, "admitted")
     return log, admitted["entries"]
 

@@ -27,7 +27,8 @@ from net.messages import (
 )
 from net.records import MAX_RECORD
 
-TOURNAMENT_VERSION = 1
+TOURNAMENT_VERSION = 2
+"""2: the live boards (``board``) and watchers (``entrant.watch``)."""
 PART = 15_000
 """Bytes of a match record a ``record`` message carries at most."""
 MOST_PARTS = MAX_RECORD // PART + 1
@@ -78,6 +79,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "computer": BOOL,
         "proof": _OPTIONAL_PROOF,
         "code": _JOIN_CODE,
+        "watch": BOOL,
     },
     "admitted": {"entries": COUNT},
     "entry": {"e": _MAP},

@@ -74,6 +74,9 @@ class PlayerConfig:
     director: bytes | None = None
     """The director's key as the LAN announced it: a director at that address holding
     another key is refused (a spoofed announcement lures nobody).  None: any director."""
+    watch: bool = False
+    """Only watch (a TV screen): follow the log and the live boards, never entered, never
+    playing."""
 
 
 class TournamentPlayer:
@@ -161,7 +164,7 @@ class TournamentPlayer:
         config = self.config
         log, self._history = await enter(
             connection, self.identity, self.log, config.name, config.computer, config.code,
-            config.director,
+            config.director, config.watch,
         )  # fmt: skip
         self.log = log
         if not self._entered:
@@ -255,6 +258,8 @@ class TournamentPlayer:
         held = self.boards.get(game)
         if held is None or held["ply"] <= message["ply"]:
             self.boards[game] = message
+            if self.config.watch:  # a headless TV says what it would draw
+                self.observe("board", {"round": game[0], "board": game[1], "ply": message["ply"]})
 
     async def _report(self, game: Game, peer: Peer) -> None:
         """As White, tell the director each new position of ``game``'s match (for every
@@ -293,6 +298,10 @@ class TournamentPlayer:
             return
         number = len(tournament.rounds)
         latest = tournament.rounds[-1]
+        for game in [g for g in self.boards if g[0] != number or self._scored(g)]:
+            del self.boards[game]
+        if self.config.watch:
+            return
         for board, (pairing, outcome) in enumerate(
             zip(latest.pairings, latest.outcomes, strict=True)
         ):
@@ -306,8 +315,6 @@ class TournamentPlayer:
                 asyncio.get_running_loop().create_task(self._stop(game))
         for game in [g for g in self.played if self._scored(g)]:
             del self.played[game]
-        for game in [g for g in self.boards if g[0] != number or self._scored(g)]:
-            del self.boards[game]
 
     def _scored(self, game: Game) -> bool:
         tournament = self.log.tournament if self.log is not None else None

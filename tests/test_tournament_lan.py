@@ -258,6 +258,37 @@ def test_a_director_killed_mid_round_resumes_from_its_saved_log(tmp_path: Path) 
 
 
 @pytest.mark.slow
+def test_a_tv_that_only_watches_follows_to_the_end_and_is_never_entered(tmp_path: Path) -> None:
+    """``join --watch`` (any Tavolo's TV): refused without the join code; with it, it sees
+    the live boards move, ends with the players' digest and standings, and is nobody's
+    opponent — the tournament has its two players only."""
+    boss, port = director(
+        tmp_path, "mulino", "--players", "2", "--format", "round-robin", "--code", "4711"
+    )
+    nosy = player(tmp_path, port, "tv", "--watch")
+    assert nosy.finish(HANG) == 1
+    assert (
+        nosy.last("refused")["reason"] == "the director refused: this tournament needs a join code"
+    )
+    tv = player(tmp_path, port, "tv", "--watch", "--code", "4711")
+    tv.wait_for("joined", timeout=HANG)
+    boss.wait_for("watching", timeout=HANG)
+    players = {
+        name: player(tmp_path, port, name, "--code", "4711", "--pace", "0.05")
+        for name in ("anna", "bruno")
+    }
+    over = one_tournament(tmp_path, boss, players)
+    assert tv.finish(HANG) == 0, tv.tail()
+    assert tv.last("over")["digest"] == over["digest"]
+    assert tv.last("over")["standings"] == over["standings"] and len(over["standings"]) == 2
+    plies = [e["ply"] for e in tv.events if e["event"] == "board"]
+    assert len(plies) >= 3 and plies == sorted(plies)
+    assert [e["name"] for e in boss.events if e["event"] == "entered"] in (
+        ["anna", "bruno"], ["bruno", "anna"],
+    )  # fmt: skip
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("frozen", ["white", "black"])
 def test_a_player_frozen_for_30_s_mid_game_comes_back_to_its_match(
     tmp_path: Path, frozen: str

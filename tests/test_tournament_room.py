@@ -448,3 +448,36 @@ def test_the_tv_draws_each_game_under_way_as_a_live_board_and_nothing_it_cannot_
         assert any(text.startswith("2 · ") and text.endswith("· 1-0") for text in drawn)
     finally:
         driver.app.close()
+
+
+@pytest.mark.slow
+def test_any_tavolo_can_only_watch_a_tournament_on_its_tv(
+    driver: Driver, tmp_path: Path, drawn: list[str]
+) -> None:
+    """From the join screen, "Only watch": the room with the TV on top, following the
+    tournament as the two players play it — never entered, the boards drawn live."""
+    boss, port = _director(tmp_path, "--players", "2")
+    try:
+        driver.press("lan")
+        driver.press("tournaments")
+        driver.press("join")
+        for char in f"127.0.0.1:{port}":
+            driver.press(f"key {char}")
+        driver.press("ok")
+        driver.press("ok")  # no join code
+        driver.press("watch")
+        driver.wait_for_scene("TournamentTvScene")
+        tv = driver.scene
+        assert tv.link.config.watch
+        boss.wait_for("watching", timeout=HANG)
+        players = [_player(tmp_path, port, name, "--pace", "0.05") for name in ("Anna", "Bea")]
+        driver.until(lambda: bool(tv.pictures), boss, *players, seconds=HANG)
+        driver.until(lambda: tv.view.phase == "over", boss, *players, seconds=HANG)
+        assert tv.celebrated and {s.name for s in tv.view.standings} == {"Anna", "Bea"}
+        assert not any(g.mine for g in tv.view.games)
+        for process in players:
+            assert process.finish(HANG) == 0, process.tail()
+        driver.press("back")
+        driver.wait_for_scene("TournamentRoomScene")
+    finally:
+        boss.kill()

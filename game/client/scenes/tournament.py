@@ -84,12 +84,16 @@ def tournament_games(app: App) -> list[str]:
 
 
 def open_tournament_link(
-    app: App, level: str | None, code: str | None = None, director: bytes | None = None
+    app: App,
+    level: str | None,
+    code: str | None = None,
+    director: bytes | None = None,
+    watch: bool = False,
 ) -> TournamentLink | None:
     """A tournament link for this person, their games played by the computer at ``level``
     (None: by the person, on the match screen), to the director holding ``director`` (its
     key as announced; None: whoever is at the address); None with the reason shown on the
-    title screen."""
+    title screen.  ``watch``: only to watch it, on the TV screen (never entered)."""
     try:
         identity = Identity.load(app.paths.data / "identity")
     except IdentityError as error:
@@ -99,7 +103,7 @@ def open_tournament_link(
     config = PlayerConfig(
         name=player_name(app), level=level, interface=app.settings.lan_interface,
         record=record, drop_timeout=DROP_TIMEOUT, think_seconds=app.settings.thinking_seconds,
-        pace=PACE, code=code, reconnect=RECONNECT, director=director,
+        pace=PACE, code=code, reconnect=RECONNECT, director=director, watch=watch,
     )  # fmt: skip
     return TournamentLink(identity, config, on_change=app.wakeup.notify)
 
@@ -160,7 +164,18 @@ class JoinLevelScene(MenuScene):
     def items(self) -> list[Item]:
         levels = [self._level_item(level) for level in LEVELS]
         me = item(lambda: _("I play my games"), lambda: self._join(None), "myself")
-        return [me, *levels, item(lambda: _("Back"), self.back, "back")]
+        watch = item(lambda: _("Only watch, on the TV screen"), self._watch, "watch")
+        return [me, *levels, watch, item(lambda: _("Back"), self.back, "back")]
+
+    def _watch(self) -> None:
+        """Follow the tournament without entering it: its room, with the TV on top."""
+        link = open_tournament_link(self.app, None, self.code, self.director, watch=True)
+        if link is None:
+            return
+        link.join(self.address, self.port)
+        self.app.reset(make(Screen.TITLE, self.app))
+        self.app.push(TournamentRoomScene(self.app, link))
+        self.app.push(make(Screen.TOURNAMENT_TV, self.app, link))
 
     def _level_item(self, level: str) -> Item:
         return item(
