@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -18,6 +20,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_perft_prints_the_count_last() -> None:
     done = run("perft", "dama:classic", "5")
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "7361"
@@ -32,6 +35,7 @@ def test_perft_after_moves() -> None:
     assert done.stdout.splitlines()[-1] == "1"  # 18x11 is forced
 
 
+@pytest.mark.slow
 def test_legal_lists_actions_and_chance_outcomes() -> None:
     assert run("legal", "numeri", "--players", "3", "--moves", "first2 d4").stdout == "4\n"
     dice = run("legal", "numeri", "--moves", "first1").stdout.splitlines()
@@ -47,6 +51,7 @@ def test_illegal_move_exits_non_zero_naming_it() -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_bad_arguments_get_a_clear_message() -> None:
     for args in (
         ("perft", "chess", "2"),
@@ -59,6 +64,7 @@ def test_bad_arguments_get_a_clear_message() -> None:
         assert done.stderr.strip()
 
 
+@pytest.mark.slow
 def test_play_is_a_reproducible_playout_to_the_end() -> None:
     first = run("play", "mulino:misto", "--seed", "11")
     again = run("play", "mulino:misto", "--seed", "11")
@@ -69,6 +75,7 @@ def test_play_is_a_reproducible_playout_to_the_end() -> None:
     assert "points" in numeri.splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_tavolo_without_a_display_says_so_and_exits(tmp_path: Path) -> None:
     """Bug 7: with no display and no driver asked for, SDL drew off screen and the game ran
     where nobody could see it, for ever."""

@@ -62,6 +62,7 @@ def _refused_everywhere(played: Played) -> None:
     assert not played.accepted, f"a log took the host's fresh commitment: {played.accepted}"
 
 
+@pytest.mark.slow
 def test_a_host_that_grinds_a_fresh_commitment_in_front_of_the_reveals_is_refused() -> None:
     """A few matches, every trick tried at every event: every log refuses each fresh
     commitment, every roll is made of the committed values, every record verifies."""
@@ -290,6 +291,7 @@ def test_a_reveal_counts_only_under_the_commitments_its_author_had_seen(
     assert log.rolls[-1].event == event and log.rolls[-1].outcome == wanted
 
 
+@pytest.mark.slow
 def test_python_m_net_verify_reads_both_versions_and_names_the_doubts(tmp_path: Path) -> None:
     """A file of each version, as peers saved them: ``verify`` says which version it read;
     a version 2 record of the attack verifies by its rules, with its doubts listed; a record

@@ -78,6 +78,7 @@ def test_same_seed_same_answer() -> None:
     assert talk(*script)[-1] == talk(*script)[-1]
 
 
+@pytest.mark.slow
 def test_the_documented_example_is_what_the_engine_answers() -> None:
     text = (Path(__file__).parent.parent / "docs" / "ENGINE_PROTOCOL.md").read_text()
     example = text.split("## Example", 1)[1].split("```")[1].splitlines()

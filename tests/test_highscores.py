@@ -194,6 +194,7 @@ def test_the_operator_empties_the_boards_at_the_second_press(tmp_path: Path) -> 
         theme.set_scale(1.0)
 
 
+@pytest.mark.slow
 def test_the_kiosk_shows_the_boards_between_demos(tmp_path: Path) -> None:
     from game.client.scenes.kiosk import DEMO_SECONDS, SCORES_SECONDS, AttractScene
 

@@ -43,9 +43,21 @@ def test_every_game_has_a_budget_and_a_style_for_every_rung() -> None:
     assert len(BOARD) == len(sheet_player.STYLES) == len(track_player.STYLES) == RUNGS
 
 
-@pytest.mark.parametrize(
-    "setup", [s for s in every_setup() if s.players == 2], ids=Variant.describe
-)
+def _one_a_family_quick(setups: list[Variant]) -> list[object]:
+    """``setups`` as parameters: the first of each family (Dama, Mulino…) in the quick loop,
+    the others in the whole suite only (marked slow)."""
+    seen: set[str] = set()
+    params: list[object] = []
+    for setup in setups:
+        family = setup.name.split(":")[0]
+        quick = family not in seen
+        seen.add(family)
+        marks = () if quick else (pytest.mark.slow,)
+        params.append(pytest.param(setup, marks=marks, id=setup.describe()))
+    return params
+
+
+@pytest.mark.parametrize("setup", _one_a_family_quick([s for s in every_setup() if s.players == 2]))
 def test_every_rung_answers_legally_and_the_same_for_the_same_seed(setup: Variant) -> None:
     rng = random.Random(11)
     state = start(setup)

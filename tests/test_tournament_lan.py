@@ -192,6 +192,7 @@ def _tampered(data: bytes) -> bytes:
     return bytes(msgpack.packb(content, use_bin_type=True))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("forge", "reason"),
     [
@@ -351,6 +352,7 @@ def honest(players: int) -> Director:
     return Director(config, lambda kind, data: None)
 
 
+@pytest.mark.slow
 def test_a_round_robin_under_way_takes_no_newcomer(tmp_path: Path) -> None:
     async def night() -> PeerProcess:
         boss = honest(2)
@@ -464,6 +466,7 @@ def test_the_directors_door_rations_wrong_codes_and_strangers_as_a_matchs_does()
     assert notices and "wrong join code" in notices[0].lower()
 
 
+@pytest.mark.slow
 def test_every_player_sees_the_others_games_move_and_nobody_else_can_move_them() -> None:
     """The TV's live boards: each White reports its match's position through the director
     to every player; a player sees the game it does not play move on, as positions of the
@@ -512,6 +515,7 @@ def test_every_player_sees_the_others_games_move_and_nobody_else_can_move_them()
         assert plies == sorted(plies) and len(set(plies)) >= 3  # the game moved on, in order
 
 
+@pytest.mark.slow
 def test_players_refuse_another_director_at_their_directors_address(tmp_path: Path) -> None:
     """A director lost and another (another key, another tournament) answering at its
     address: the players hold their tournament's opening and director, and stop."""

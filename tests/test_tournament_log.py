@@ -212,6 +212,7 @@ def test_every_participant_replaying_the_log_holds_the_same_head() -> None:
     assert again.standings() == night.log.standings()
 
 
+@pytest.mark.slow
 def test_python_m_net_verify_checks_a_tournament_record(tmp_path: Path) -> None:
     path = tmp_path / "night.tournament"
     path.write_bytes(saved_bytes())

@@ -161,6 +161,7 @@ def test_a_wrong_join_code_is_refused_in_words(driver: Driver, tmp_path: Path) -
         boss.kill()
 
 
+@pytest.mark.slow
 def test_a_director_that_goes_away_is_said_and_nothing_crashes(
     driver: Driver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
