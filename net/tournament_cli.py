@@ -7,6 +7,7 @@ digest; ``notice``, ``refused`` and ``error`` for what goes wrong).
     python -m net tournament host GAME[:VARIANT] --players N
         --format round-robin|swiss|knockout [--rounds R] [--double] [--ai LEVEL]
         [--no-advertise] [--interface ADDR] [--port P] [--record DIR] [--code DIGITS]
+        [--round-time MINUTES]
     python -m net tournament join ADDRESS:PORT [--identity F] [--ai LEVEL] [--name NAME]
         [--interface ADDR] [--record FILE] [--code DIGITS] [--watch]
 
@@ -60,6 +61,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     host.add_argument("--code", help="a join code newcomers must give (digits)")
     host.add_argument("--drop-timeout", type=float, default=60.0, metavar="S")
     host.add_argument("--think", type=float, default=1.0, metavar="S")
+    host.add_argument(
+        "--round-time", type=float, default=0.0, metavar="MINUTES",
+        help="a round's time: its games unfinished when it runs out are drawn",
+    )  # fmt: skip
     host.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
     join = roles.add_parser("join", help="play in a tournament")
     join.add_argument("target", help="the director's ADDRESS:PORT")
@@ -114,6 +119,8 @@ async def _direct(args: argparse.Namespace, emit: Emit) -> int:
         raise UsageError(str(error)) from error
     if not 0 <= args.port <= 65535 or args.rounds < 0:
         raise UsageError("--port takes 0-65535, --rounds 0 or more")
+    if not 0 <= args.round_time <= 24 * 60:
+        raise UsageError("--round-time takes 0 (none) to 1440 minutes")
     filled = args.ai is not None and args.format != "knockout"  # a computer makes two
     if args.players < (1 if filled else 2):
         raise UsageError("a tournament needs two players (or one and a computer, --ai)")
@@ -122,6 +129,7 @@ async def _direct(args: argparse.Namespace, emit: Emit) -> int:
         double=args.double, level=args.ai or "", name=args.name, interface=args.interface,
         drop_timeout=args.drop_timeout, folder=args.record, think_seconds=args.think,
         pace=max(0.0, args.pace), code=args.code, advertise=not args.no_advertise,
+        round_seconds=round(args.round_time * 60),
     )  # fmt: skip
     if args.code is not None and not (0 < len(args.code) <= 16 and args.code.isdigit()):
         raise UsageError("--code takes 1 to 16 digits")

@@ -90,6 +90,8 @@ class DirectorConfig:
     pace: float = 0.0
     code: str | None = None
     """The join code a newcomer must give (digits; None: anyone may enter)."""
+    round_seconds: int = 0
+    """A round's time (0: none): its games still unscored when it runs out are drawn."""
     advertise: bool = False
     """Announce the tournament on the LAN (on ``interface``, or every LAN interface) while
     it takes players and is played."""
@@ -121,6 +123,8 @@ class Director:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._advertiser: Advertiser | None = None
         self._announcing = False
+        self.round_began = time.monotonic()
+        """When the round under way was paired (or, taken up again, when this run began)."""
         self.gate = Gate()
         """The door's limits (docs/PROTOCOL.md §10): strangers at once, join-code checks."""
         self._lines: set[asyncio.Task[Any]] = set()
@@ -169,7 +173,8 @@ class Director:
         opening = {
             "k": "open", "id": secrets.token_hex(16), "director": self.identity.key,
             "game": config.game.describe(), "format": config.format, "double": config.double,
-            "rounds": config.rounds, "name": config.name[:40], "time": 0, "level": config.level,
+            "rounds": config.rounds, "name": config.name[:40], "time": config.round_seconds,
+            "level": config.level,
         }  # fmt: skip
         try:
             log = TournamentLog(seal(None, self.identity, opening))
@@ -552,6 +557,7 @@ class Director:
             self._fill()
             try:
                 self._put(log.next_round())
+                self.round_began = time.monotonic()
             except Rejected as error:
                 self.observe("error", {"text": f"no round can be paired: {error.reason}"})
                 return
@@ -612,7 +618,26 @@ class Director:
                 since = self.gone_since.setdefault(player, now)
                 if now - since >= self.config.drop_timeout:
                     self._withdraw(player)
+            if log.time and now - self.round_began >= log.time:
+                self._time_is_up()
             self._advance()
+
+    def _time_is_up(self) -> None:
+        """The round's time ran out: each of its games still unscored is drawn, without a
+        record (the director's word, as a withdrawal is; docs/PROTOCOL.md §14)."""
+        log = self.log
+        assert log is not None
+        tournament = log.tournament
+        if tournament is None or not tournament.rounds or tournament.rounds[-1].complete:
+            return
+        number = len(tournament.rounds)
+        for board in range(len(tournament.rounds[-1].pairings)):
+            if self._unscored(number, board) is not None:
+                self.observe("notice", {"text": f"round {number} board {board + 1}: the "
+                                                "round's time is up: drawn"})  # fmt: skip
+                self._put(self._result(number, board, Result.DRAW, None))
+                self.tables.pop((number, board), None)
+                self.boards.pop((number, board), None)
 
     def _withdrawn(self, player: str) -> bool:
         log = self.log

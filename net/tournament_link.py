@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -94,6 +95,11 @@ class TournamentView:
     round: int = 0
     rounds: int = 0
     """The rounds planned (a knockout's and a Swiss's as far as known)."""
+    round_seen: float = 0.0
+    """When this computer learnt of the round under way (seconds since the epoch)."""
+    round_ends: float | None = None
+    """When the round's time runs out, by this computer's clock (None: no time per round,
+    or no round under way): its games unfinished then are drawn."""
     games: tuple[GameView, ...] = ()
     byes: tuple[str, ...] = ()
     standings: tuple[StandingView, ...] = ()
@@ -422,8 +428,12 @@ def _view_of(
         phase = "playing"
     else:
         phase = "waiting"
+    seen = old.round_seen if number == old.round and old.round_seen else time.time()
+    ends = seen + log.time if log.time and number and not log.over else None
     return replace(
         old,
+        round_seen=seen,
+        round_ends=ends,
         phase="failed" if old.error else phase,
         name=log.name,
         game=log.game.name,

@@ -417,6 +417,8 @@ class TournamentLog:
         self.scored[number, board] = entry["record"]
 
     def _forfeit_without_record(self, pairing: Pairing, result: Result, where: str) -> None:
+        if result is Result.DRAW and self.time:  # the round's time ran out (the director's word)
+            return
         loser = {Result.WHITE_FORFEITS: pairing.white, Result.BLACK_FORFEITS: pairing.black}
         gone = loser.get(result)
         require(gone is not None, f"result: {where} has no match record")

@@ -30,7 +30,7 @@ from net.signing import tournament_match
 from net.testing.peer_process import PeerProcess
 from net.tournament_director import Director, DirectorConfig
 from net.tournament_door import Untrusted, enter
-from net.tournament_log import joined, record_digest, seal
+from net.tournament_log import joined, record_digest, replay_tournament, seal
 from net.tournament_messages import Parts, record_frames, validate
 from net.tournament_player import PlayerConfig, TournamentPlayer
 from tests.net_helpers import Table
@@ -544,6 +544,37 @@ def test_players_refuse_another_director_at_their_directors_address(tmp_path: Pa
         assert process.last("refused")["reason"] == (
             "that director is not the director of this player's tournament"
         )
+
+
+def test_when_a_rounds_time_runs_out_its_unfinished_games_are_drawn() -> None:
+    """A round robin of two with a second a round, its players entered and never playing:
+    the round's time runs out, the game is drawn without a record, said in a notice, and
+    the tournament ends; every participant's replay of the log takes the draw."""
+    notices: list[str] = []
+
+    async def night() -> Director:
+        config = DirectorConfig(
+            variant("mulino", 2), "round-robin", 2, interface="127.0.0.1", round_seconds=1
+        )
+        boss = Director(config, lambda k, d: notices.append(d["text"]) if k == "notice" else None)
+        await boss.start()
+        assert boss.log is not None and boss.log.time == 1
+        for name in ("anna", "bruno"):
+            boss._put(joined(Identity.fresh(), boss.log, name, computer=False))
+        boss._advance()
+        began = boss.round_began
+        await asyncio.wait_for(boss.finished.wait(), 10)
+        assert time.monotonic() - began >= 1.0  # not before its time
+        await boss.close()
+        return boss
+
+    boss = asyncio.run(night())
+    assert boss.log is not None and boss.log.over
+    result = next(e for e in boss.log.entries if e["k"] == "result")
+    assert (result["result"], result["record"]) == ("½-½", None)
+    assert notices == ["round 1 board 1: the round's time is up: drawn"]
+    again = replay_tournament(boss.log.entries, {})
+    assert again.head == boss.log.head
 
 
 def test_the_director_scores_only_a_record_that_replays_as_the_pairings() -> None:

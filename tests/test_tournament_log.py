@@ -84,13 +84,18 @@ class Night:
     director and applied as every participant applies it."""
 
     def __init__(
-        self, players: int = 4, format_: str = "round-robin", level: str = "", name: str = "Sera"
+        self,
+        players: int = 4,
+        format_: str = "round-robin",
+        level: str = "",
+        name: str = "Sera",
+        seconds: int = 0,
     ) -> None:
         self.identities = {p.peer: p for p in PLAYERS[:players]}
         opening = {
             "k": "open", "id": TOURNAMENT, "director": DIRECTOR.key, "game": GAME.describe(),
             "format": format_, "double": False, "rounds": 0, "name": name,
-            "time": 1800, "level": level,
+            "time": seconds, "level": level,
         }  # fmt: skip
         self.log = TournamentLog(seal(None, DIRECTOR, opening))
         self.records: dict[bytes, bytes] = {}
@@ -655,3 +660,18 @@ def test_a_numeri_game_of_equal_totals_is_scored_as_a_draw() -> None:
     pairing = Pairing(PLAYERS[0].peer, PLAYERS[1].peer)
     data = records.encode(table.log)
     assert judge_record(data, numeri, pairing, match) is Result.DRAW
+
+
+def test_a_draw_without_a_record_is_taken_only_where_a_round_has_a_time() -> None:
+    """A round's time running out draws its unfinished games (the director's word, as a
+    withdrawal is); without a time per round no result comes without its record."""
+    untimed = Night(seconds=0)
+    untimed.enter_all()
+    untimed.pair()
+    assert "has no match record" in untimed.refused(result_content(1, 0, Result.DRAW, None))
+    timed = Night(seconds=1800)
+    timed.enter_all()
+    timed.pair()
+    timed.put(result_content(1, 0, Result.DRAW, None))
+    assert timed.log.scored[1, 0] is None
+    assert "has no match record" in timed.refused(result_content(1, 1, Result.WHITE_WINS, None))

@@ -7,6 +7,7 @@ a wrong join code, a director that goes away — said in words, never a crash.""
 from __future__ import annotations
 
 import socket
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -482,3 +483,35 @@ def test_any_tavolo_can_only_watch_a_tournament_on_its_tv(
         driver.wait_for_scene("TournamentRoomScene")
     finally:
         boss.kill()
+
+
+@pytest.mark.slow
+def test_a_time_a_round_is_set_up_and_the_room_says_when_the_round_ends(
+    driver: Driver, tmp_path: Path
+) -> None:
+    """The setup's "Time a round" steps through its choices; the director's log holds it;
+    once round 1 is paired the room says when it ends, by this computer's clock."""
+    driver.press("lan")
+    driver.press("tournaments")
+    driver.press("direct")
+    while driver.scene.players != 2:
+        driver.press("fewer")
+    driver.press("mine")  # the computer plays this person's games
+    driver.press("time")
+    driver.press("time")
+    assert driver.scene.minutes == 30
+    driver.press("start")
+    driver.wait_for_scene("TournamentRoomScene")
+    room = driver.scene
+    driver.until(lambda: room.view.port != 0, seconds=20)
+    assert room.link.director.log.time == 1800
+    assert room.view.round_ends is None  # no round yet: nothing ends
+    bea = _player(tmp_path, room.view.port, "Bea")
+    try:
+        driver.until(lambda: room.view.round >= 1, bea, seconds=HANG)
+        ends = room.view.round_ends
+        assert ends is not None and abs(ends - (room.view.round_seen + 1800)) < 1e-6
+        clock = time.strftime("%H:%M", time.localtime(ends))
+        assert any(f"ends at {clock}" in line for line in room.lines())
+    finally:
+        bea.kill()

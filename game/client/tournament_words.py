@@ -4,6 +4,7 @@ columns (text shrunk to its cell, never clipped)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import pygame
@@ -64,8 +65,13 @@ def round_line(view: TournamentView) -> str:
     if not view.round:
         return _("Waiting for players")
     if view.rounds:
-        return _("Round {n} of {total}").format(n=view.round, total=view.rounds)
-    return _("Round {n}").format(n=view.round)
+        line = _("Round {n} of {total}").format(n=view.round, total=view.rounds)
+    else:
+        line = _("Round {n}").format(n=view.round)
+    if view.round_ends is not None:  # a time per round: when it runs out, by this clock
+        ends = time.strftime("%H:%M", time.localtime(view.round_ends))
+        line += " · " + _("ends at {time}").format(time=ends)
+    return line
 
 
 def status_line(view: TournamentView) -> str:

@@ -68,6 +68,9 @@ MOST_PLAYERS = 32
 RECONNECT = 120.0
 """Seconds to go on seeking a director that was lost before saying it is gone."""
 
+ROUND_MINUTES = (0, 20, 30, 45, 60, 90)
+"""The times a round may be given in the setup (0: none): its games unfinished then are drawn."""
+
 
 def tournament_games(app: App) -> list[str]:
     """The variants a tournament can be played in here: the two-player ones a kiosk allows."""
@@ -211,6 +214,8 @@ class TournamentSetupScene(MenuScene):
         self.plays = True
         self.name = _("Tournament of {name}").format(name=player_name(app))[:40]
         self.code: str | None = None
+        self.minutes = 0
+        """A round's time (0: none), one of :data:`ROUND_MINUTES`."""
         self.problem = ""
         super().__init__(app)
 
@@ -247,6 +252,8 @@ class TournamentSetupScene(MenuScene):
             item(mine, self._next_mine, "mine"),
             item(lambda: (_("Join code: {code}").format(code=self.code) if self.code
                           else _("Join code: none")), self._toggle_code, "code"),
+            item(lambda: (_("Time a round: {n} min").format(n=self.minutes) if self.minutes
+                          else _("Time a round: none")), self._next_minutes, "time"),
             item(lambda: _("Back"), self.back, "back"),
             item(lambda: _("Name: {name}").format(name=self.name), self._ask_name, "name"),
             item(lambda: _("Start the tournament"), self._start, "start"),
@@ -255,6 +262,10 @@ class TournamentSetupScene(MenuScene):
     def _relayout(self) -> None:
         self.problem = ""
         self.layout(self.app.size)
+
+    def _next_minutes(self) -> None:
+        self.minutes = ROUND_MINUTES[(ROUND_MINUTES.index(self.minutes) + 1) % len(ROUND_MINUTES)]
+        self._relayout()
 
     def _next_game(self) -> None:
         self.game = (self.game + 1) % len(self.games)
@@ -316,7 +327,7 @@ class TournamentSetupScene(MenuScene):
             double=format_ == "double-round-robin", players=self.players,
             level=self.odd_level, name=self.name, interface=self.app.settings.lan_interface,
             drop_timeout=DROP_TIMEOUT, think_seconds=self.app.settings.thinking_seconds,
-            code=self.code, advertise=True,
+            code=self.code, advertise=True, round_seconds=60 * self.minutes,
         )  # fmt: skip
         link = open_tournament_link(self.app, self.my_level, self.code)
         if link is None:
