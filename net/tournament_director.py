@@ -481,8 +481,10 @@ class Director:
             result = judge_record(data, log.game, pairing, tournament_match(log.id, number, board))
             self._put(self._result(number, board, result, data), data)
         except Rejected as error:
-            self.observe("notice", {"text": f"round {number} board {board + 1}: a record "
-                                            f"refused: {error.reason}"})  # fmt: skip
+            text = f"round {number} board {board + 1}: a record refused: {error.reason}"
+            self.observe("notice", {"text": text})
+            for connection in self._everyone():  # shown to every room and TV, not scored
+                connection.send({"t": "notice", "text": text[:300]})
             return
         self.tables.pop((number, board), None)
         self.boards.pop((number, board), None)

@@ -93,6 +93,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "hosting": {"round": _ROUND, "board": _BOARD, "port": _PORT, "code": _CODE},
     "table": {"round": _ROUND, "board": _BOARD, "address": _ADDRESS, "port": _PORT, "code": _CODE},
     "board": {"round": _ROUND, "board": _BOARD, "ply": _PLY, "state": _STATE},
+    "notice": {"text": REASON},
     "ping": {"n": COUNT},
     "pong": {"n": COUNT},
     "bye": {"reason": REASON},

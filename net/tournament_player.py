@@ -192,6 +192,8 @@ class TournamentPlayer:
                 self._on_table(message)
             elif kind == "board":
                 self._on_board(message)
+            elif kind == "notice":  # what the director refused, for the room: never acted on
+                self.observe("notice", {"text": f"director: {message['text']}"})
             else:
                 raise Untrusted(f"the director sent {kind}, which it does not send")
 

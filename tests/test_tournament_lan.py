@@ -577,6 +577,39 @@ def test_when_a_rounds_time_runs_out_its_unfinished_games_are_drawn() -> None:
     assert again.head == boss.log.head
 
 
+def test_a_record_the_director_refuses_is_shown_in_every_room_and_not_scored() -> None:
+    """A record that does not verify: not scored, and the director says so to every
+    participant (here a TV that only watches), whose room shows it."""
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    async def night() -> Director:
+        boss = honest(2)
+        port = await boss.start()
+        assert boss.log is not None
+        for name in ("anna", "bruno"):
+            boss._put(joined(Identity.fresh(), boss.log, name, computer=False))
+        boss._advance()
+        config = PlayerConfig(name="tv", interface="127.0.0.1", watch=True)
+        tv = TournamentPlayer(Identity.fresh(), config, lambda k, d: seen.append((k, d)))
+        run = asyncio.create_task(tv.run("127.0.0.1", port))
+        try:
+            while not boss.watchers:
+                await asyncio.sleep(0.02)
+            boss._submitted(1, 0, b"not a record")
+            while not any(kind == "notice" for kind, _ in seen):
+                await asyncio.sleep(0.02)
+        finally:
+            run.cancel()
+            await asyncio.gather(run, return_exceptions=True)
+            await boss.close()
+        return boss
+
+    boss = asyncio.run(asyncio.wait_for(night(), HANG))
+    assert boss.log is not None and not boss.log.scored
+    text = next(data["text"] for kind, data in seen if kind == "notice")
+    assert text.startswith("director: round 1 board 1: a record refused: result: ")
+
+
 def test_the_director_scores_only_a_record_that_replays_as_the_pairings() -> None:
     """The director is a participant too: a record sent to it is judged before any result
     is placed (here in process, its two players entered by hand)."""
