@@ -69,8 +69,15 @@ def _player(tmp: Path, port: int, name: str, *extra: str) -> PeerProcess:
     )  # fmt: skip
 
 
-def _join(driver: Driver, port: int, code: str = "") -> None:
-    """From the title to the room of the director at ``port``, typed on the keypads."""
+def _join(
+    driver: Driver,
+    port: int,
+    code: str = "",
+    who: str = "level easy",
+    then: str = "TournamentRoomScene",
+) -> None:
+    """From the title to the room of the director at ``port``, typed on the keypads, its
+    games played as ``who`` says (``myself``, ``level …``, ``watch``)."""
     driver.press("lan")
     driver.press("tournaments")
     driver.press("join")
@@ -80,8 +87,8 @@ def _join(driver: Driver, port: int, code: str = "") -> None:
     for char in code:
         driver.press(f"key {char}")
     driver.press("ok")
-    driver.press("level easy")
-    driver.wait_for_scene("TournamentRoomScene")
+    driver.press(who)
+    driver.wait_for_scene(then)
 
 
 @pytest.mark.slow
@@ -281,15 +288,7 @@ def test_a_person_plays_their_own_game_on_the_match_screen_and_comes_back(
     boss, port = _director(tmp_path, "--players", "2")
     bea = _player(tmp_path, port, "Bea")
     try:
-        driver.press("lan")
-        driver.press("tournaments")
-        driver.press("join")
-        for char in f"127.0.0.1:{port}":
-            driver.press(f"key {char}")
-        driver.press("ok")
-        driver.press("ok")  # no join code
-        driver.press("myself")
-        driver.wait_for_scene("TournamentRoomScene")
+        _join(driver, port, who="myself")
         room = driver.scene
         driver.wait_for_scene("PlayScene", seconds=60)  # the game begun: to the board
         assert type(driver.scene.control).__name__ == "TournamentGameControl"
@@ -460,15 +459,7 @@ def test_any_tavolo_can_only_watch_a_tournament_on_its_tv(
     tournament as the two players play it — never entered, the boards drawn live."""
     boss, port = _director(tmp_path, "--players", "2")
     try:
-        driver.press("lan")
-        driver.press("tournaments")
-        driver.press("join")
-        for char in f"127.0.0.1:{port}":
-            driver.press(f"key {char}")
-        driver.press("ok")
-        driver.press("ok")  # no join code
-        driver.press("watch")
-        driver.wait_for_scene("TournamentTvScene")
+        _join(driver, port, who="watch", then="TournamentTvScene")
         tv = driver.scene
         assert tv.link.config.watch
         boss.wait_for("watching", timeout=HANG)
