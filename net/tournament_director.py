@@ -329,10 +329,7 @@ class Director:
                     refusal = error.reason
             if refusal is not None:
                 raise Closed(await connection.close(refusal))
-        connection.send({"t": "admitted", "entries": len(log)})
-        for position in range(max(have, 1), len(log)):
-            for frame in self._frames(log.entries[position]):
-                connection.send_frame(frame)
+        self._bring_up_to_date(connection, have)
         old = self.clients.pop(player, None)
         if old is not None:
             old.hang_up("the player connected again")
@@ -342,9 +339,6 @@ class Director:
             pairing = self._unscored(number, board)
             if pairing is not None and pairing.black == player:
                 connection.send(self._table_for(connection, table))
-        for game, latest in list(self.boards.items()):
-            if self._unscored(*game) is not None:
-                connection.send(latest)
         self._advance()
         return player
 
@@ -359,19 +353,26 @@ class Director:
             refusal = f"this tournament has {MOST_WATCHERS} watchers already"
         if refusal is not None:
             raise Closed(await connection.close(refusal))
-        connection.send({"t": "admitted", "entries": len(log)})
-        for position in range(max(knocked.have, 1), len(log)):
-            for frame in self._frames(log.entries[position]):
-                connection.send_frame(frame)
-        for game, latest in list(self.boards.items()):
-            if self._unscored(*game) is not None:
-                connection.send(latest)
+        self._bring_up_to_date(connection, knocked.have)
         old = self.watchers.pop(knocked.player, None)
         if old is not None:
             old.hang_up("the watcher connected again")
         self.watchers[knocked.player] = connection
         self.observe("watching", {"name": knocked.name, "watchers": len(self.watchers)})
         return knocked.player
+
+    def _bring_up_to_date(self, connection: Connection, have: int) -> None:
+        """``admitted``, every entry from ``have`` on (each result after its record) and the
+        live boards of the unscored games."""
+        log = self.log
+        assert log is not None
+        connection.send({"t": "admitted", "entries": len(log)})
+        for position in range(max(have, 1), len(log)):
+            for frame in self._frames(log.entries[position]):
+                connection.send_frame(frame)
+        for game, latest in list(self.boards.items()):
+            if self._unscored(*game) is not None:
+                connection.send(latest)
 
     def _code_refusal(self, newcomer: Knock, address: str) -> str | None:
         """Why a newcomer's join code does not let it in (a wrong one counts against its
