@@ -487,8 +487,7 @@ class Director:
             for connection in self._everyone():  # shown to every room and TV, not scored
                 connection.send({"t": "notice", "text": text[:300]})
             return
-        self.tables.pop((number, board), None)
-        self.boards.pop((number, board), None)
+        self._scored_off(number, board)
         self._advance()
 
     def _result(
@@ -639,8 +638,12 @@ class Director:
                 self.observe("notice", {"text": f"round {number} board {board + 1}: the "
                                                 "round's time is up: drawn"})  # fmt: skip
                 self._put(self._result(number, board, Result.DRAW, None))
-                self.tables.pop((number, board), None)
-                self.boards.pop((number, board), None)
+                self._scored_off(number, board)
+
+    def _scored_off(self, number: int, board: int) -> None:
+        """A game scored: where White hosted it and its live board are no longer told."""
+        self.tables.pop((number, board), None)
+        self.boards.pop((number, board), None)
 
     def _withdrawn(self, player: str) -> bool:
         log = self.log
@@ -663,8 +666,7 @@ class Director:
             if player in pairing.players and self._unscored(number, board) is not None:
                 lost = Result.WHITE_FORFEITS if pairing.white == player else Result.BLACK_FORFEITS
                 self._put(self._result(number, board, lost, None))
-                self.tables.pop((number, board), None)
-                self.boards.pop((number, board), None)
+                self._scored_off(number, board)
 
     async def _finish(self) -> None:
         """Give the players the last entries, then end."""

@@ -58,6 +58,9 @@ class TournamentTvScene(Scene):
         self.pictures: dict[int, tuple[tuple[bytes, int], pygame.Surface]] = {}
         """Each board's picture with the position and size it was drawn for: drawn again
         only when its game moves on (a picture costs a board view's whole drawing)."""
+        self.positions: dict[bytes, State | None] = {}
+        """Each reported position read once (None: not a position of this game), for the
+        positions the view holds now."""
 
     def layout(self, size: tuple[int, int]) -> None:
         self.u = u = theme.unit(size)
@@ -69,6 +72,8 @@ class TournamentTvScene(Scene):
     def update(self, dt: float) -> None:
         super().update(dt)
         self.view = self.link.view()
+        held = {game.position for game in self.view.games}
+        self.positions = {k: v for k, v in self.positions.items() if k in held}
         game = self.view.my_game
         if game is not None and game != self.seen and self.link.game_link(game) is not None:
             self.seen = game
@@ -168,11 +173,14 @@ class TournamentTvScene(Scene):
         position of this tournament's game (anything else is not drawn)."""
         if game.result is not None or game.position is None:
             return None
-        try:
-            state = decode_state(game.position)
-        except (DecodeError, RulesError):
-            return None
-        return state if state.variant.name == self.view.game else None
+        if game.position not in self.positions:
+            try:
+                state: State | None = decode_state(game.position)
+            except (DecodeError, RulesError):
+                state = None
+            readable = state is not None and state.variant.name == self.view.game
+            self.positions[game.position] = state if readable else None
+        return self.positions[game.position]
 
     def _boards(self, surface: pygame.Surface, area: pygame.Rect, size: int) -> None:
         """Every game of the round in a grid of equal cells — the pairing above, the live
