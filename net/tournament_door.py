@@ -129,8 +129,8 @@ async def _reply(connection: Connection, deadline: float, kind: str) -> dict[str
     try:
         message = await connection.receive_by(deadline)
     except Closed as closed:
-        if closed.reason.startswith(("connection ", "no answer by the deadline")):
-            raise
+        if closed.reason.startswith(("connection ", "no answer by the deadline", "too many ")):
+            raise  # a line lost, or a door full for now (§10): the director is sought again
         raise Untrusted(f"the director refused: {closed.reason}") from closed
     if message["t"] != kind:
         raise Untrusted(f"the director sent {message['t']} for {kind}")

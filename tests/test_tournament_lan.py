@@ -516,6 +516,32 @@ def test_every_player_sees_the_others_games_move_and_nobody_else_can_move_them()
 
 
 @pytest.mark.slow
+def test_a_dozen_players_entering_at_once_from_one_address_all_get_in() -> None:
+    """The door takes 8 strangers an address at once (§10); a player turned away for that
+    tries again, as for a lost line, instead of giving up (16 players on one machine once
+    lost two this way)."""
+
+    async def night() -> Director:
+        boss = honest(12)
+        port = await boss.start()
+        config = PlayerConfig(name="p", level="easy", interface="127.0.0.1")
+        players = [TournamentPlayer(Identity.fresh(), config, lambda k, d: None) for _ in range(12)]
+        runs = [asyncio.create_task(p.run("127.0.0.1", port)) for p in players]
+        try:
+            while boss.log is not None and len(boss.log.entrants) < 12:
+                assert not any(run.done() for run in runs), [r.result() for r in runs if r.done()]
+                await asyncio.sleep(0.05)
+        finally:
+            for run in runs:
+                run.cancel()
+            await asyncio.gather(*runs, return_exceptions=True)
+            await boss.close()
+        return boss
+
+    boss = asyncio.run(asyncio.wait_for(night(), 60))
+    assert boss.log is not None and len(boss.log.entrants) == 12
+
+
 def test_players_refuse_another_director_at_their_directors_address(tmp_path: Path) -> None:
     """A director lost and another (another key, another tournament) answering at its
     address: the players hold their tournament's opening and director, and stop."""
