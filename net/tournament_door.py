@@ -129,7 +129,8 @@ async def _reply(connection: Connection, deadline: float, kind: str) -> dict[str
     try:
         message = await connection.receive_by(deadline)
     except Closed as closed:
-        if closed.reason.startswith(("connection ", "no answer by the deadline", "too many ")):
+        full = closed.reason in ("too many strangers", "too many connections from this address")
+        if full or closed.reason.startswith(("connection ", "no answer by the deadline")):
             raise  # a line lost, or a door full for now (§10): the director is sought again
         raise Untrusted(f"the director refused: {closed.reason}") from closed
     if message["t"] != kind:
