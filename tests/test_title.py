@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pygame
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from game.client.scenes.title import TitleScene
+from game.client.title_backdrop import FADE_UNITS, TitleBackdrop
 from tests.client_driver import Driver
 
 
@@ -48,16 +51,31 @@ def test_with_reduce_motion_the_title_stands_still_and_waits(tmp_path: Path) -> 
         driver.app.close()
 
 
-@pytest.mark.parametrize("size", [(1920, 1080), (1024, 600), (700, 1050)])
+LONG_NOTICE = (
+    "A match could not be read and was set aside in the folder of damaged saves; "
+    "the others are safe and waiting for you"
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "notice"),
+    [((1920, 1080), None), ((1024, 600), None), ((700, 1050), None), ((1024, 600), LONG_NOTICE)],
+)
 def test_the_drifting_pieces_never_pass_behind_the_words_or_a_button(
-    tmp_path: Path, size: tuple[int, int]
+    tmp_path: Path, size: tuple[int, int], notice: str | None
 ) -> None:
     driver = Driver(tmp_path, size=size)
     try:
+        if notice is not None:  # a subtitle much wider than the title
+            driver.app.reset(TitleScene(driver.app, notice))
+            driver.frame()
         title = driver.scene
         backdrop, seen_faded = title.backdrop, 0
         buttons = [t.rect for t in title.targets]
-        assert buttons and all(r in backdrop.keep_out for r in buttons)
+        words = [rect for _picture, rect in title.words(size[0])]
+        if notice is not None:
+            assert max(r.width for r in words[1:]) > 2 * words[0].width  # wider than the title
+        assert buttons and all(r in backdrop.keep_out for r in buttons + words)
         for _ in range(120):  # a minute: every piece crosses the middle of the screen
             title.update(0.5)
             placed = backdrop._placed(size, title.u, title.palette.seats)
@@ -100,3 +118,26 @@ def test_a_still_title_shows_the_pieces_of_the_board_theme_chosen_in_the_setting
         assert shown == pygame.image.tobytes(whole, "RGB")
     finally:
         app.close()
+
+
+rects = st.builds(
+    pygame.Rect,
+    st.integers(-50, 400), st.integers(-50, 400), st.integers(1, 120), st.integers(1, 120),
+)  # fmt: skip
+
+
+@given(piece=rects, labels=st.lists(rects, max_size=6), u=st.integers(1, 40))
+def test_a_piece_fades_by_its_distance_to_the_nearest_label(
+    piece: pygame.Rect, labels: list[pygame.Rect], u: int
+) -> None:
+    """0 (hidden) touching a label, 3 (all of it) :data:`FADE_UNITS` away or more, in
+    thirds between — the quick answer for a piece far from every label included."""
+    backdrop = TitleBackdrop(moving=False)
+    backdrop.keep_out = labels
+    band = max(1, round(FADE_UNITS * u))
+    p = piece
+    gaps = [
+        max(a.left - p.right, p.left - a.right, a.top - p.bottom, p.top - a.bottom, 0)
+        for a in labels
+    ]
+    assert backdrop._fade(piece, u) == min(3, 3 * min(gaps, default=band) // band)

@@ -95,7 +95,9 @@ class TitleBackdrop:
         """How much of the piece shows, 0–3: none over the words or a button, all of it
         :data:`FADE_UNITS` away from them."""
         band = max(1, round(FADE_UNITS * u))
-        near = min((_gap(rect, area) for area in self.keep_out), default=band)
+        if rect.inflate(2 * band, 2 * band).collidelist(self.keep_out) < 0:
+            return 3  # no label within a band: the common case, asked of pygame at once
+        near = min(_gap(rect, area) for area in self.keep_out)
         return min(3, 3 * near // band)
 
     def _placed(self, size: tuple[int, int], u: int, seats: tuple[Colour, ...]) -> list[Placed]:

@@ -89,25 +89,29 @@ class MenuScene(Scene):
                 row, col = (row + 1, 0) if col + 1 == columns else (row, col + 1)
         return places, row + (col > 0)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        surface.fill(self.palette.background)
-        self.draw_backdrop(surface)
+    def words(self, width: int) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """The title and the subtitle's lines on a screen ``width`` wide: each picture and
+        where it goes (sets :attr:`subtitle_bottom`, where the words end)."""
         u = self.u
-        room = surface.get_width() - 2 * u
+        room = width - 2 * u
         size = 5 * u
         wide = theme.font(size, True).size(self.title())[0]
         if wide > room:  # a narrow window: the title shrinks to fit
             size = max(2 * u, size * room // wide)
         title = theme.text(self.title(), size, self.palette.accent, True)
-        surface.blit(title, title.get_rect(midtop=(surface.get_width() // 2, 3 * u)))
+        placed = [(title, title.get_rect(midtop=(width // 2, 3 * u)))]
         self.subtitle_bottom = 9 * u
         if self.subtitle():  # wrapped, two lines at most: a narrow (turned) screen cuts none
             size = round(1.3 * u)
             font = theme.font(size)
-            lines = theme.wrap(self.subtitle(), font, surface.get_width() - 2 * u)[:2]
-            for line in lines:
-                sub = theme.fitted(line, size, self.palette.text, surface.get_width() - 2 * u)
-                where = (surface.get_width() // 2, self.subtitle_bottom)
-                surface.blit(sub, sub.get_rect(midtop=where))
+            for line in theme.wrap(self.subtitle(), font, room)[:2]:
+                sub = theme.fitted(line, size, self.palette.text, room)
+                placed.append((sub, sub.get_rect(midtop=(width // 2, self.subtitle_bottom))))
                 self.subtitle_bottom += font.get_linesize()
+        return placed
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(self.palette.background)
+        self.draw_backdrop(surface)
+        surface.blits(self.words(surface.get_width()), doreturn=False)
         self.draw_targets(surface)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game import i18n
-from game.client import theme
 from game.client.kiosk_watch import kiosk_of
 from game.client.navigator import Screen, make
 from game.client.redraw import Redraw, draw_clipped
@@ -69,7 +68,11 @@ class TitleScene(MenuScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Everything when the menu changed, else only where the pieces drift (see
-        :mod:`redraw`): at 4K, a tenth of the screen."""
+        :mod:`redraw`): at 4K, a tenth of the screen.  An area that misses the words and
+        the buttons is only the background and the pieces, and drawn as such: at 4K the
+        menu's own pass over its words and buttons cost more than the area's pixels."""
+        words = [rect for _picture, rect in self.words(surface.get_width())]
+        self.backdrop.keep_out = words + [t.rect for t in self.targets]
         look = (self.inputs, self.title(), self.subtitle(), self.targets_look())
         moving = self.backdrop.areas(surface.get_size(), self.u, self.palette.seats)
         if self.cue > 0 and self.cue_rect is not None:
@@ -77,8 +80,15 @@ class TitleScene(MenuScene):
         self._updated = areas = self._redraw.areas(look, moving, surface.get_rect())
         if areas is None:
             super().draw(surface)
-        else:
-            draw_clipped(surface, areas, super().draw)
+            return
+        menu = words + [t.reach for t in self.targets]  # a cue is on a button
+        draw_clipped(surface, [a for a in areas if a.collidelist(menu) >= 0], super().draw)
+        draw_clipped(surface, [a for a in areas if a.collidelist(menu) < 0], self._draw_behind)
+
+    def _draw_behind(self, surface: pygame.Surface) -> None:
+        """What lies behind the words and the buttons: the background and the pieces."""
+        surface.fill(self.palette.background)
+        self.draw_backdrop(surface)
 
     def items(self) -> list[Item]:
         items: list[Item] = []
@@ -173,11 +183,8 @@ class TitleScene(MenuScene):
                 rect = target.rect.inflate(max(0, wider - target.rect.width), 0)
                 targets += row_targets(rect, self._resume_row(entry, target.name), self.palette)
         self.set_targets(targets)
-        u = self.u
-        title = theme.font(5 * u, True).size(self.title())
-        words = pygame.Rect(0, 3 * u, min(title[0], size[0] - 2 * u), 8 * u)  # title, subtitle
-        words.centerx = size[0] // 2
-        self.backdrop.keep_out = [words] + [t.rect for t in self.targets]
+        words = [rect for _picture, rect in self.words(size[0])]
+        self.backdrop.keep_out = words + [t.rect for t in self.targets]
 
     def spans(self, name: str) -> bool:
         """The matches to resume and *Play* (which says what it starts) across the grid."""
