@@ -10,6 +10,8 @@ python tools/bench.py ai ladder [--game G] [--games N]   the ladder's ratings pe
         [--workers W] [--write]                          against the next, fitted with intervals
 python tools/bench.py ai mcts [--games N]                hard Mulino against OpenSpiel's MCTS bot,
         [--simulations S] [--workers W]                  colours alternating
+python tools/bench.py ai longer [--games N] [--scale K]  hard Mulino against itself with K times
+        [--opening P] [--workers W]                      the budget, P random placements first
 python tools/bench.py net     [--frames N]               LAN latency (2 and 4 peers; 4 players and
                                                          32 spectators), dice, per-entry signature
                                                          costs, discovery, fuzzed frames (in process
@@ -51,10 +53,13 @@ def main(argv: list[str] | None = None) -> int:
     startup.add_argument("--runs", type=int, default=5)
     ai = commands.add_parser("ai", help="strength of each level against the one below")
     ai.add_argument(
-        "what", nargs="?", choices=("ladder", "mcts"),
-        help="ladder: the ladder's ratings; mcts: hard Mulino against OpenSpiel's MCTS",
+        "what", nargs="?", choices=("ladder", "mcts", "longer"),
+        help="ladder: the ladder's ratings; mcts: hard Mulino against OpenSpiel's MCTS; "
+        "longer: hard Mulino against itself thinking longer",
     )  # fmt: skip
     ai.add_argument("--simulations", type=int, default=4000, help="mcts: a move (default 4000)")
+    ai.add_argument("--scale", type=float, default=4.0, help="longer: budget times (default 4)")
+    ai.add_argument("--opening", type=int, default=2, help="longer: random plies (default 2)")
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     ai.add_argument("--game", action="append", help="ladder: this game only (repeatable)")
     ai.add_argument("--workers", type=int, default=1, help="ladder: processes (default 1)")
@@ -171,6 +176,12 @@ def main(argv: list[str] | None = None) -> int:
         if min(args.games, args.workers, args.simulations) < 1:
             parser.error("--games, --workers and --simulations must be positive")
         report = bench_mcts(args.games, args.simulations, args.workers)
+    elif args.benchmark == "ai" and args.what == "longer":
+        from tools.benchmarks.longer import bench_longer
+
+        if min(args.games, args.workers) < 1 or args.scale <= 0 or args.opening < 0:
+            parser.error("--games, --workers and --scale must be positive, --opening not negative")
+        report = bench_longer(args.games, args.scale, args.opening, args.workers)
     elif args.benchmark == "ai" and args.what == "ladder":
         from game.rules import VARIANTS
         from tools.benchmarks.ladder import bench_ladder
