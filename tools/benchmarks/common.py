@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import os
 import platform
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
 
 
 def machine() -> dict:
@@ -27,4 +32,34 @@ def percentiles(samples: list[float]) -> dict:
         "p99_ms": at(0.99),
         "max_ms": round(1000 * ordered[-1], 2),
         "frames": len(ordered),
+    }
+
+
+GAME_SUMMARY = ("game", "hard", "score", "ending", "plies", "seconds")
+"""What a match of *hard* against another player reports of each game, beside its moves."""
+
+
+def hard_games(play: Callable[..., dict], games: int, workers: int, *args: Any) -> dict:
+    """Games 0…``games``−1 of ``play(game, *args)`` — each a dict with ``GAME_SUMMARY`` and
+    ``actions`` — in ``workers`` processes, tallied for *hard*: wins, draws, losses (with
+    their moves, to become regression positions), mean length, seconds, one line a game."""
+    began = time.perf_counter()
+    played: list[dict] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play, game, *args) for game in range(games)]
+        played += [future.result() for future in as_completed(futures)]
+    played.sort(key=lambda g: g["game"])
+    scores = [g["score"] for g in played]
+    return {
+        "games": games,
+        "hard_wins": scores.count(1.0),
+        "draws": scores.count(0.5),
+        "hard_losses": scores.count(0.0),
+        "losses": [g for g in played if g["score"] == 0.0],
+        "endings": dict(Counter(g["ending"] for g in played)),
+        "mean_plies": round(sum(g["plies"] for g in played) / max(1, games), 1),
+        "seconds": round(time.perf_counter() - began, 1),
+        "workers": workers,
+        "per_game": [{k: g[k] for k in GAME_SUMMARY} for g in played],
+        "played": played,
     }

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 
@@ -49,32 +48,15 @@ def play(game: int, scale: float, opening: int) -> dict[str, Any]:
     }
 
 
-SUMMARY = ("game", "hard", "score", "ending", "plies", "seconds")
-
-
 def bench_longer(games: int, scale: float, opening: int, workers: int) -> dict[str, Any]:
-    from tools.benchmarks.common import machine
+    from tools.benchmarks.common import hard_games, machine
 
-    began = time.perf_counter()
-    played: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play, game, scale, opening) for game in range(games)]
-        for future in as_completed(futures):
-            played.append(future.result())
-    played.sort(key=lambda g: g["game"])
-    scores = [g["score"] for g in played]
+    tally = hard_games(play, games, workers, scale, opening)
+    del tally["played"]
     return {
         "benchmark": "ai longer",
         "machine": machine(),
         "opponent": f"hard with {scale:g} times its search budget",
         "opening": f"{opening} random placements, seeded by the game's number",
-        "games": games,
-        "hard_wins": scores.count(1.0),
-        "draws": scores.count(0.5),
-        "hard_losses": scores.count(0.0),
-        "losses": [g for g in played if g["score"] == 0.0],
-        "mean_plies": round(sum(g["plies"] for g in played) / max(1, games), 1),
-        "seconds": round(time.perf_counter() - began, 1),
-        "workers": workers,
-        "per_game": [{k: g[k] for k in SUMMARY} for g in played],
+        **tally,
     }

@@ -16,7 +16,6 @@ notation, so a loss becomes a regression position (tests/test_mulino_blind_spot.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 POINTS = (
@@ -103,40 +102,15 @@ def play(game: int, simulations: int) -> dict[str, Any]:
     }
 
 
-SUMMARY = ("game", "hard", "score", "ending", "plies", "seconds")
-
-
 def bench_mcts(games: int, simulations: int, workers: int) -> dict[str, Any]:
-    from tools.benchmarks.common import machine
+    from tools.benchmarks.common import hard_games, machine
 
-    began = time.perf_counter()
-    played: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play, game, simulations) for game in range(games)]
-        for future in as_completed(futures):
-            played.append(future.result())
-    played.sort(key=lambda g: g["game"])
-    scores = [g["score"] for g in played]
+    tally = hard_games(play, games, workers, simulations)
+    played = tally.pop("played")
     return {
         "benchmark": "ai mcts",
         "machine": machine(),
         "opponent": f"OpenSpiel MCTSBot, {simulations} simulations, random rollouts, solver",
-        "games": games,
-        "hard_wins": scores.count(1.0),
-        "draws": scores.count(0.5),
-        "hard_losses": scores.count(0.0),
+        **tally,
         "mismatches": [g for g in played if g["ending"].startswith("mismatch")],
-        "losses": [g for g in played if g["score"] == 0.0],
-        "endings": _counts(g["ending"] for g in played),
-        "mean_plies": round(sum(g["plies"] for g in played) / max(1, games), 1),
-        "seconds": round(time.perf_counter() - began, 1),
-        "workers": workers,
-        "per_game": [{k: g[k] for k in SUMMARY} for g in played],
     }
-
-
-def _counts(items: Any) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-    return counts
