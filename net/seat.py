@@ -37,6 +37,12 @@ class Once(Enum):
     """The end of the match was reported, and the peer set to finish."""
 
 
+RETRY_FIRST = 0.05
+"""Seconds a guest waits before it sends a reveal refused twice in a row (no entry between)."""
+RETRY_MOST = 2.0
+"""The longest it waits: the wait doubles with every refusal in a row, up to this."""
+
+
 class SeatAgent:
     """What ``peer`` sends the match after every change, and the decisions of its seats."""
 
@@ -55,6 +61,11 @@ class SeatAgent:
         self._pending_shown: int | None = None
         """The chance event the observer was last told is open."""
         self._drop_watch: asyncio.Task[Any] | None = None
+        self._refusals = 0
+        """The reveals refused in a row with no entry logged between (a guest's)."""
+        self._refused_at = -1
+        """How long the log was at the last refusal."""
+        self._retry: asyncio.Task[Any] | None = None
 
     def _first_time(self, step: Once) -> bool:
         """Whether ``step`` is taken now for the first time (then it never is again)."""
@@ -188,15 +199,19 @@ class SeatAgent:
     def rejected(self, kind: str, reason: str, *, by_itself: bool = False) -> None:
         """The host refused this peer's request of a ``kind`` entry: owe it again.
 
-        A refused reveal goes out again once owed.  A guest, told over its line, sends it at
-        once if it is owed now: the entries that made it owed may have come before the
-        refusal.  A host refusing its own request (``by_itself``) refused it within that
-        very request: asking again at once would meet the same log and the same touch and be
-        refused again, without end — a host cut off from most of the match with its reveal
-        owed recursed until the stack ran out, which killed the task that asked, its watch
-        among them, and with the watch the end of a host that finds nobody (§6.6).  Its
-        reveal goes out at the next change instead: an entry, or its watch finding it back
-        in touch (:meth:`resend_after_host_change`)."""
+        A refused reveal goes out again once owed. A guest, told over its line, sends it at once if
+        it is owed now: the entries that made it owed may have come before the refusal. Refused
+        again with no entry between — a host cut off from most of the match refuses every request
+        until it is back in touch, and tells nobody when it is — it waits before sending again,
+        :data:`RETRY_FIRST` and twice as long at each refusal up to :data:`RETRY_MOST`, instead of
+        asking as fast as the line answers; an entry meanwhile sends it at once
+        (:meth:`after_change`). A host refusing its own request (``by_itself``) refused it within
+        that very request: asking again at once would meet the same log and the same touch and be
+        refused again, without end — a host cut off from most of the match with its reveal owed
+        recursed until the stack ran out, which killed the task that asked, its watch among them,
+        and with the watch the end of a host that finds nobody (§6.6). Its reveal goes out at the
+        next change instead: an entry, or its watch finding it back in touch
+        (:meth:`resend_after_host_change`)."""
         peer = self.peer
         peer.observe("rejected", {"kind": kind, "reason": reason})
         if kind == "act" and peer.log is not None:
@@ -204,7 +219,26 @@ class SeatAgent:
         elif kind == "reveal":
             peer.agent.forget_reveals()
             if not by_itself:
-                peer._after_change()
+                self._send_refused_reveal_again()
+
+    def _send_refused_reveal_again(self) -> None:
+        """At once after a first refusal, later after each further one in a row."""
+        peer = self.peer
+        logged = len(peer.log) if peer.log is not None else 0
+        self._refusals = 1 if logged != self._refused_at else self._refusals + 1
+        self._refused_at = logged
+        if self._refusals == 1:
+            peer._after_change()
+            return
+        if self._retry is not None:
+            self._retry.cancel()
+        wait = min(RETRY_MOST, RETRY_FIRST * 2 ** (self._refusals - 2))
+        self._retry = peer._spawn(self._after(wait))
+
+    async def _after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self._retry = None
+        self.peer._after_change()
 
     def resend_after_host_change(self) -> None:
         """Whatever went to a host (the old one, or this one while it was cut off) may never

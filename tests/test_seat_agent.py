@@ -16,6 +16,7 @@ import net.seat
 from game.rules import RulesError
 from net.agent import Turn
 from net.hosting import IN_TOUCH
+from net.identity import Identity
 from net.role import Role
 from net.seat import SeatAgent
 from tests.net_helpers import Table
@@ -288,6 +289,61 @@ def test_a_refused_action_is_owed_again_and_a_refused_reveal_sent_again() -> Non
     guest.seats.rejected("reveal", "the event opened otherwise")
     again = [e for e in line.requests() if e["k"] == "reveal"]
     assert len(again) == 2 and again[1]["event"] == reveals[0]["event"]
+
+
+def _owing_reveal() -> tuple[Table, Any, Line]:
+    """A Numeri match of three where the guest (seat 1) owes its reveal."""
+    table = Table("numeri", 3)
+    table.start()
+    guest, _, line = _guest(table)
+    while not table.log.needs_reveal(guest.me):
+        guest.seats.after_change()
+        relay_requests(table, line)
+        _others_dice(table, 1)
+    return table, guest, line
+
+
+def test_a_guest_refused_again_and_again_waits_longer_each_time_instead_of_flooding() -> None:
+    """A host cut off from most of the match refuses every request and tells nobody when
+    it is back.  The guest asks again at once after the first refusal, then after 0.05,
+    0.1, 0.2 … seconds: in half a second of refusals answered at once it sends its reveal
+    a handful of times, not as fast as the line answers (a slow machine only sends fewer);
+    an entry logged meanwhile sends it at once."""
+    table, guest, line = _owing_reveal()
+    cut_off = "the host is cut off from most of the players: the match waits"
+
+    def reveals() -> int:
+        return sum(e["k"] == "reveal" for e in line.requests())
+
+    async def refused_for(seconds: float) -> int:
+        answered = 0
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while loop.time() < end:
+            for _ in range(answered, reveals()):  # the host refuses each within a millisecond
+                answered += 1
+                guest.seats.rejected("reveal", cut_off)
+            await asyncio.sleep(0.001)
+        return reveals()
+
+    async def scene() -> None:
+        guest.seats.after_change()
+        assert reveals() == 1
+        sent = await refused_for(0.5)
+        assert 2 <= sent <= 6, sent  # 1, at once, then after 0.05 0.1 0.2 (0.35 s in all)
+        while reveals() == sent:  # and it does go on asking (at most 2 s later)
+            await asyncio.sleep(0.01)
+        logged = len(table.log)
+        watcher = table.join_entry(Identity.fresh(), "watcher", role="spectator")
+        table.put(watcher)  # the match moved on: a spectator came
+        assert len(table.log) == logged + 1
+        before = reveals()
+        guest.seats.rejected("reveal", cut_off)  # the first refusal since: sent at once
+        assert reveals() == before + 1
+        for task in list(guest._tasks):
+            task.cancel()
+
+    _run(scene())
 
 
 def test_a_host_cut_off_asks_for_its_own_reveal_once_and_again_once_back_in_touch(
