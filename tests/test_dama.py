@@ -145,6 +145,20 @@ def test_king_multicapture_changes_direction() -> None:
     assert cap("c1", "e3", "c5", "a3") in legal(state)
 
 
+@pytest.mark.parametrize("chosen", [CLASSIC, MANGIA])
+def test_a_king_that_captures_round_to_its_own_square_is_still_there(chosen) -> None:
+    """Its square is empty once it has left it, so a king may capture round a ring back to
+    where it stood.  The engine moved a king by toggling its start and end squares, which
+    for one square took it off the board: a Mangia ladder game found the position
+    (3x12x19x10x3), its searching side left with no piece and still to move."""
+    state = position(white_kings="e3", black_men="d4 d6 f6 f4 a7", chosen=chosen)
+    ring = cap("e3", "c5", "e7", "g5", "e3")
+    assert sorted(legal(state)) == sorted([ring, cap("e3", "g5", "e7", "c5", "e3")])
+    after = play(state, ring)
+    assert after.kings[0] == mask("e3") and after.men == (0, mask("a7"))
+    assert after.to_move == 1 and not after.is_terminal()
+
+
 def test_no_piece_or_no_move_loses() -> None:
     state = position(white_men="c3", black_men="d4")
     after = play(state, cap("c3", "e5"))

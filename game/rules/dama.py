@@ -171,7 +171,7 @@ class DamaState(State):
             else:
                 men[side] |= to_bit
         else:
-            kings[side] ^= start_bit | to_bit
+            kings[side] ^= start_bit ^ to_bit  # a ring capture ends where it began
         if captured:
             men[other] &= ~captured
             kings[other] &= ~captured

@@ -143,9 +143,11 @@ def new_game(name: str, players: int | None = None, **options: object) -> State:
     return start(variant(name, players, options))
 
 
-RULES_REVISION = 1
+RULES_REVISION = 2
 """Bumped whenever a rule's behaviour changes, so that peers running different rules never
-play one match (a change of the state layout bumps ``ENCODING_VERSION`` instead)."""
+play one match (a change of the state layout bumps ``ENCODING_VERSION`` instead).  Revision
+2: a Dama or Mangia king capturing round a ring back to its own square stays on the board
+(revision 1 took it off)."""
 
 
 def fingerprint() -> str:
