@@ -39,10 +39,13 @@ GAME_SUMMARY = ("game", "hard", "score", "ending", "plies", "seconds")
 """What a match of *hard* against another player reports of each game, beside its moves."""
 
 
-def hard_games(play: Callable[..., dict], games: int, workers: int, *args: Any) -> dict:
+def hard_games(
+    play: Callable[..., dict], games: int, workers: int, *args: Any
+) -> tuple[dict, list[dict]]:
     """Games 0…``games``−1 of ``play(game, *args)`` — each a dict with ``GAME_SUMMARY`` and
-    ``actions`` — in ``workers`` processes, tallied for *hard*: wins, draws, losses (with
-    their moves, to become regression positions), mean length, seconds, one line a game."""
+    ``actions`` — in ``workers`` processes, tallied for *hard* (wins, draws, losses with
+    their moves to become regression positions, mean length, seconds, one line a game), and
+    every game as played."""
     began = time.perf_counter()
     played: list[dict] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -61,5 +64,4 @@ def hard_games(play: Callable[..., dict], games: int, workers: int, *args: Any) 
         "seconds": round(time.perf_counter() - began, 1),
         "workers": workers,
         "per_game": [{k: g[k] for k in GAME_SUMMARY} for g in played],
-        "played": played,
-    }
+    }, played

@@ -23,12 +23,12 @@ def play(game: int, scale: float, opening: int) -> dict[str, Any]:
     began = time.perf_counter()
     state = new_game("mulino:classic")
     hard = game % 2
-    dice = random.Random(f"longer:{game}")
+    chance = random.Random(f"longer:{game}")
     actions: list[str] = []
     while state.result() is None:
         legal = state.legal_actions()
         if len(actions) < opening:
-            action = dice.choice(legal)
+            action = chance.choice(legal)
         else:
             longer = 1.0 if state.to_move == hard else scale
             action = choose(state, "hard", seed=game, scale=longer).action
@@ -51,8 +51,7 @@ def play(game: int, scale: float, opening: int) -> dict[str, Any]:
 def bench_longer(games: int, scale: float, opening: int, workers: int) -> dict[str, Any]:
     from tools.benchmarks.common import hard_games, machine
 
-    tally = hard_games(play, games, workers, scale, opening)
-    del tally["played"]
+    tally, _played = hard_games(play, games, workers, scale, opening)
     return {
         "benchmark": "ai longer",
         "machine": machine(),

@@ -105,8 +105,7 @@ def play(game: int, simulations: int) -> dict[str, Any]:
 def bench_mcts(games: int, simulations: int, workers: int) -> dict[str, Any]:
     from tools.benchmarks.common import hard_games, machine
 
-    tally = hard_games(play, games, workers, simulations)
-    played = tally.pop("played")
+    tally, played = hard_games(play, games, workers, simulations)
     return {
         "benchmark": "ai mcts",
         "machine": machine(),

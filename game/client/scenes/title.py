@@ -71,8 +71,7 @@ class TitleScene(MenuScene):
         :mod:`redraw`): at 4K, a tenth of the screen.  An area that misses the words and
         the buttons is only the background and the pieces, and drawn as such: at 4K the
         menu's own pass over its words and buttons cost more than the area's pixels."""
-        words = [rect for _picture, rect in self.words(surface.get_width())]
-        self.backdrop.keep_out = words + [t.rect for t in self.targets]
+        words = self._keep_pieces_off(surface.get_width())
         look = (self.inputs, self.title(), self.subtitle(), self.targets_look())
         moving = self.backdrop.areas(surface.get_size(), self.u, self.palette.seats)
         if self.cue > 0 and self.cue_rect is not None:
@@ -82,8 +81,15 @@ class TitleScene(MenuScene):
             super().draw(surface)
             return
         menu = words + [t.reach for t in self.targets]  # a cue is on a button
-        draw_clipped(surface, [a for a in areas if a.collidelist(menu) >= 0], super().draw)
-        draw_clipped(surface, [a for a in areas if a.collidelist(menu) < 0], self._draw_behind)
+        behind = [a for a in areas if a.collidelist(menu) < 0]
+        draw_clipped(surface, [a for a in areas if a not in behind], super().draw)
+        draw_clipped(surface, behind, self._draw_behind)
+
+    def _keep_pieces_off(self, width: int) -> list[pygame.Rect]:
+        """Keep the drifting pieces off the words and the buttons; the words' areas."""
+        words = [rect for _picture, rect in self.words(width)]
+        self.backdrop.keep_out = words + [t.rect for t in self.targets]
+        return words
 
     def _draw_behind(self, surface: pygame.Surface) -> None:
         """What lies behind the words and the buttons: the background and the pieces."""
@@ -183,8 +189,7 @@ class TitleScene(MenuScene):
                 rect = target.rect.inflate(max(0, wider - target.rect.width), 0)
                 targets += row_targets(rect, self._resume_row(entry, target.name), self.palette)
         self.set_targets(targets)
-        words = [rect for _picture, rect in self.words(size[0])]
-        self.backdrop.keep_out = words + [t.rect for t in self.targets]
+        self._keep_pieces_off(size[0])
 
     def spans(self, name: str) -> bool:
         """The matches to resume and *Play* (which says what it starts) across the grid."""
