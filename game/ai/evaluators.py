@@ -50,6 +50,13 @@ def _swings() -> dict[int, tuple[tuple[int, int, int], ...]]:
 
 _SWINGS = _swings()
 
+ROOM = 4
+"""A side with fewer free points than this beside its men — less the men the enemy still
+has in hand, each of which can fill one — is charged the square of the shortfall (capped
+at ``ROOM``, the weight ``cramped``): a blockade needs an enemy man on every free point,
+so the fewer there are the nearer it is, and the nearer the faster.  Self-play chose 4
+among 3 to 8 (issue 32)."""
+
 
 class MillEvaluator:
     """Material, closed and open mills, and mobility — from the first placement on.
@@ -69,6 +76,13 @@ class MillEvaluator:
     lost both its lost games to one, built up over a dozen plies it scored as two ordinary
     mills (issue 32).
 
+    A side short of room pays besides (:data:`ROOM`): the free points beside its men,
+    each counted once, less the men the enemy still holds to place on them.  Mobility
+    counted linearly, seven walled-in men with two moves left were half a man down, and
+    *hard* lost 10 of 20 games to itself searching four times its nodes, six of them
+    blocked; placing against room, a quarter of *hard*'s nodes outscored the whole budget
+    of the evaluation before (issue 32).
+
     In ceylonese a mill closed while placing removes nothing, so the board ends the placing
     with 18 men on 24 points: there mobility weighs more (``ceylonese=True``, its own
     weights).
@@ -82,7 +96,7 @@ class MillEvaluator:
         self.flies_with = flies_with
         self.piece, self.mill, self.open = w["piece"], w["mill"], w["open_mill"]
         self.mobility, self.blocked = w["mobility"], w["blocked"]
-        self.running = w["running_mill"]
+        self.running, self.cramped = w["running_mill"], w["cramped"]
 
     def key(self, state: MulinoState) -> object:
         return state.men, state.hand, state.side, state.stage
@@ -109,8 +123,8 @@ class MillEvaluator:
                         score -= self.running
                 elif theirs.bit_count() == 2:
                     score -= self.open
-        score += self._mobility(own, empty, state.hand[player])
-        score -= self._mobility(opp, empty, state.hand[1 - player])
+        score += self._mobility(own, empty, state.hand[player], state.hand[1 - player])
+        score -= self._mobility(opp, empty, state.hand[1 - player], state.hand[player])
         return score
 
     def _runs(self, mill: int, men: int, enemy: int, empty: int, enemy_hand: int) -> bool:
@@ -124,16 +138,24 @@ class MillEvaluator:
             for to, rest, beside in _SWINGS[mill]
         )
 
-    def _mobility(self, men: int, empty: int, hand: int) -> int:
-        """Each man's free neighbours, less a charge for each man with none; nothing for a
-        side that flies (its hand empty and its men down to ``flies_with``) — a side still
-        placing its first men does not fly, it is merely early."""
+    def _mobility(self, men: int, empty: int, hand: int, enemy_hand: int) -> int:
+        """Each man's free neighbours, less a charge for each man with none and one for a
+        side short of room (:data:`ROOM`: its free points less the men the enemy still has
+        in hand to fill them); nothing for a side that flies (its hand empty and its men
+        down to ``flies_with``) — a side still placing its first men does not fly, it is
+        merely early."""
         if not hand and men.bit_count() <= self.flies_with:
             return 0  # flying: free to go anywhere
         score = 0
+        room = 0
         for point in points_of(men):
-            moves = (ADJACENT[point] & empty).bit_count()
+            free = ADJACENT[point] & empty
+            room |= free
+            moves = free.bit_count()
             score += self.mobility * moves if moves else -self.blocked
+        short = min(ROOM, ROOM + enemy_hand - room.bit_count())
+        if short > 0:
+            score -= self.cramped * short * short
         return score
 
     def noisy(self, state: MulinoState, action: int) -> bool:
