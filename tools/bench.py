@@ -11,7 +11,9 @@ python tools/bench.py ai ladder [--game G] [--games N]   the ladder's ratings pe
 python tools/bench.py ai mcts [--games N]                hard Mulino against OpenSpiel's MCTS bot,
         [--simulations S] [--workers W]                  colours alternating
 python tools/bench.py ai longer [--games N] [--scale K]  hard Mulino against itself with K times
-        [--opening P] [--workers W]                      the budget, P random placements first
+        [--opening P] [--workers W] [--game G]           the budget, P random placements first;
+        [--budget B] [--weights K=V,...]                 hard at B times its budget, either side's
+        [--opponent-weights K=V,...]                     evaluation weights changed
 python tools/bench.py net     [--frames N]               LAN latency (2 and 4 peers; 4 players and
                                                          32 spectators), dice, per-entry signature
                                                          costs, discovery, fuzzed frames (in process
@@ -37,6 +39,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
+def weight_changes(text: str) -> dict[str, int]:
+    """``cramped=0,mobility=6``: Mulino evaluation weights and their new values."""
+    from game.ai.weights import WEIGHTS
+
+    changes = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        if key not in WEIGHTS["mulino"] or not value.lstrip("-").isdigit():
+            known = ", ".join(WEIGHTS["mulino"])
+            raise argparse.ArgumentTypeError(f"{item!r}: give WEIGHT=INTEGER, weights: {known}")
+        changes[key] = int(value)
+    return changes
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -60,8 +76,19 @@ def main(argv: list[str] | None = None) -> int:
     ai.add_argument("--simulations", type=int, default=4000, help="mcts: a move (default 4000)")
     ai.add_argument("--scale", type=float, default=4.0, help="longer: budget times (default 4)")
     ai.add_argument("--opening", type=int, default=2, help="longer: random plies (default 2)")
+    ai.add_argument("--budget", type=float, default=1.0, help="longer: hard's own budget times")
+    ai.add_argument(
+        "--weights", type=weight_changes, default={},
+        help="longer: hard's evaluation weights changed, e.g. cramped=0",
+    )  # fmt: skip
+    ai.add_argument(
+        "--opponent-weights", type=weight_changes, default={},
+        help="longer: the opponent's evaluation weights changed",
+    )  # fmt: skip
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
-    ai.add_argument("--game", action="append", help="ladder: this game only (repeatable)")
+    ai.add_argument(
+        "--game", action="append", help="ladder: this game only (repeatable); longer: the variant"
+    )
     ai.add_argument("--workers", type=int, default=1, help="ladder: processes (default 1)")
     ai.add_argument("--write", action="store_true", help="ladder: store in assets/ai/ladder.json")
     ai.add_argument("--partial", type=Path, help="write the results so far to this file")
@@ -179,9 +206,15 @@ def main(argv: list[str] | None = None) -> int:
     elif args.benchmark == "ai" and args.what == "longer":
         from tools.benchmarks.longer import bench_longer
 
-        if min(args.games, args.workers) < 1 or args.scale <= 0 or args.opening < 0:
-            parser.error("--games, --workers and --scale must be positive, --opening not negative")
-        report = bench_longer(args.games, args.scale, args.opening, args.workers)
+        name = (args.game or ["mulino:classic"])[0]
+        if min(args.games, args.workers) < 1 or min(args.scale, args.budget) <= 0:
+            parser.error("--games, --workers, --scale and --budget must be positive")
+        if args.opening < 0 or not name.startswith("mulino:") or len(args.game or ()) > 1:
+            parser.error("--opening must not be negative; --game takes one Mulino variant")
+        report = bench_longer(
+            args.games, args.scale, args.opening, args.workers,
+            name, args.budget, args.weights, args.opponent_weights,
+        )  # fmt: skip
     elif args.benchmark == "ai" and args.what == "ladder":
         from game.rules import VARIANTS
         from tools.benchmarks.ladder import bench_ladder
