@@ -19,7 +19,7 @@ WEIGHTS: dict[str, dict[str, int]] = {
         "mobility": 10,
         "blocked": 25,
         "running_mill": 150,
-        "cramped": 10,
+        "cramped": 0,
     },
     "dama": {"man": 100, "king": 280, "advance": 3, "back_row": 8, "centre": 4, "mobility": 1},
     "mangia": {"man": -100, "king": -220, "advance": 0, "back_row": 0, "centre": 0, "mobility": 2},
