@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.endgames import probe
 from game.ai.evaluators import ROOM, MillEvaluator
 from game.ai.players import choose
-from game.ai.search import AlphaBeta, Budget, successor
 from game.ai.weights import WEIGHTS
-from game.rules import new_game, variant
+from game.rules import variant
 from game.rules.mulino import BLACK, WHITE, MulinoState
+from tests.mulino_lines import long_scores, position
 
 CLASSIC = variant("mulino:classic")
 CRAMPED = WEIGHTS["mulino"]["cramped"]
@@ -85,15 +84,6 @@ def test_a_side_that_flies_is_never_walled_in() -> None:
     assert charge(state, WHITE) == 0
 
 
-def position(line: str) -> MulinoState:
-    """The position after ``line``'s actions, from the empty board."""
-    state = new_game("mulino:classic")
-    assert isinstance(state, MulinoState)
-    for text in line.split():
-        state = successor(state, state.parse_action(text))
-    return state
-
-
 @pytest.mark.parametrize(("line", "lost", "now"), DECISIONS)
 def test_hard_no_longer_places_where_it_was_walled_in(line: str, lost: str, now: str) -> None:
     state = position(line)
@@ -111,7 +101,5 @@ def test_a_longer_search_blind_to_room_still_prefers_hard_s_move(
     """Ten times *hard*'s budget with the tables, and the evaluation without room: the
     change is not the evaluation agreeing with itself."""
     state = position(line)
-    search = AlphaBeta(WITHOUT, Budget(300_000), endgames=probe, few_moves=2)
-    search.margin = 10**9  # every move's exact score, not only the best's
-    scores = {state.action_to_str(a): v for a, v in search.best(state).scores.items()}
+    scores = long_scores(state, WITHOUT)
     assert scores[now] >= scores[lost] + 25, scores

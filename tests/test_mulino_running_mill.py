@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.endgames import probe
-from game.ai.evaluators import MillEvaluator, board_evaluator
+from game.ai.evaluators import MillEvaluator
 from game.ai.players import choose
-from game.ai.search import AlphaBeta, Budget, successor
 from game.ai.weights import WEIGHTS
-from game.rules import new_game, variant
+from game.rules import variant
 from game.rules.mulino import BLACK, WHITE, MulinoState
+from tests.mulino_lines import long_scores, position
 
 CLASSIC = variant("mulino:classic")
 RUNNING = WEIGHTS["mulino"]["running_mill"]
@@ -97,15 +96,6 @@ def test_the_running_mill_of_game_26_is_seen() -> None:
     assert running_bonus(state, WHITE) == -RUNNING
 
 
-def position(line: str) -> MulinoState:
-    """The position after ``line``'s actions, from the empty board."""
-    state = new_game("mulino:classic")
-    assert isinstance(state, MulinoState)
-    for text in line.split():
-        state = successor(state, state.parse_action(text))
-    return state
-
-
 @pytest.mark.parametrize(("line", "lost", "now"), DECISIONS)
 def test_hard_no_longer_plays_the_move_that_let_the_running_mill_form(
     line: str, lost: str, now: str
@@ -123,7 +113,5 @@ def test_a_longer_search_prefers_hard_s_move_to_the_game_s(line: str, lost: str,
     """Ten times *hard*'s budget, with the endgame tables: *hard*'s move scores at least
     half a piece better than the move the game was lost with."""
     state = position(line)
-    search = AlphaBeta(board_evaluator(state), Budget(300_000), endgames=probe, few_moves=2)
-    search.margin = 10**9  # every move's exact score, not only the best's
-    scores = {state.action_to_str(a): v for a, v in search.best(state).scores.items()}
+    scores = long_scores(state)
     assert scores[now] >= scores[lost] + 50, scores
