@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.tournament import Format
 from net.tournament_log import TournamentLog
 from net.tournament_records import standings_of
 
@@ -49,8 +50,11 @@ def _result(log: TournamentLog, entry: dict[str, Any], names: dict[str, str]) ->
                     "record": entry["record"] is not None})
     ]  # fmt: skip
     last = len(played.pairings) - 1
-    if last > board and played.outcomes[last] is None and entry["result"] == "½-½":
-        decider_white, decider_black = played.pairings[last].players  # a knockout's decider
+    drawn_knockout = log.format is Format.KNOCKOUT and entry["result"] == "½-½"
+    if drawn_knockout and last > board and played.outcomes[last] is None:
+        # a knockout's drawn match goes to its decider, paired in advance on the last board;
+        # a draw in any other format leaves the last board's pairing as it was announced
+        decider_white, decider_black = played.pairings[last].players
         events.append(("pairing", {"round": number, "board": last, "white": names[decider_white],
                                    "black": names[decider_black],
                                    "players": [decider_white, decider_black]}))  # fmt: skip
