@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,66 +15,121 @@ import pytest
 from game.levels import LADDER, RUNGS, rung
 from game.levels.ratings import expected
 from game.levels.table import steering
-from game.rules import Outcome
-from game.session.adaptive import Standing
+from game.rules import VARIANTS, Outcome
+from game.session.adaptive import K_FIRST, LEAN_BOUND, RUN_TRUSTED, Standing
 from game.session.profiles import FILE, Profiles
 from game.session.seats import Seat, SeatKind
 from tests.matches import finished
 
-GAME = "mulino:classic"
 SERIES = 400
 """Matches a simulated person plays; the score is taken over the last :data:`JUDGED`."""
 JUDGED = 250
 
 
-def _series(strength: float, seed: int, start: str = "easy") -> tuple[float, list[str]]:
+@dataclass
+class Series:
+    """What a simulated person met over the judged matches of a series."""
+
+    score: float
+    """Their score, a match counting one."""
+    levels: list[str]
+    """The levels they met, in order."""
+    ratings: list[float]
+    """The rating their profile showed before each."""
+
+
+def _series(game: str, strength: float, seed: int, start: str) -> Series:
     """A simulated person rated ``strength`` (who scores against each level as Elo's
-    model says, a draw one time in ten) plays the adaptive opponent: their score over the
-    judged matches, and the levels they met, in order."""
+    model says, a draw one time in ten) plays the adaptive opponent at ``game``."""
     rng = random.Random(seed)
-    standing = Standing.starting(GAME, start)
-    points, met = 0.0, []
+    standing = Standing.starting(game, start)
+    points, levels, ratings = 0.0, [], []
     for match in range(SERIES):
         level = standing.level
-        met.append(level)
-        p = expected(strength, steering(GAME, rung(level)))
+        p = expected(strength, steering(game, rung(level)))
         roll = rng.random()
-        # a draw one time in ten, taken evenly from both sides' chances: still p on average
+        # a draw one time in ten, taken evenly from both sides' chances
         score = 0.5 if roll > 0.9 else float(roll < 0.9 * p)
         if match >= SERIES - JUDGED:
             points += score
-        standing = standing.after(GAME, level, score)
-    return points / JUDGED, met
+            levels.append(level)
+            ratings.append(standing.rating)
+        after = standing.after(game, level, score)
+        if abs(after.lean) < LEAN_BOUND:  # the mix counts the level chosen, no other
+            chosen = expected(after.rating, steering(game, rung(after.level))) - 0.5
+            assert after.lean == pytest.approx(standing.lean + chosen)
+        standing = after
+    return Series(points / JUDGED, levels, ratings)
 
 
-@pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("between", [0.0, 0.25, 0.5, 0.75])
+@pytest.mark.parametrize("game", VARIANTS)
 @pytest.mark.parametrize("lower", range(1, RUNGS))
-def test_a_person_of_fixed_strength_ends_about_even(lower: int, between: float, seed: int) -> None:
-    low, high = steering(GAME, lower), steering(GAME, lower + 1)
-    strength = low + between * (high - low)
-    score, met = _series(strength, seed, start=LADDER[(lower + 3) % RUNGS])
-    assert 0.40 <= score <= 0.60, (strength, score)
-    settled = met[-JUDGED:]
-    most = max(set(settled), key=settled.count)
-    assert rung(most) in (lower, lower + 1), (strength, most)  # the rungs around them
-    if between in (0.0, 0.25):  # close to a rung: it is the level they mostly meet, ...
-        assert rung(most) == lower
-        # ... and their score against it is even enough
-        assert 0.40 <= expected(strength, low) <= 0.60
+def test_a_person_of_fixed_strength_ends_about_even(game: str, lower: int) -> None:
+    """Every game's ladder as measured — Mulino's is far from even: level 1 is rated 1000,
+    *easy* 1921, and no level is a fair match for a person between them — and people of
+    strengths from one rung to the next."""
+    low, high = steering(game, lower), steering(game, lower + 1)
+    for between in (0.0, 0.25, 0.5, 0.75):
+        strength = low + between * (high - low)
+        for seed in range(3):
+            seen = _series(game, strength, seed, start=LADDER[(lower + 3) % RUNGS])
+            assert 0.40 <= seen.score <= 0.60, (strength, seed, seen.score)
+            # the profile's rating comes to their strength
+            assert abs(statistics.fmean(seen.ratings) - strength) < 150, (strength, seed)
+            # and the level they meet most is a fair match, or one of the two around them
+            most = max(set(seen.levels), key=seen.levels.count)
+            fair = 0.35 <= expected(strength, steering(game, rung(most))) <= 0.65
+            assert fair or rung(most) in (lower, lower + 1), (strength, seed, most)
 
 
-def test_one_match_moves_the_level_at_most_one_rung() -> None:
-    standing = Standing.starting(GAME, "level-1")
-    for _ in range(100):
-        after = standing.after(GAME, standing.level, 1.0)
+def test_between_two_rungs_far_apart_the_two_are_mixed_toward_even() -> None:
+    """Mulino's level 1 (1000) and *easy* (1921): a person rated 1460 scores 91 % against
+    the one and 9 % against the other; they meet each about half the time."""
+    seen = _series("mulino:classic", 1460, 0, start="easy")
+    mixed = {level: seen.levels.count(level) / JUDGED for level in set(seen.levels)}
+    assert set(mixed) <= {"level-1", "easy", "level-3"}
+    assert 0.35 <= mixed["level-1"] <= 0.65 and 0.35 <= mixed["easy"] <= 0.65, mixed
+
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_beyond_the_ladder_s_ends_a_person_meets_its_end_rung(game: str) -> None:
+    weak = _series(game, steering(game, 1) - 300, 0, start="medium")
+    assert set(weak.levels) == {"level-1"}
+    strong = _series(game, steering(game, RUNGS) + 300, 0, start="medium")
+    assert set(strong.levels) == {"hard"}
+    owed = Standing(steering(game, 1) - 100, 100, "level-1", lean=0.4)  # however the mix leans
+    assert owed.after(game, "level-1", 1.0).level == "level-1"
+
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_one_match_moves_the_level_at_most_one_rung(game: str) -> None:
+    standing = Standing.starting(game, "level-1")
+    for _ in range(60):
+        after = standing.after(game, standing.level, 1.0)
         assert rung(after.level) - rung(standing.level) in (0, 1)
         assert after.rating > standing.rating
         standing = after
     assert standing.level == "hard"  # a person who always wins climbs to the top
-    for _ in range(100):
-        standing = standing.after(GAME, standing.level, 0.0)
+    for _ in range(60):
+        standing = standing.after(game, standing.level, 1.0)  # and stays there, ...
+    assert standing.level == "hard" and abs(standing.lean) <= LEAN_BOUND  # ... owing no mix
+    for _ in range(60):
+        standing = standing.after(game, standing.level, 0.0)
     assert standing.level == "level-1"  # and one who always loses to the bottom
+
+
+def test_a_run_of_results_one_way_speeds_the_rating_up_and_a_mixed_series_does_not() -> None:
+    standing = Standing(2575.0, 100, "medium")  # settled: the usual step is K_SETTLED
+    steps = []
+    for _ in range(8):
+        after = standing.after("mulino:classic", standing.level, 1.0)
+        steps.append(after.rating - standing.rating)
+        standing = after
+    assert standing.run == 8
+    assert steps[RUN_TRUSTED] > 1.5 * steps[RUN_TRUSTED - 1]  # the run doubles the step
+    lost = standing.after("mulino:classic", standing.level, 0.0)
+    assert lost.run == -1  # one the other way ends it
+    assert lost.rating - standing.rating > -K_FIRST
 
 
 def test_the_profile_keeps_each_person_s_rating_and_next_level_per_game(tmp_path: Path) -> None:
@@ -97,7 +154,9 @@ def test_the_profile_keeps_each_person_s_rating_and_next_level_per_game(tmp_path
     again = Profiles(tmp_path).get("Ada")  # a restart keeps all of it
     assert again is not None and not again.adaptive
     assert again.standings["dama:classic"].level == standing.level
-    assert again.standings["dama:classic"].rating == pytest.approx(standing.rating, abs=0.05)
+    kept = again.standings["dama:classic"]
+    assert kept.rating == pytest.approx(standing.rating, abs=0.05)
+    assert (kept.lean, kept.run) == (pytest.approx(standing.lean, abs=1e-4), standing.run)
 
 
 def test_a_draw_and_a_loss_against_the_computer_are_rated_too(tmp_path: Path) -> None:
@@ -124,3 +183,29 @@ def test_a_profiles_file_from_before_the_ladder_loads_adaptive(tmp_path: Path) -
     ada = profiles.get("Ada")
     assert profiles.problem is None and ada is not None
     assert ada.adaptive and ada.standings == {} and ada.tally("numeri", "easy").played == 2
+
+
+def _profiles_file(ladder: dict) -> str:
+    return json.dumps({"version": 1, "profiles": {"Ada": {
+        "records": {}, "best_numeri": None, "fastest_ausgeblockt": None,
+        "adaptive": True, "ladder": ladder}}})  # fmt: skip
+
+
+def test_a_standing_from_before_the_mix_loads_with_none_owed(tmp_path: Path) -> None:
+    (tmp_path / FILE).write_text(_profiles_file({"mulino:classic": [1460.0, 12, "easy"]}))
+    ada = Profiles(tmp_path).get("Ada")
+    assert ada is not None
+    assert ada.standings["mulino:classic"] == Standing(1460.0, 12, "easy", 0.0, 0)
+
+
+@pytest.mark.parametrize("standing", [
+    [1460.0, 12, "easy", 3.0, 0],  # a lean no mix can owe
+    [float("nan"), 12, "easy", 0.0, 0],
+    [1460.0, 12, "easy", 0.0, "2"],
+    [1460.0, 12, "easy", 0.0],
+    [1460.0, 12, "level-9", 0.0, 0],
+])  # fmt: skip
+def test_a_damaged_standing_sets_the_file_aside(tmp_path: Path, standing: list) -> None:
+    (tmp_path / FILE).write_text(_profiles_file({"mulino:classic": standing}))
+    profiles = Profiles(tmp_path)
+    assert profiles.problem == "broken" and profiles.names() == []

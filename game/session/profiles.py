@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.files import atomic_write
 from game.levels import LADDER
 from game.rules import VARIANTS, HighScore, Outcome
-from game.session.adaptive import Standing
+from game.session.adaptive import LEAN_BOUND, Standing
 from game.session.highscores import turns_taken
 from game.session.match import Match
 from game.session.saves import read_json_or_set_aside
@@ -164,7 +165,8 @@ class Profiles:
                     "best_numeri": p.best_numeri,
                     "fastest_ausgeblockt": p.fastest_ausgeblockt,
                     "adaptive": p.adaptive,
-                    "ladder": {v: [round(t.rating, 1), t.matches, t.level]
+                    "ladder": {v: [round(t.rating, 1), t.matches, t.level,
+                                   round(t.lean, 4), t.run]
                                for v, t in p.standings.items()},
                 }
                 for name, p in self._profiles.items()
@@ -189,12 +191,16 @@ def _rate(profile: Profile, variant: str, level: str, outcome: Outcome, winners:
 
 
 def _standing(value: object) -> Standing:
-    if not (isinstance(value, list) and len(value) == 3):
+    """A standing as saved: rating, matches, level, then the mix's lean and the run of
+    results (files from before the mix have only the first three)."""
+    if not (isinstance(value, list) and len(value) in (3, 5)):
         raise ValueError(f"not a standing: {value!r}")
-    rating, matches, level = value
-    if type(rating) not in (int, float) or level not in LADDER:
+    rating, matches, level, lean, run = value if len(value) == 5 else [*value, 0.0, 0]
+    if (type(rating) not in (int, float) or not math.isfinite(rating) or level not in LADDER
+            or type(lean) not in (int, float) or not abs(lean) <= LEAN_BOUND
+            or type(run) is not int):  # fmt: skip
         raise ValueError(f"not a standing: {value!r}")
-    return Standing(float(rating), _count(matches), level)
+    return Standing(float(rating), _count(matches), level, float(lean), run)
 
 
 def _count(value: object) -> int:
