@@ -147,6 +147,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("highscores", _highscores),
         ("player", _player),
         ("setup-dama-classic", lambda app: app.push(SetupScene(app, "dama:classic"))),
+        ("setup-mulino-classic", lambda app: app.push(SetupScene(app, "mulino:classic"))),
     ]
     for name, players, at_least in GAMES:
         stem = name.replace(":", "-")
