@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 import statistics
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -209,3 +211,22 @@ def test_a_damaged_standing_sets_the_file_aside(tmp_path: Path, standing: list) 
     (tmp_path / FILE).write_text(_profiles_file({"mulino:classic": standing}))
     profiles = Profiles(tmp_path)
     assert profiles.problem == "broken" and profiles.names() == []
+
+
+def test_the_adaptive_bench_compares_the_rule_with_the_one_before() -> None:
+    bench = Path(__file__).resolve().parents[1] / "tools" / "bench.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "ai", "adaptive", "--matches", "60", "--judged", "30"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    assert set(report["games"]) == set(VARIANTS)
+    mulino = report["games"]["mulino:classic"]
+    assert set(mulino) == {"shipped", "nearest"} and mulino["shipped"]["people"] == 84
+    # Mulino's uneven ladder: the rule before strands people far from even; the mix does not
+    assert mulino["nearest"]["outside_40_60"] > mulino["shipped"]["outside_40_60"]
+    refused = subprocess.run(
+        [sys.executable, str(bench), "ai", "adaptive", "--judged", "500"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "--judged" in refused.stderr

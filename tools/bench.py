@@ -8,6 +8,8 @@ python tools/bench.py ai      [--games N]                strength, think time, s
                                                          hard without them
 python tools/bench.py ai ladder [--game G] [--games N]   the ladder's ratings per game: each level
         [--workers W] [--write]                          against the next, fitted with intervals
+python tools/bench.py ai adaptive [--matches N]         the adaptive opponent against simulated
+        [--judged J]                                     people, beside the rule before it
 python tools/bench.py ai mcts [--games N]                hard Mulino against OpenSpiel's MCTS bot,
         [--simulations S] [--workers W]                  colours alternating
 python tools/bench.py ai longer [--games N] [--scale K]  hard Mulino against itself with K times
@@ -69,9 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     startup.add_argument("--runs", type=int, default=5)
     ai = commands.add_parser("ai", help="strength of each level against the one below")
     ai.add_argument(
-        "what", nargs="?", choices=("ladder", "mcts", "longer"),
+        "what", nargs="?", choices=("ladder", "mcts", "longer", "adaptive"),
         help="ladder: the ladder's ratings; mcts: hard Mulino against OpenSpiel's MCTS; "
-        "longer: hard Mulino against itself thinking longer",
+        "longer: hard Mulino against itself thinking longer; adaptive: the adaptive "
+        "opponent against simulated people",
     )  # fmt: skip
     ai.add_argument("--simulations", type=int, default=4000, help="mcts: a move (default 4000)")
     ai.add_argument("--scale", type=float, default=4.0, help="longer: budget times (default 4)")
@@ -86,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         help="longer: the opponent's evaluation weights changed",
     )  # fmt: skip
     ai.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    ai.add_argument("--matches", type=int, default=400, help="adaptive: a person's (default 400)")
+    ai.add_argument("--judged", type=int, default=250, help="adaptive: the last ones scored")
     ai.add_argument(
         "--game", action="append", help="ladder: this game only (repeatable); longer: the variant"
     )
@@ -197,6 +202,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.players < 2 or args.rounds < 0:
             parser.error("--players must be at least 2 and --rounds not negative")
         report = bench_tournament(args.players, args.game, args.format, args.rounds, args.level)
+    elif args.benchmark == "ai" and args.what == "adaptive":
+        from tools.benchmarks.adaptive import bench_adaptive
+
+        if not 1 <= args.judged <= args.matches:
+            parser.error("--judged must be between 1 and --matches")
+        report = bench_adaptive(args.matches, args.judged)
     elif args.benchmark == "ai" and args.what == "mcts":
         from tools.benchmarks.mcts import bench_mcts
 
