@@ -10,7 +10,7 @@ from game.rules import new_game
 from game.rules.mulino import MulinoState
 
 LONG = 300_000
-"""Ten times *hard*'s nodes."""
+"""Five times *hard*'s nodes."""
 
 
 def position(line: str) -> MulinoState:

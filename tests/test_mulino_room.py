@@ -10,7 +10,8 @@ square of the shortfall.
 
 Positions from those lost games (*hard* White, seeded openings of two random placements):
 where *hard* now plays otherwise, and a long search that does not count room at all (the
-evaluation before this change, 300,000 nodes, the endgame tables) agrees with the change:
+evaluation before this change, 300,000 nodes, the endgame tables) agrees with the change
+(*hard* had 30,000 nodes then, 60,000 since the seventh session):
 
 * game 2, ply 6: b6 −0.18 against b2 +0.10; ply 12: e5 −1.12 against f4 −0.42;
 * game 12, ply 6: d7 −0.24 against b6 +0.06.
@@ -36,10 +37,11 @@ GAME_2 = "d5 a4 b4 d7 a1 g4 b6 b2 f6 d6 g1 d1 e5 c5 e4 e3 f2 f4"
 GAME_12 = "g4 f6 f4 e4 a7 d6 d7 b6 xa7 g7 a7 g1 xa7 a7 a1 d1 b4 d2 d3 e3"
 
 DECISIONS = [
-    # (the game's actions before White's decision, the move White played, hard's move now)
-    pytest.param(" ".join(GAME_2.split()[:6]), "b6", "b2", id="game 2, ply 6"),
-    pytest.param(" ".join(GAME_2.split()[:12]), "e5", "f4", id="game 2, ply 12"),
-    pytest.param(" ".join(GAME_12.split()[:6]), "d7", "b6", id="game 12, ply 6"),
+    # (the game's actions before White's decision, the move White played, hard's moves now:
+    # d2 and f4 at ply 12 score alike in the long search, with room or without)
+    pytest.param(" ".join(GAME_2.split()[:6]), "b6", ("b2",), id="game 2, ply 6"),
+    pytest.param(" ".join(GAME_2.split()[:12]), "e5", ("f4", "d2"), id="game 2, ply 12"),
+    pytest.param(" ".join(GAME_12.split()[:6]), "d7", ("b6",), id="game 12, ply 6"),
 ]
 
 
@@ -85,21 +87,23 @@ def test_a_side_that_flies_is_never_walled_in() -> None:
 
 
 @pytest.mark.parametrize(("line", "lost", "now"), DECISIONS)
-def test_hard_no_longer_places_where_it_was_walled_in(line: str, lost: str, now: str) -> None:
+def test_hard_no_longer_places_where_it_was_walled_in(
+    line: str, lost: str, now: tuple[str, ...]
+) -> None:
     state = position(line)
     assert state.to_move == WHITE
     played = state.action_to_str(choose(state, "hard", seed=1).action)
     assert played != lost
-    assert played == now
+    assert played in now
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("line", "lost", "now"), DECISIONS)
 def test_a_longer_search_blind_to_room_still_prefers_hard_s_move(
-    line: str, lost: str, now: str
+    line: str, lost: str, now: tuple[str, ...]
 ) -> None:
-    """Ten times *hard*'s budget with the tables, and the evaluation without room: the
-    change is not the evaluation agreeing with itself."""
+    """Ten times the budget *hard* had then, with the tables, and the evaluation without
+    room: the change is not the evaluation agreeing with itself."""
     state = position(line)
     scores = long_scores(state, WITHOUT)
-    assert scores[now] >= scores[lost] + 25, scores
+    assert all(scores[move] >= scores[lost] + 25 for move in now), scores

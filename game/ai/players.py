@@ -36,14 +36,17 @@ if TYPE_CHECKING:
 
 
 NODES: dict[type[State], tuple[int, ...]] = {
-    MulinoState: (100, 300, 800, 1_500, 3_000, 8_000, 16_000, 30_000),
+    MulinoState: (100, 300, 800, 1_500, 3_000, 8_000, 16_000, 60_000),
     DamaState: (100, 200, 600, 1_200, 2_500, 6_000, 10_000, 16_000),
     LupoState: (50, 200, 600, 1_200, 2_000, 4_000, 8_000, 0),
     NumeriState: (0, 0, 0, 0, 0, 0, 10_000, 50_000),
     AusgeblocktState: (0,) * RUNGS,
 }
 """Search nodes per decision, by the kind of game searched (its state's class) and the rung
-of the ladder (:mod:`game.levels`): hard stays under a second on the project's machine."""
+of the ladder (:mod:`game.levels`): hard stays under a second on the project's machine.
+*Hard* Mulino's 60,000 (30,000 until issue 32's seventh session): at half of it, eleven
+decisions of the games it lost to a search four times as long were each half a man or
+more below the best; at the whole, nine are not (tests/test_mulino_longer.py)."""
 
 
 def nodes_for(state: State, level: str) -> int:
@@ -149,10 +152,14 @@ def _board(
     """Mulino and Dama: the search with the game's evaluator (and the endgame tables, if
     given).  *Hard* Mulino searches a side left with one or two moves a ply deeper
     (:class:`AlphaBeta`'s ``few_moves``): blockades are how a Mulino game is lost with men
-    to spare, and they close beyond a fixed depth (issue 32)."""
+    to spare, and they close beyond a fixed depth (issue 32); and it keeps a better move
+    found in the iteration its budget stops (``partial``) rather than throwing that
+    iteration away."""
     style = BOARD[rung(level) - 1]
-    few = FEW_MOVES if style.tables and isinstance(state, MulinoState) else 0
-    search = AlphaBeta(board_evaluator(state), budget, endgames=endgames, few_moves=few)
+    mulino_hard = style.tables and isinstance(state, MulinoState)
+    search = AlphaBeta(board_evaluator(state), budget, endgames=endgames,
+                       few_moves=FEW_MOVES if mulino_hard else 0)  # fmt: skip
+    search.partial = mulino_hard  # measured for Mulino (issue 32); Dama's hard not yet
     return _searched(state, level, rng, search, style)
 
 

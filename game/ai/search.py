@@ -152,6 +152,12 @@ class AlphaBeta(Generic[S]):
         """Root moves within this of the best get exact scores (for the weaker levels)."""
         self.table: dict[object, Entry] = {}
         self.history: dict[int, int] = {}
+        self.partial = False
+        """Whether an iteration the budget stops may still change the move: the root
+        searches the last iteration's best first, so once that one has its deeper score,
+        any move scored above it is better at the deeper depth too."""
+        self._scores: dict[int, int] = {}
+        """The root's scores so far in the iteration under way."""
 
     def best(self, state: S) -> Outcome:
         """The best action and its score, with the root actions' scores.  An only move is
@@ -163,6 +169,7 @@ class AlphaBeta(Generic[S]):
             try:
                 scores = self._root(state, depth)
             except Stopped:
+                done = self._interrupted(done, depth)
                 break
             action = max(scores, key=lambda a: scores[a])
             done = Outcome(action, scores[action], depth, self.budget.used, scores)
@@ -171,10 +178,21 @@ class AlphaBeta(Generic[S]):
         done.nodes = self.budget.used
         return done
 
+    def _interrupted(self, done: Outcome, depth: int) -> Outcome:
+        """The outcome of a search whose iteration at ``depth`` the budget stopped."""
+        scores = self._scores
+        if not self.partial or done.action not in scores:
+            return done
+        action = max(scores, key=lambda a: scores[a])
+        if scores[action] <= scores[done.action]:
+            return done
+        return Outcome(action, scores[action], depth, self.budget.used, {**done.scores, **scores})
+
     def _root(self, state: S, depth: int) -> dict[int, int]:
         self._depth = depth
         player = state.to_move
         scores: dict[int, int] = {}
+        self._scores = scores
         best = -INFINITY
         for action in self._ordered(state, self.table.get(self.evaluator.key(state))):
             # The window's floor sits ``margin`` below the best so far, so that every move
