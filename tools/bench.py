@@ -7,7 +7,7 @@ python tools/bench.py ai      [--games N]                strength, think time, s
                                                          and hard with the endgame tables against
                                                          hard without them
 python tools/bench.py ai ladder [--game G] [--games N]   the ladder's ratings per game: each level
-        [--workers W] [--write]                          against the next, fitted with intervals
+        [--workers W] [--write] [--known W/D/L,...]      against the next, fitted with intervals
 python tools/bench.py ai adaptive [--matches N]         the adaptive opponent against simulated
         [--judged J]                                     people, beside the rule before it
 python tools/bench.py ai mcts [--games N]                hard Mulino against OpenSpiel's MCTS bot,
@@ -55,6 +55,16 @@ def weight_changes(text: str) -> dict[str, int]:
     return changes
 
 
+def known_results(text: str) -> list[tuple[int, int, int]]:
+    """``--known``: the lowest pairs' results, ``W/D/L,...``."""
+    from tools.benchmarks.ladder import known_pairs
+
+    try:
+        return known_pairs(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give W/D/L,W/D/L,... counts") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -96,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     ai.add_argument("--workers", type=int, default=1, help="ladder: processes (default 1)")
     ai.add_argument("--write", action="store_true", help="ladder: store in assets/ai/ladder.json")
+    ai.add_argument(
+        "--known", type=known_results, default=[],
+        help="ladder: the lowest pairs' results from an earlier run, W/D/L,... (one game)",
+    )  # fmt: skip
     ai.add_argument("--partial", type=Path, help="write the results so far to this file")
     ai.add_argument(
         "--only",
@@ -227,13 +241,16 @@ def main(argv: list[str] | None = None) -> int:
             name, args.budget, args.weights, args.opponent_weights,
         )  # fmt: skip
     elif args.benchmark == "ai" and args.what == "ladder":
+        from game.levels import RUNGS
         from game.rules import VARIANTS
         from tools.benchmarks.ladder import bench_ladder
 
         names = args.game or list(VARIANTS)
         if not set(names) <= set(VARIANTS) or min(args.games, args.workers) < 1:
             parser.error(f"--game takes {', '.join(VARIANTS)}; --games and --workers >= 1")
-        report = bench_ladder(names, args.games, args.workers, args.write)
+        if args.known and (len(names) != 1 or len(args.known) >= RUNGS - 1):
+            parser.error(f"--known is for one --game and at most {RUNGS - 2} pairs")
+        report = bench_ladder(names, args.games, args.workers, args.write, args.known)
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai
 

@@ -10,6 +10,11 @@ each rating with its 95 % interval.
 ``--write`` stores the ratings in ``assets/ai/ladder.json``, which the game reads; a game not
 run keeps what it had.  Games run in ``workers`` processes (default one: the machine is
 shared).
+
+``--known W/D/L,...`` gives the lowest pairs' results from an earlier run instead of playing
+them again — for when only the upper rungs changed (*hard* Mulino's search, issue 32): the
+pairs of a chain are fitted together, so the ratings are what a whole run with those results
+would give.
 """
 
 from __future__ import annotations
@@ -59,16 +64,39 @@ def play_pair_game(name: str, lower: int, game: int) -> tuple[str, int, float, f
     return name, lower, score, time.perf_counter() - began
 
 
-def bench_ladder(names: list[str], games: int, workers: int, write: bool) -> dict:
+def known_pairs(text: str) -> list[tuple[int, int, int]]:
+    """``W/D/L,W/D/L,...`` (the lower rung's wins, the draws, the upper rung's wins) as
+    tuples; ValueError if malformed."""
+    pairs = []
+    for item in text.split(","):
+        wins, draws, losses = (int(n) for n in item.split("/"))
+        if min(wins, draws, losses) < 0:
+            raise ValueError(item)
+        pairs.append((wins, draws, losses))
+    return pairs
+
+
+def bench_ladder(
+    names: list[str],
+    games: int,
+    workers: int,
+    write: bool,
+    known: list[tuple[int, int, int]] | None = None,
+) -> dict:
     from game.levels import LADDER, RUNGS
     from game.levels.ratings import Tally, fit
     from game.levels.table import ANCHOR
     from tools.benchmarks.common import machine
 
+    known = known or []
     scores: dict[str, dict[int, list[float]]] = {n: {r: [] for r in range(1, RUNGS)} for n in names}
+    for name in names:
+        for lower, (wins, draws, losses) in enumerate(known, start=1):
+            scores[name][lower] = [1.0] * wins + [0.5] * draws + [0.0] * losses
     seconds: dict[str, float] = dict.fromkeys(names, 0.0)
     began = time.perf_counter()
-    tasks = [(n, r, g) for n in names for r in range(1, RUNGS) for g in range(games)]
+    played = range(len(known) + 1, RUNGS)
+    tasks = [(n, r, g) for n in names for r in played for g in range(games)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(play_pair_game, *task) for task in tasks]
         for future in as_completed(futures):
@@ -80,6 +108,7 @@ def bench_ladder(names: list[str], games: int, workers: int, write: bool) -> dic
         "machine": machine(),
         "workers": workers,
         "games_per_pair": games,
+        "known_pairs": len(known),
         "minutes": round((time.perf_counter() - began) / 60, 1),
         "games": {},
     }
