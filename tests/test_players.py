@@ -123,3 +123,29 @@ def test_the_lan_name_starts_as_the_first_seats_player(tmp_path: Path) -> None:
         assert driver.scene.match.seats[0].name == "Ada"
     finally:
         driver.app.close()
+
+
+def test_the_results_say_how_a_match_moved_a_person_s_rating_and_level(tmp_path: Path) -> None:
+    """Lost against Mulino's level 5 (about 2575): a first match, so from 2575, down by
+    half of K's first step, and the next level is level 4 — said on the results screen;
+    a guest's result and a person with the adaptive level off say nothing of it."""
+    from game.client.scenes.results import ResultsScene
+
+    driver = Driver(tmp_path)
+    try:
+        driver.app.profiles.add("Ada")
+        level_5 = Seat(SeatKind.COMPUTER, "medium")
+        lost = _finished("mulino:classic", [Seat(name="Ada"), level_5],
+                         lambda r: r.outcomes[0] is Outcome.LOSS)  # fmt: skip
+        results = ResultsScene(driver.app, lost, scored=True)
+        driver.app.push(results)
+        driver.frame()
+        assert results.ratings == ["Ada: rating about 2520 (\u221260), next Level 4"]
+        guest = ResultsScene(driver.app, _finished("mulino:classic", [Seat(), level_5]), True)
+        assert guest.ratings == []
+        driver.app.profiles.set_adaptive("Ada", False)
+        off = ResultsScene(driver.app, _finished("mulino:classic", [Seat(name="Ada"), level_5]),
+                           scored=True)  # fmt: skip
+        assert off.ratings == []
+    finally:
+        driver.app.close()

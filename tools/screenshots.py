@@ -148,6 +148,7 @@ def shots() -> list[tuple[str, Callable[[App], object]]]:
         ("player", _player),
         ("setup-dama-classic", lambda app: app.push(SetupScene(app, "dama:classic"))),
         ("setup-mulino-classic", lambda app: app.push(SetupScene(app, "mulino:classic"))),
+        ("results-rated", _rated_results),
     ]
     for name, players, at_least in GAMES:
         stem = name.replace(":", "-")
@@ -311,6 +312,19 @@ def _player(app: App) -> None:
                 _random_step(match, rng)
             profiles.record(match)
     app.push(ProfileScene(app, profiles.get("Ada")))
+
+
+def _rated_results(app: App) -> None:
+    """Ada's Mulino match against *medium*, her adaptive level moved (the line under the
+    reason)."""
+    ada = app.profiles.get("Ada") or app.profiles.add("Ada")
+    ada.standings.pop("mulino:classic", None)  # her first match at it, at every size
+    seats = (Seat(name="Ada"), Seat(SeatKind.COMPUTER, "medium"))
+    match = Match.new(variant("mulino:classic", 2), list(seats), 2026)
+    rng = random.Random(5)
+    while not match.state.is_terminal():
+        _random_step(match, rng)
+    app.push(ResultsScene(app, match, scored=True))
 
 
 def _highscores(app: App) -> None:

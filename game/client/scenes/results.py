@@ -16,13 +16,16 @@ from game.client.particles import Particles
 from game.client.scene import Scene
 from game.client.scenes.highscores import ask_names
 from game.client.scenes.picture import draw_position
+from game.client.scenes.seats import rating_change
 from game.client.turns import last_turn
 from game.client.widgets import button
 from game.i18n import _, ngettext
 from game.names import reason_text, result_headline, seat_names, variant_title
 from game.rules import Result
 from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
+from game.session.adaptive import Standing
 from game.session.match import Match
+from game.session.profiles import opposition
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -36,12 +39,33 @@ ASK_AFTER = 1.5
 name."""
 
 
-def _count_for_players(app: App, match: Match) -> None:
-    """The match in the record of each player who sat under their name."""
+def _count_for_players(app: App, match: Match) -> list[str]:
+    """The match in the record of each player who sat under their name; for each whose
+    adaptive level it moved, a line saying how their rating went (:func:`rating_change`)."""
+    variant = match.variant.name
+    people = {
+        seat: (who.name, _standing(app, who.name, variant))
+        for seat, who in enumerate(match.seats)
+        if who.is_human and who.name
+    }
     try:
         app.profiles.record(match)
     except OSError as error:  # kept in memory; the next save writes it
         log.error("players' records not saved: %s", error)
+    lines = []
+    for seat, (name, was) in people.items():
+        profile = app.profiles.get(name)
+        now = _standing(app, name, variant)
+        if profile is None or not profile.adaptive or now is None or now == was:
+            continue
+        first = Standing.starting(variant, opposition(match, seat))  # their first match
+        lines.append(rating_change(name, (was or first).rating, now))
+    return lines
+
+
+def _standing(app: App, name: str, variant: str) -> Standing | None:
+    profile = app.profiles.get(name)
+    return profile.standings.get(variant) if profile is not None else None
 
 
 class ResultsScene(Scene):
@@ -58,8 +82,8 @@ class ResultsScene(Scene):
         self.result: Result = result
         self.app.sound.play("win" if result.winners() else "move")
         self.qualifiers = app.highscores.qualifiers(match, date.today()) if scored else []
-        if scored:
-            _count_for_players(app, match)
+        self.ratings = _count_for_players(app, match) if scored else []
+        """A line for each person here whose adaptive level the match moved."""
         self._ask_in = ASK_AFTER
         self.confetti = Particles(enabled=not app.settings.reduce_motion)
         self._still: pygame.Surface | None = None
@@ -100,13 +124,14 @@ class ResultsScene(Scene):
         width, height = size
         self.portrait = width < height
         gap = max(u // 2, 4 * u - theme.row(u))  # between the buttons, as 4 units a row
+        below = round(1.5 * u) * len(self.ratings)  # a line a rating, under the reason
         if self.portrait:
-            side = min(width - 4 * u, height - 30 * u)
-            self.picture_at = ((width - side) // 2, 12 * u)
-            buttons_at = (2 * u, 13 * u + side)
+            side = min(width - 4 * u, height - 30 * u - below)
+            self.picture_at = ((width - side) // 2, 12 * u + below)
+            buttons_at = (2 * u, 13 * u + below + side)
         else:
-            side = min(height - 12 * u, width // 2)
-            self.picture_at = (2 * u, 10 * u)
+            side = min(height - 12 * u - below, width // 2)
+            self.picture_at = (2 * u, 10 * u + below)
             buttons_at = (width - 16 * u, height - u - 3 * theme.row(u) - 2 * gap)
         final = self.match.state.last_position
         shown = len(self.match.record.actions)
@@ -218,6 +243,9 @@ class ResultsScene(Scene):
         surface.blit(headline, (2 * u, 4 * u))
         reason = theme.text(self.detail(), round(1.2 * u), self.palette.text)
         surface.blit(reason, (2 * u, 8 * u))
+        for n, line in enumerate(self.ratings, start=1):
+            rated = theme.text(line, round(1.2 * u), self.palette.muted)
+            surface.blit(rated, (2 * u, 8 * u + n * round(1.5 * u)))
         surface.blit(self.picture, self.picture_at)
         final = self.match.state.last_position
         if isinstance(final, NumeriState):
@@ -225,7 +253,7 @@ class ResultsScene(Scene):
             if self.portrait:
                 x, y = 2 * u, self.picture_at[1] + self.picture.get_height() + 5 * u
             else:
-                x, y = 4 * u + self.picture.get_width(), 10 * u
+                x, y = 4 * u + self.picture.get_width(), self.picture_at[1]
             self._draw_scores(surface, final, names, x, y)
         self.draw_targets(surface)
 

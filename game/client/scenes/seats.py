@@ -17,6 +17,7 @@ from game.levels import rung
 from game.levels.table import rating
 from game.names import seat_names
 from game.rules import VARIANTS, MatchRecord, Variant, new_game
+from game.session.adaptive import Standing
 from game.session.match import Match
 from game.session.seats import Seat
 
@@ -65,6 +66,16 @@ def level_label(level: str) -> str:
     rung."""
     named = {"easy": _("Easy"), "medium": _("Medium"), "hard": _("Hard")}
     return named.get(level) or _("Level {n}").format(n=rung(level))
+
+
+def rating_change(name: str, before: float, after: Standing) -> str:
+    """What a match against the computer did to a person's rating, as the results say it:
+    "Ada: rating about 2520 (−60), next Level 4"."""
+    change = round(after.rating - before)
+    return _("{name}: rating about {rating} ({change}), next {level}").format(
+        name=name, rating=int(round(after.rating, -1)),
+        change=f"{change:+d}".replace("-", "\u2212"), level=level_label(after.level),
+    )  # fmt: skip
 
 
 def ladder_label(variant: str, level: str) -> str:
