@@ -18,7 +18,7 @@ from game.levels import LADDER, RUNGS, rung
 from game.levels.ratings import expected
 from game.levels.table import steering
 from game.rules import VARIANTS, Outcome
-from game.session.adaptive import K_FIRST, LEAN_BOUND, RUN_TRUSTED, Standing
+from game.session.adaptive import K_SETTLED, LEAN_BOUND, RUN_LONGEST, RUN_TRUSTED, Standing
 from game.session.profiles import FILE, Profiles
 from game.session.seats import Seat, SeatKind
 from tests.matches import finished
@@ -120,18 +120,51 @@ def test_one_match_moves_the_level_at_most_one_rung(game: str) -> None:
     assert standing.level == "level-1"  # and one who always loses to the bottom
 
 
-def test_a_run_of_results_one_way_speeds_the_rating_up_and_a_mixed_series_does_not() -> None:
+def test_a_run_of_surprises_one_way_speeds_the_rating_up_and_one_the_other_way_ends_it() -> None:
     standing = Standing(2575.0, 100, "medium")  # settled: the usual step is K_SETTLED
     steps = []
     for _ in range(8):
         after = standing.after("mulino:classic", standing.level, 1.0)
         steps.append(after.rating - standing.rating)
         standing = after
-    assert standing.run == 8
+    assert standing.run == RUN_LONGEST  # counted no further
     assert steps[RUN_TRUSTED] > 1.5 * steps[RUN_TRUSTED - 1]  # the run doubles the step
+    played = steering("mulino:classic", rung(standing.level))
     lost = standing.after("mulino:classic", standing.level, 0.0)
-    assert lost.run == -1  # one the other way ends it
-    assert lost.rating - standing.rating > -K_FIRST
+    assert lost.run == -1  # a surprise the other way ends it, at the usual step
+    assert lost.rating - standing.rating == pytest.approx(
+        -K_SETTLED * expected(standing.rating, played)
+    )
+
+
+def test_an_expected_result_counts_toward_no_run() -> None:
+    """A person far above *hard* winning again, or a draw where even was expected: no run,
+    so no doubled step (which once pushed such ratings up by 30–80 points)."""
+    top = Standing(steering("mulino:classic", RUNGS) + 400, 100, "hard", run=3)
+    assert top.after("mulino:classic", "hard", 1.0).run == 0
+    first = Standing.starting("mulino:classic", "medium")
+    assert first.after("mulino:classic", "medium", 0.5).run == 0
+
+
+def test_a_thousand_losses_in_a_row_leave_a_standing_that_saves() -> None:
+    """The run is bounded (once, the step's power of two overflowed after 1,028 losses)."""
+    standing = Standing.starting("mulino:classic", "level-1")
+    for _ in range(1_100):
+        standing = standing.after("mulino:classic", standing.level, 0.0)
+    assert abs(standing.run) <= RUN_LONGEST and standing.level == "level-1"
+
+
+def test_the_mix_counts_the_level_played_not_the_one_offered() -> None:
+    """The person set the computer to *hard* where the mix offered *medium*."""
+    game = "mulino:classic"
+    offered = Standing(2575.0, 100, "medium", lean=0.4)
+    after = offered.after(game, "hard", 0.0)
+
+    def surplus(rating: float, level: str) -> float:
+        return expected(rating, steering(game, rung(level))) - 0.5
+
+    owed = 0.4 + surplus(2575.0, "hard") - surplus(2575.0, "medium")
+    assert after.lean == pytest.approx(owed + surplus(after.rating, after.level))
 
 
 def test_the_profile_keeps_each_person_s_rating_and_next_level_per_game(tmp_path: Path) -> None:
@@ -205,6 +238,7 @@ def test_a_standing_from_before_the_mix_loads_with_none_owed(tmp_path: Path) -> 
     [float("nan"), 12, "easy", 0.0, 0],
     [1460.0, 12, "easy", 0.0, "2"],
     [1460.0, 12, "easy", 0.0],
+    [1460.0, 12, "easy", 0.0, 10**6],  # a run no series makes
     [1460.0, 12, "level-9", 0.0, 0],
 ])  # fmt: skip
 def test_a_damaged_standing_sets_the_file_aside(tmp_path: Path, standing: list) -> None:

@@ -101,23 +101,26 @@ def test_the_ladder_bench_plays_each_rung_against_the_next_and_fits_them() -> No
     assert all(r["low"] <= r["rating"] <= r["high"] for r in rest)
 
 
-@pytest.mark.slow  # two games of Lupo: seconds
+@pytest.mark.slow  # a hundred games of Lupo's top pair: seconds
 def test_the_ladder_bench_takes_the_lower_pairs_from_an_earlier_run() -> None:
-    """Lupo's stored pairs below *hard* (28 November) given, only the top pair played: the
-    lower ratings come out as the whole run fitted them."""
+    """Lupo's stored pairs below *hard* (28 November) given, only the top pair played — the
+    same hundred seeded games as the whole run's, the levels unchanged since: the ladder
+    comes out as the whole run fitted it."""
     known = "43/0/57,48/0/52,42/0/58,44/0/56,46/0/54,38/0/62"
     done = subprocess.run(
-        [sys.executable, str(BENCH), "ai", "ladder", "--game", "dama:lupo", "--games", "2",
-         "--known", known],
+        [sys.executable, str(BENCH), "ai", "ladder", "--game", "dama:lupo", "--games", "100",
+         "--known", known, "--workers", "2"],
         capture_output=True, text=True, timeout=240, check=True,
     )  # fmt: skip
     report = json.loads(done.stdout)
     lupo = report["games"]["dama:lupo"]
     assert report["known_pairs"] == 6
     played = lupo["pairs"][-1]
-    assert played["lower_won"] + played["drawn"] + played["upper_won"] == 2
-    assert [r["rating"] for r in lupo["ratings"]][:7] == [1000, 1048, 1062, 1118, 1159, 1187, 1271]
-    for wrong in (["--known", "1/2"], ["--known", known + ",1/1/1"]):
+    assert played["lower_won"] + played["drawn"] + played["upper_won"] == 100
+    assert (played["lower_won"], played["drawn"], played["upper_won"]) == (21, 0, 79)
+    stored = [1000, 1048, 1062, 1118, 1159, 1187, 1271, 1498]
+    assert [r["rating"] for r in lupo["ratings"]] == stored
+    for wrong in (["--known", "1/2"], ["--known", known + ",1/1/98"], ["--known", "1/1/1"]):
         refused = subprocess.run(
             [sys.executable, str(BENCH), "ai", "ladder", "--game", "dama:lupo", *wrong],
             capture_output=True, text=True, timeout=60,

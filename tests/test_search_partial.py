@@ -56,9 +56,10 @@ class ToyEvaluator:
         return False
 
 
-def _searched(partial: bool, nodes: int) -> tuple[int, int]:
+def _searched(partial: bool, nodes: int, margin: int = 0) -> tuple[int, int]:
+    """The move and the last depth finished."""
     search = AlphaBeta(ToyEvaluator(), Budget(nodes))
-    search.partial = partial
+    search.partial, search.margin = partial, margin
     found = search.best(Toy())
     return found.action, found.depth
 
@@ -66,11 +67,19 @@ def _searched(partial: bool, nodes: int) -> tuple[int, int]:
 # One node a child at depth 1 (3 nodes), then A and B at depth 2 with their replies (4):
 # C's hundred replies are where a budget of 20 stops.
 def test_a_better_move_from_the_stopped_iteration_is_played() -> None:
-    assert _searched(partial=True, nodes=20) == (B, 2)
+    assert _searched(partial=True, nodes=20) == (B, 1)
 
 
-def test_without_partial_the_stopped_iteration_counts_for_nothing() -> None:
+def test_the_root_s_scores_stay_those_of_the_finished_iteration() -> None:
+    search = AlphaBeta(ToyEvaluator(), Budget(20))
+    search.partial = True
+    found = search.best(Toy())
+    assert found.action == B and found.scores == {A: 10, B: 0, C: -5}
+
+
+def test_without_partial_or_with_a_margin_the_stopped_iteration_counts_for_nothing() -> None:
     assert _searched(partial=False, nodes=20) == (A, 1)
+    assert _searched(partial=True, nodes=20, margin=5) == (A, 1)
 
 
 def test_the_stopped_iteration_is_not_trusted_before_the_last_best_is_rescored() -> None:

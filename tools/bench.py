@@ -250,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--game takes {', '.join(VARIANTS)}; --games and --workers >= 1")
         if args.known and (len(names) != 1 or len(args.known) >= RUNGS - 1):
             parser.error(f"--known is for one --game and at most {RUNGS - 2} pairs")
+        if any(sum(pair) != args.games for pair in args.known):
+            parser.error("--known pairs must each total --games (the ladder stores one count)")
         report = bench_ladder(names, args.games, args.workers, args.write, args.known)
     elif args.benchmark == "ai":
         from tools.benchmarks.ai import bench_ai

@@ -169,7 +169,7 @@ class AlphaBeta(Generic[S]):
             try:
                 scores = self._root(state, depth)
             except Stopped:
-                done = self._interrupted(done, depth)
+                done = self._interrupted(done)
                 break
             action = max(scores, key=lambda a: scores[a])
             done = Outcome(action, scores[action], depth, self.budget.used, scores)
@@ -178,15 +178,19 @@ class AlphaBeta(Generic[S]):
         done.nodes = self.budget.used
         return done
 
-    def _interrupted(self, done: Outcome, depth: int) -> Outcome:
-        """The outcome of a search whose iteration at ``depth`` the budget stopped."""
+    def _interrupted(self, done: Outcome) -> Outcome:
+        """The outcome of a search whose next iteration the budget stopped: with
+        ``partial``, its best move if that scored above the last finished iteration's best
+        (rescored first); the root's scores stay the finished iteration's, since the
+        stopped one's are a mixture of exact values and bounds.  Not with a margin, whose
+        moves near the best need the scores of one depth."""
         scores = self._scores
-        if not self.partial or done.action not in scores:
+        if not self.partial or self.margin or done.action not in scores:
             return done
         action = max(scores, key=lambda a: scores[a])
         if scores[action] <= scores[done.action]:
             return done
-        return Outcome(action, scores[action], depth, self.budget.used, {**done.scores, **scores})
+        return Outcome(action, scores[action], done.depth, self.budget.used, done.scores)
 
     def _root(self, state: S, depth: int) -> dict[int, int]:
         self._depth = depth

@@ -38,9 +38,15 @@ K_FIRST = 120.0
 K_SETTLED = 32.0
 """The step once the rating is settled (after about thirty matches)."""
 RUN_TRUSTED = 4
-"""Results one way in a row that the rating takes at the usual step; each one more doubles
-the step (up to :data:`K_FIRST`), since a run that long says the rating is wrong, not
-unlucky: a person who wins every match climbs the ladder in a few dozen."""
+"""Surprising results one way in a row that the rating takes at the usual step; each one
+more doubles the step (up to :data:`K_FIRST`), since a run that long says the rating is
+wrong, not unlucky: a person who wins every match climbs the ladder in a few dozen."""
+RUN_LONGEST = RUN_TRUSTED + 2
+"""A run counts no further: by then the step is :data:`K_FIRST` whatever it was."""
+SURPRISING = 0.25
+"""How far a result must be from the expected score to count toward a run; a run of
+expected results (a person far above *hard* winning again) says nothing, and counting it
+would push their rating up by the doubled step and down by the usual one."""
 LEAN_BOUND = 0.5
 """The most expected score the mix may owe either way: half a match.  At the ladder's ends,
 where there is no second rung to mix with, the lean would otherwise grow without end."""
@@ -60,8 +66,8 @@ class Standing:
     """The person's expected score over the levels chosen so far, less one half a match:
     above nought they have been given the easier rung more than evenness asks."""
     run: int = 0
-    """How many matches in a row the person has done better than their rating expected
-    (above nought) or worse (below)."""
+    """How many matches in a row the person has done clearly better than their rating
+    expected (above nought) or worse (below), at most :data:`RUN_LONGEST`."""
 
     @classmethod
     def starting(cls, variant: str, level: str) -> Standing:
@@ -72,27 +78,32 @@ class Standing:
         """The standing after a match against the computer at ``level`` in which the person
         scored ``score`` (1 a win, ½ a draw or a shared win, 0 a loss)."""
         played = rung(level)
+        # the mix counted the level it offered; the person may have played another
+        owed = self.lean + _surplus(variant, self.rating, played)
+        owed -= _surplus(variant, self.rating, rung(self.level))
         surprise = score - expected(self.rating, steering(variant, played))
         run = _continued(self.run, surprise)
         step = max(K_SETTLED, K_FIRST / (1 + self.matches / 10))
         step = min(K_FIRST, step * 2 ** max(0, abs(run) - RUN_TRUSTED))
         rating = self.rating + step * surprise
         wanted = min(_either_side(variant, rating),
-                     key=lambda n: abs(self.lean + _surplus(variant, rating, n)))  # fmt: skip
+                     key=lambda n: abs(owed + _surplus(variant, rating, n)))  # fmt: skip
         moved = played + max(-1, min(1, wanted - played))
         if score != 0.5:  # a win never brings an easier level, a loss never a harder one
             moved = max(moved, played) if score > 0.5 else min(moved, played)
-        lean = self.lean + _surplus(variant, rating, moved)
+        lean = owed + _surplus(variant, rating, moved)
         lean = max(-LEAN_BOUND, min(LEAN_BOUND, lean))
         return Standing(rating, self.matches + 1, LADDER[moved - 1], lean, run)
 
 
 def _continued(run: int, surprise: float) -> int:
-    """The run of results one way after one more, ``surprise`` beyond what was expected
-    (never exactly nought: the expected score of two finite ratings is strictly between)."""
+    """The run of surprising results one way after one more, ``surprise`` beyond what was
+    expected; a result near what was expected ends it."""
+    if abs(surprise) < SURPRISING:
+        return 0
     if surprise > 0:
-        return run + 1 if run > 0 else 1
-    return run - 1 if run < 0 else -1
+        return min(RUN_LONGEST, run + 1 if run > 0 else 1)
+    return max(-RUN_LONGEST, run - 1 if run < 0 else -1)
 
 
 def _either_side(variant: str, rating: float) -> tuple[int, ...]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from game.files import atomic_write
 from game.levels import LADDER
 from game.rules import VARIANTS, HighScore, Outcome
-from game.session.adaptive import LEAN_BOUND, Standing
+from game.session.adaptive import LEAN_BOUND, RUN_LONGEST, Standing
 from game.session.highscores import turns_taken
 from game.session.match import Match
 from game.session.saves import read_json_or_set_aside
@@ -198,7 +198,7 @@ def _standing(value: object) -> Standing:
     rating, matches, level, lean, run = value if len(value) == 5 else [*value, 0.0, 0]
     if (type(rating) not in (int, float) or not math.isfinite(rating) or level not in LADDER
             or type(lean) not in (int, float) or not abs(lean) <= LEAN_BOUND
-            or type(run) is not int):  # fmt: skip
+            or type(run) is not int or abs(run) > RUN_LONGEST):  # fmt: skip
         raise ValueError(f"not a standing: {value!r}")
     return Standing(float(rating), _count(matches), level, float(lean), run)
 

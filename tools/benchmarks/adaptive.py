@@ -5,7 +5,8 @@ A simulated person has a fixed strength on a game's ladder and scores against ea
 Elo's model says, a draw one time in ten.  For every game, people from each rung to the
 next (a quarter of the way at a time, three seeds each) play ``matches`` matches starting
 three rungs away; over the last ``judged`` the report gives their score (the target is
-even), how far the rating their profile shows is from their strength, and how many
+even), how far the rating their profile shows is from their strength (and for people 100
+to 300 points beyond either end of the ladder, who can only meet its end), and how many
 matches a person who wins every match takes from level 1 to *hard* (and one who loses
 every match back).  Nothing is random beyond the seeded simulation: the figures are the
 same on every machine.
@@ -92,12 +93,21 @@ def bench_adaptive(matches: int, judged: int) -> dict[str, Any]:
                         score, error = _series(rule, game, strength, seed, start, matches, judged)
                         scores.append(score)
                         errors.append(error)
+            beyond = [
+                _series(rule, game, steering(game, end) + offset, seed, "medium", matches, judged)[
+                    1
+                ]
+                for end, offsets in ((1, (-100, -200, -300)), (RUNGS, (100, 200, 300)))
+                for offset in offsets
+                for seed in range(3)
+            ]
             games[game][name] = {
                 "people": len(scores),
                 "score_min": round(min(scores), 3),
                 "score_max": round(max(scores), 3),
                 "outside_40_60": sum(not 0.4 <= s <= 0.6 for s in scores),
                 "rating_error_worst": round(max(errors, key=abs)),
+                "beyond_the_ends_error_worst": round(max(beyond, key=abs)),
                 "climb_all_wins": _run_one_way(rule, game, "level-1", "hard", 1.0),
                 "fall_all_losses": _run_one_way(rule, game, "hard", "level-1", 0.0),
             }
