@@ -152,6 +152,10 @@ def test_a_thousand_losses_in_a_row_leave_a_standing_that_saves() -> None:
     for _ in range(1_100):
         standing = standing.after("mulino:classic", standing.level, 0.0)
     assert abs(standing.run) <= RUN_LONGEST and standing.level == "level-1"
+    at_even = steering("mulino:classic", 5)
+    for score, run in ((0.0, -RUN_LONGEST), (1.0, RUN_LONGEST)):  # a surprise at the end
+        longest = Standing(at_even, 100, "medium", run=run)
+        assert longest.after("mulino:classic", "medium", score).run == run
 
 
 def test_the_mix_counts_the_level_played_not_the_one_offered() -> None:
