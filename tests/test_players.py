@@ -141,8 +141,12 @@ def test_the_results_say_how_a_match_moved_a_person_s_rating_and_level(tmp_path:
         driver.app.push(results)
         driver.frame()
         assert results.ratings == ["Ada: rating about 2520 (\u221260), next Level 4"]
+        # and the rematch is against the level it said
+        assert [seat.level for seat in results._rematch_seats()] == [None, "level-4"]
+        driver.press("rematch")
+        assert [seat.level for seat in driver.scene.match.seats] == [None, "level-4"]
         guest = ResultsScene(driver.app, _finished("mulino:classic", [Seat(), level_5]), True)
-        assert guest.ratings == []
+        assert guest.ratings == [] and guest._rematch_seats() == [Seat(), level_5]
         driver.app.profiles.set_adaptive("Ada", False)
         off = ResultsScene(driver.app, _finished("mulino:classic", [Seat(name="Ada"), level_5]),
                            scored=True)  # fmt: skip

@@ -26,6 +26,7 @@ from game.rules.numeri import OFF, PAWNS, NumeriState, pawn_score
 from game.session.adaptive import Standing
 from game.session.match import Match
 from game.session.profiles import opposition
+from game.session.seats import Seat, SeatKind
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -184,10 +185,23 @@ class ResultsScene(Scene):
 
     def rematch(self) -> None:
         match = Match.new(
-            self.match.variant, self.match.seats, random.SystemRandom().getrandbits(62)
+            self.match.variant, self._rematch_seats(), random.SystemRandom().getrandbits(62)
         )
         self.app.reset(make(Screen.TITLE, self.app))
         self.app.push(make(Screen.MATCH, self.app, match))
+
+    def _rematch_seats(self) -> list[Seat]:
+        """The same seats — the computer at the level the person's adaptive opponent now
+        calls for, the one the results said, where this match moved it."""
+        seats = list(self.match.seats)
+        if not self.ratings:
+            return seats
+        people = [seat.name for seat in seats if seat.is_human and seat.name]
+        profile = self.app.profiles.get(people[0]) if len(people) == 1 else None
+        level = profile.next_level(self.match.variant.name) if profile is not None else None
+        if level is None:
+            return seats
+        return [Seat(SeatKind.COMPUTER, level) if seat.level else seat for seat in seats]
 
     def to_title(self) -> None:
         self.app.reset(make(Screen.TITLE, self.app))
