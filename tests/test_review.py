@@ -44,7 +44,9 @@ def test_only_the_people_asked_for_are_judged_and_the_advantage_covers_every_sta
     assert [j.seat for j in white.decisions] == [0, 0, 0, 0]  # a1, g1, d1 and the removal
     assert len(both.decisions) == 6 and {j.label for j in both.decisions} <= set(LABELS)
     assert len(both.advantage) == len(record.actions) + 1
-    assert both.advantage[-1] > both.advantage[3]  # White is a piece up after the mill
+    # White is a piece up after the mill: better than before it was threatened (from b2
+    # on the search sees it coming, by how much depends on its depth)
+    assert both.advantage[-1] > max(both.advantage[:3])
     assert (
         white.label_counts(0)["best"]
         + sum(n for label, n in white.label_counts(0).items() if label != "best")
