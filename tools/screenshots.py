@@ -118,8 +118,10 @@ def after_the_computer(
     raise SystemExit(f"no position found for {name}")
 
 
-def finished(name: str, players: int) -> Match:
-    match = Match.new(variant(name, players), _seats(players), 2026)
+def finished(name: str, players: int, seats: list[Seat] | None = None) -> Match:
+    """A match played to its end by random moves (``seats``: the person and the computer
+    at medium unless given)."""
+    match = Match.new(variant(name, players), seats or _seats(players), 2026)
     rng = random.Random(5)
     while not match.state.is_terminal():
         _random_step(match, rng)
@@ -315,16 +317,12 @@ def _player(app: App) -> None:
 
 
 def _rated_results(app: App) -> None:
-    """Ada's Mulino match against *medium*, her adaptive level moved (the line under the
-    reason)."""
-    ada = app.profiles.get("Ada") or app.profiles.add("Ada")
-    ada.standings.pop("mulino:classic", None)  # her first match at it, at every size
-    seats = (Seat(name="Ada"), Seat(SeatKind.COMPUTER, "medium"))
-    match = Match.new(variant("mulino:classic", 2), list(seats), 2026)
-    rng = random.Random(5)
-    while not match.state.is_terminal():
-        _random_step(match, rng)
-    app.push(ResultsScene(app, match, scored=True))
+    """Leo's Mulino match against *medium*, his adaptive level moved (the line under the
+    reason); not Ada, whose profile the player screen shows."""
+    leo = app.profiles.get("Leo") or app.profiles.add("Leo")
+    leo.standings.pop("mulino:classic", None)  # his first match at it, at every size
+    seats = [Seat(name="Leo"), Seat(SeatKind.COMPUTER, "medium")]
+    app.push(ResultsScene(app, finished("mulino:classic", 2, seats), scored=True))
 
 
 def _highscores(app: App) -> None:

@@ -56,7 +56,7 @@ def _count_for_players(app: App, match: Match) -> list[str]:
     lines = []
     for seat, (name, was) in people.items():
         profile = app.profiles.get(name)
-        now = _standing(app, name, variant)
+        now = profile.standings.get(variant) if profile is not None else None
         if profile is None or not profile.adaptive or now is None or now == was:
             continue
         first = Standing.starting(variant, opposition(match, seat))  # their first match
