@@ -11,6 +11,8 @@ from game.rules.mulino import MulinoState
 
 LONG = 300_000
 """Five times *hard*'s nodes."""
+JUDGE = 1_000_000
+"""The judge of the losses to *hard*'s own four-times search (240,000 nodes)."""
 
 
 def position(line: str) -> MulinoState:
@@ -22,11 +24,14 @@ def position(line: str) -> MulinoState:
     return state
 
 
-def long_scores(state: MulinoState, evaluator: MillEvaluator | None = None) -> dict[str, int]:
-    """Every move's exact score by a search of :data:`LONG` nodes with the endgame tables and
-    *hard*'s few-moves extension (``evaluator``: *hard*'s own unless given)."""
+def long_scores(
+    state: MulinoState, evaluator: MillEvaluator | None = None, nodes: int = LONG
+) -> dict[str, int]:
+    """Every move's exact score by a plain search of ``nodes`` with the endgame tables and
+    *hard*'s few-moves extension (``evaluator``: *hard*'s own unless given) — no null
+    windows, no reductions, so that the judge does not share *hard*'s shortcuts."""
     search = AlphaBeta(
-        evaluator or board_evaluator(state), Budget(LONG), endgames=probe, few_moves=2
+        evaluator or board_evaluator(state), Budget(nodes), endgames=probe, few_moves=2
     )
     search.margin = 10**9  # every move's exact score, not only the best's
     return {state.action_to_str(a): v for a, v in search.best(state).scores.items()}

@@ -22,6 +22,13 @@ many moves is searched one ply deeper, like a check in chess: a player reduced t
 moves is one or two blocking moves from losing, and a blockade closes over many quiet moves
 that a fixed depth cuts off half-way.  The extension stops at twice the iteration's depth,
 so a long forced line cannot run away with the budget.
+
+With ``narrow`` (Mulino's *hard*) the moves after a position's first are searched with a null
+window — a search that only proves a move no better than the best so far, re-searched in
+full when it is better — and with ``reduce`` a late quiet move (neither a mill, a removal,
+the table's move nor a recent cut-off) is first searched a ply shallower.  The same nodes
+then reach a ply or two further; the reduction is the one step that can overlook a move,
+one that reads badly a ply short (``tests/test_search_narrow.py``).
 """
 
 from __future__ import annotations
@@ -158,6 +165,13 @@ class AlphaBeta(Generic[S]):
         any move scored above it is better at the deeper depth too."""
         self._scores: dict[int, int] = {}
         """The root's scores so far in the iteration under way."""
+        self.narrow = False
+        """Principal-variation search: after a node's first move, the others are searched
+        with a null window (one only proving it is no better), re-searched only when it is."""
+        self.reduce = 0
+        """Late quiet moves searched a ply shallower from this many moves on (0: never)."""
+        self.killers: dict[int, tuple[int, ...]] = {}
+        """Per ply, the last two quiet moves that cut a search off."""
 
     def best(self, state: S) -> Outcome:
         """The best action and its score, with the root actions' scores.  An only move is
@@ -198,11 +212,17 @@ class AlphaBeta(Generic[S]):
         scores: dict[int, int] = {}
         self._scores = scores
         best = -INFINITY
-        for action in self._ordered(state, self.table.get(self.evaluator.key(state))):
+        for action in self._ordered(state, self.table.get(self.evaluator.key(state)), 0):
             # The window's floor sits ``margin`` below the best so far, so that every move
             # within the margin gets its exact value; the others only a bound beneath it.
             floor = best - self.margin - 1 if best > -INFINITY else -INFINITY
-            value = self._child(state, action, player, depth, floor, INFINITY, 1)
+            if self.narrow and not self.margin and best > -INFINITY:
+                value = self._child(state, action, player, depth, best, best + 1, 1)
+                if value > best:
+                    scores[action] = value  # at least this: enough for ``partial``
+                    value = self._child(state, action, player, depth, best, INFINITY, 1)
+            else:
+                value = self._child(state, action, player, depth, floor, INFINITY, 1)
             scores[action] = value
             best = max(best, value)
         best = max(scores, key=lambda a: scores[a])
@@ -245,17 +265,57 @@ class AlphaBeta(Generic[S]):
                 return value
         player = state.to_move
         original_alpha, best, best_action = alpha, -INFINITY, None
-        for action in self._ordered(state, entry):
-            value = self._child(state, action, player, depth, alpha, beta, ply + 1)
+        noisy = self.evaluator.noisy
+        for index, action in enumerate(self._ordered(state, entry, ply)):
+            if not self.narrow or best_action is None:
+                value = self._child(state, action, player, depth, alpha, beta, ply + 1)
+            else:
+                value = self._scout(state, action, player, depth, alpha, beta, ply, index)
             if value > best:
                 best, best_action = value, action
             alpha = max(alpha, value)
             if alpha >= beta:
                 self.history[action] = self.history.get(action, 0) + depth * depth
+                if self.narrow and not noisy(state, action):
+                    self._remember_killer(ply, action)
                 break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         self.table[key] = (depth, best, flag, best_action)
         return best
+
+    def _remember_killer(self, ply: int, action: int) -> None:
+        """The last two quiet moves that cut off at ``ply`` (one move twice when it cut off
+        both times: the measured scheme, issue 32)."""
+        self.killers[ply] = (action, *self.killers.get(ply, ())[:1])
+
+    def _scout(
+        self,
+        state: S,
+        action: int,
+        player: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        index: int,
+    ) -> int:
+        """A move after the first, with a null window: shallower if it is a late quiet one,
+        searched again in full only if it beats ``alpha``."""
+        late = (
+            self.reduce
+            and index >= self.reduce
+            and depth >= 3
+            and not self.evaluator.noisy(state, action)
+            and action not in self.killers.get(ply, ())
+        )
+        if late:
+            value = self._child(state, action, player, depth - 1, alpha, alpha + 1, ply + 1)
+            if value <= alpha:
+                return value
+        value = self._child(state, action, player, depth, alpha, alpha + 1, ply + 1)
+        if alpha < value < beta:
+            value = self._child(state, action, player, depth, alpha, beta, ply + 1)
+        return value
 
     def _quiesce(self, state: S, alpha: int, beta: int, ply: int, level: int) -> int:
         player = state.to_move
@@ -290,13 +350,19 @@ class AlphaBeta(Generic[S]):
                 break
         return best
 
-    def _ordered(self, state: S, entry: Entry | None) -> list[int]:
+    def _ordered(self, state: S, entry: Entry | None, ply: int) -> list[int]:
         legal = state.legal_actions()
         first = entry[3] if entry is not None else None
         evaluator, history = self.evaluator, self.history
+        killers = self.killers.get(ply, ())
 
-        def rank(action: int) -> tuple[int, int, int]:
-            return (action != first, not evaluator.noisy(state, action), -history.get(action, 0))
+        def rank(action: int) -> tuple[int, int, int, int]:
+            return (
+                action != first,
+                not evaluator.noisy(state, action),
+                action not in killers,
+                -history.get(action, 0),
+            )
 
         return sorted(legal, key=rank)
 
