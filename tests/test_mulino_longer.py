@@ -6,14 +6,14 @@ endgame tables (the judge); a decision half a man or more below the judge's best
 regression position: *hard* must now play one of the moves the judge scores within a fifth
 of a man of its best.
 
-- Seventh session (*hard* at 30,000 nodes; 5 · 9 · 6): judged by 300,000 nodes, eleven
-  decisions.  *Hard* at 60,000 nodes, keeping a better move from its stopped iteration,
-  fixed nine.
-- Eighth session (*hard* at 60,000 nodes; 3 · 10 · 7, the games in ``SEVENTH``): judged by
-  1,000,000 nodes, fourteen decisions, none of which *hard* then played as the judge does.
-  With null windows and late-move reductions (the same nodes reach a ply or two further)
-  it plays eleven of them and the seventh session's two open ones — and loses one of the
-  nine it had (game 19, ply 5).  The four it misses are expected failures: if *hard*
+- The sixth session's run (*hard* at 30,000 nodes; 5 · 9 · 6; ``SIXTH``), judged in the
+  seventh by 300,000 nodes: eleven decisions.  *Hard* at 60,000 nodes, keeping a better
+  move from its stopped iteration, fixed nine.
+- The seventh session's run (*hard* at 60,000 nodes; 3 · 10 · 7; ``SEVENTH``), judged by
+  1,000,000 nodes: fourteen decisions, none of which *hard* then played as the judge does.
+  With null windows and late-move reductions (eighth session: the same nodes reach a ply or
+  two further) it plays eleven of them and the earlier run's two open ones — and loses one
+  of the nine it had (game 19, ply 5).  The four it misses are expected failures: if *hard*
   starts playing them right, the test says so and they join the others.
 """
 
@@ -33,7 +33,7 @@ SIXTH = {
     "a1-a4 xf4 e3-d3",
     19: "b4 f4 d2 d7 b2 f2 b6 xf2 f2 f6 d6 d5 g4 e4 g1 g7 a1 d1 a4 b4-c4 d7-a7 xf6 c4-b4 xd6",
 }
-"""The run of the seventh session: each lost game's actions up to its last decision below,
+"""The run of the sixth session: each lost game's actions up to its last decision below,
 the first two at random."""
 
 SEVENTH = {
@@ -46,7 +46,7 @@ SEVENTH = {
     11: "e5 e3 c5 d5 b4 c3 d3 d6 d7 f4 d2 g4 d1 xf4 f4 e4",
     14: "a7 e3 a4 a1 d1 b4 d6 d5 d3 d2 g7 d7 e4 f4 b6 f6 f2 c3 g7-g4 d5-c5",
 }
-"""The run of the eighth session (*hard* at 60,000 nodes against 240,000), the same way."""
+"""The run of the seventh session (*hard* at 60,000 nodes against 240,000), the same way."""
 
 RUNS = {"30k": (SIXTH, LONG), "60k": (SEVENTH, JUDGE)}
 """Each run's lost games and the nodes of the search that judged them."""
