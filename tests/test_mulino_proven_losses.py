@@ -13,9 +13,9 @@ of both searches (docs/PERFORMANCE.md).
 What the games leave are positions where some moves are proven losses and *hard* finds one
 that is not — a blockade or a lost mill it must keep seeing, as in the issue's 34-ply line
 (``tests/test_mulino_blind_spot.py``).  From each lost game the two decisions with the most
-proven-lost moves (game 9 has none: in its last eight decisions no move was provably
-lost); *hard* must play none of them (fast), and the judge must prove exactly these lost,
-not every move (slow).
+proven-lost moves (game 9's from its first 30 plies: in its last eight decisions no move
+was provably lost); *hard* must play none of them (fast), and the judge must prove exactly
+these lost, not every move (slow).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ EIGHTH = {
     3: "g7 e5 d2 d3 e4 f4 g1 c3 g4 xf4 e3 xe4 e4 f4 d6 b4 c4 d7 b6 d1 d6-d5 b4-a4 c4-b4 d7-a7 "
     "d2-b2 xd1 d3-d2 b6-d6 d2-d3",
     7: "f4 c5 d2 e5 d5 e3 e4 g4 f6 f2 d6 d7 b6 xg4 g4 d1 d3 c3",
+    9: "c4 a4 d2 f4 d3 d1 c3 c5 e3 xd1 d1 g4 a1 g1 a7 xg1 g1 g7 d7 d5 e3-e4",
     11: "e5 e3 d6 c3 d3 d7 c5 d5 b6 f6 b2 b4 d2 d1 f2 xb4 b4 g4 f4 c5-c4 d7-g7 e5-e4 d5-e5 c4-c5 "
     "e5-d5 c5-c4 g7-d7 g4-g7 d5-e5 g7-g4 e5-d5 e4-e5 e3-e4 d3-e3 c3-d3 c4-c5 d7-a7 d6-d7 "
     "f6-d6 c5-c4 d1-a1 g4-g1 a1-d1 g1-g4 d1-a1 g4-g1 b4-a4 xd7 c4-b4 xd6 d5-d6 g1-g4 a1-d1 "
@@ -50,8 +51,8 @@ EIGHTH = {
 """Each lost game's actions up to its last decision below (the first two at random)."""
 
 GUARDS = [
-    # (game, ply, the moves the judge proves lost there: of 6, 8, 10, 5, 8, 7, 5, 4, 11, 9,
-    # 5, 4, 11 and 9 legal); *hard* played none of them in the game
+    # (game, ply, the moves the judge proves lost there: of 6, 8, 10, 5, 8, 9, 5, 7, 5, 4,
+    # 11, 9, 5, 4, 11 and 9 legal); *hard* played none of them in the game
     pytest.param(1, 33, ("b4-b2",), id="game 1, ply 33"),
     pytest.param(1, 36, ("b4-b2",), id="game 1, ply 36"),
     pytest.param(
@@ -62,6 +63,8 @@ GUARDS = [
     ),
     pytest.param(3, 29, ("xe4",), id="game 3, ply 29"),
     pytest.param(7, 18, ("c4", "g7"), id="game 7, ply 18"),
+    pytest.param(9, 19, ("b2",), id="game 9, ply 19"),
+    pytest.param(9, 21, ("d5-d6", "d5-e5", "f4-f2", "f4-f6"), id="game 9, ply 21"),
     pytest.param(11, 79, ("d2-b2",), id="game 11, ply 79"),
     pytest.param(12, 50, ("a4-a7", "a4-b4", "b2-b4", "d6-f6"), id="game 12, ply 50"),
     pytest.param(12, 58, ("d1-a1", "d1-g1", "d7-a7"), id="game 12, ply 58"),
